@@ -1,0 +1,102 @@
+package core
+
+import "context"
+
+// Backend starts sessions of one stable type ("shell", "exec", "ssh",
+// "pipe", ...). Register it with [Service.Register].
+type Backend interface {
+	// Type returns the stable, non-empty type string requests select.
+	Type() string
+	// Spawn starts a program and returns an unpublished session. On error
+	// it must have cleaned up everything it made; if that cleanup failed
+	// it returns a *CleanupError whose Cause is the original failure. A
+	// cancelled ctx must abort the spawn the same way.
+	Spawn(ctx context.Context, req BackendRequest) (BackendSession, error)
+}
+
+// BackendRequest is what a backend receives. The service has validated it:
+// Env entries are NAME=VALUE with valid names, Size is non-zero.
+type BackendRequest struct {
+	// Command is the argv. Shell-type backends run their default
+	// interactive shell when it is empty, and otherwise run it as the
+	// shell's program (see the backend's documentation).
+	Command []string
+	// Dir is the working directory ("" keeps the backend's default).
+	Dir string
+	// Env holds extra NAME=VALUE variables for the program.
+	Env []string
+	// Size is the initial terminal size.
+	Size Size
+	// Options carries backend-specific settings (for example the ssh
+	// target). Backends document which type they accept.
+	Options any
+	// Marker is a value unique to this session that the backend may use to
+	// recognise the session's processes (for example as an environment
+	// variable they inherit).
+	Marker string
+}
+
+// BackendSession is one running program on a terminal, owned by the
+// service once published. Its methods may be called concurrently, except
+// that Read is only ever called from one goroutine.
+type BackendSession interface {
+	// PID returns the top-level process id, or 0 where there is none to
+	// name (a remote program).
+	PID() int
+	// Read reads raw terminal output. It returns io.EOF once no more output
+	// will come: when the terminal reports end of output, or when the
+	// top-level process has exited and what it printed has been drained.
+	// Every byte the program wrote before exiting must be returned before
+	// io.EOF.
+	Read(p []byte) (int, error)
+	// Write writes input to the terminal. It must return when ctx is done,
+	// even if the program does not read.
+	Write(ctx context.Context, p []byte) (int, error)
+	// Exited is closed when the top-level process has exited.
+	Exited() <-chan struct{}
+	// ExitStatus returns the exit status once Exited is closed, and
+	// [Running] before.
+	ExitStatus() Status
+	// Signal delivers sig to the terminal's verified foreground process
+	// group. It refuses SIGKILL to the top-level group with
+	// ErrSignalRefused unless req.AllowLeader is set.
+	Signal(ctx context.Context, req SignalRequest) (SignalResult, error)
+	// Resize changes the terminal size; the program sees SIGWINCH.
+	Resize(ctx context.Context, size Size) error
+	// Close terminates every process the session started and releases the
+	// terminal. It returns only when they are gone, or a *CleanupError
+	// naming survivors. A failed Close may be retried. Close after a
+	// successful Close returns nil.
+	Close(ctx context.Context) error
+}
+
+// ForegroundProber is implemented by backends that can observe the
+// terminal's foreground process group (the local PTY backend, through
+// /proc on Linux). The service uses it to settle sends with
+// [WaitStdinRead] and to tell a shell at its prompt from a running command.
+type ForegroundProber interface {
+	ProbeForeground() (ForegroundState, error)
+}
+
+// ForegroundState is a snapshot of the terminal's foreground process group.
+type ForegroundState struct {
+	// PGID is the foreground process group id (TIOCGPGRP).
+	PGID int
+	// Leader reports that PGID is the top-level process's own group (a
+	// shell at its prompt).
+	Leader bool
+	// ReadingInput reports that every live process of the group is
+	// sleeping and at least one is blocked reading the terminal (read, or
+	// select/poll on it).
+	ReadingInput bool
+	// Switches is the sum of the group's voluntary context switches: it
+	// grows whenever a process of the group wakes and sleeps again, so a
+	// caller can tell a wait that is new since a write from an old one.
+	Switches uint64
+}
+
+// EnterProvider is implemented by backends whose Enter key is not "\r"
+// (for example a pipe backend, whose programs expect "\n").
+type EnterProvider interface {
+	Enter() []byte
+}

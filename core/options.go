@@ -1,0 +1,110 @@
+package core
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core/scrollback"
+)
+
+// Options configure a [Service]. The zero value is usable: every zero field
+// takes the default named in its comment.
+type Options struct {
+	// Logger receives structured logs (ids, owners, close reasons; never
+	// terminal bytes). Default: slog.Default().
+	Logger *slog.Logger
+	// Scrollback bounds each session's retained output unless a spawn
+	// request overrides them. Default: DefaultScrollback.
+	Scrollback ScrollbackLimits
+	// SendTimeout is a send's absolute deadline unless the request sets
+	// one. Default 30s.
+	SendTimeout time.Duration
+	// QuietWindow is the output silence after which a send settles as
+	// inferred_idle unless the request sets one. Default 3s.
+	QuietWindow time.Duration
+	// SpawnSettle bounds how long Spawn waits for the initial output (the
+	// first prompt). Default 5s; the wait ends early on a prompt marker, a
+	// foreground read or SpawnQuiet of silence.
+	SpawnSettle time.Duration
+	// SpawnQuiet is the silence that ends the initial-output wait when no
+	// stronger signal fired. Default 300ms.
+	SpawnQuiet time.Duration
+	// MaxSendBytes bounds the data of one send. Default 1 MiB.
+	MaxSendBytes int
+	// MaxResultBytes bounds the text of a send result, an output delta and
+	// a page. Default 256 KiB.
+	MaxResultBytes int
+	// MaxPageLines bounds the lines of one page. Default 500 for a page
+	// that names no count; a request above 10,000 is invalid.
+	MaxPageLines int
+	// MaxSessionsPerOwner limits live sessions per owner (0: no limit).
+	MaxSessionsPerOwner int
+	// CloseTimeout bounds a close when its context has no deadline.
+	// Default 10s.
+	CloseTimeout time.Duration
+}
+
+// ScrollbackLimits bound a session's retained output (see
+// scrollback.Limits).
+type ScrollbackLimits = scrollback.Limits
+
+// DefaultScrollback holds the default scrollback bounds.
+var DefaultScrollback = ScrollbackLimits{MaxLines: 10_000, MaxBytes: 4 << 20, MaxLineBytes: 64 << 10}
+
+// Default values for Options.
+const (
+	DefaultSendTimeout    = 30 * time.Second
+	DefaultQuietWindow    = 3 * time.Second
+	DefaultSpawnSettle    = 5 * time.Second
+	DefaultSpawnQuiet     = 300 * time.Millisecond
+	DefaultMaxSendBytes   = 1 << 20
+	DefaultMaxResultBytes = 256 << 10
+	DefaultPageLines      = 500
+	MaxPageLinesLimit     = 10_000
+	DefaultCloseTimeout   = 10 * time.Second
+)
+
+func scrollbackWithDefaults(l, d ScrollbackLimits) ScrollbackLimits {
+	if l.MaxLines <= 0 {
+		l.MaxLines = d.MaxLines
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.MaxLineBytes <= 0 {
+		l.MaxLineBytes = d.MaxLineBytes
+	}
+	return l
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	o.Scrollback = scrollbackWithDefaults(o.Scrollback, DefaultScrollback)
+	if o.SendTimeout <= 0 {
+		o.SendTimeout = DefaultSendTimeout
+	}
+	if o.QuietWindow <= 0 {
+		o.QuietWindow = DefaultQuietWindow
+	}
+	if o.SpawnSettle <= 0 {
+		o.SpawnSettle = DefaultSpawnSettle
+	}
+	if o.SpawnQuiet <= 0 {
+		o.SpawnQuiet = DefaultSpawnQuiet
+	}
+	if o.MaxSendBytes <= 0 {
+		o.MaxSendBytes = DefaultMaxSendBytes
+	}
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if o.MaxPageLines <= 0 {
+		o.MaxPageLines = DefaultPageLines
+	}
+	if o.CloseTimeout <= 0 {
+		o.CloseTimeout = DefaultCloseTimeout
+	}
+	return o
+}

@@ -1,0 +1,84 @@
+package scrollback
+
+// Limits bound a Buffer. Zero fields take the defaults below.
+type Limits struct {
+	// MaxLines bounds retained lines (default 10,000).
+	MaxLines int
+	// MaxBytes bounds retained text bytes (default 4 MiB).
+	MaxBytes int
+	// MaxLineBytes bounds one line; a longer line keeps its tail and counts
+	// what it dropped (default 64 KiB).
+	MaxLineBytes int
+}
+
+// PageRequest selects lines by absolute number. Line 0 is the first line
+// ever written.
+type PageRequest struct {
+	// Start is the first line wanted. Ignored when Newest is set.
+	Start int64
+	// Count is the number of lines wanted; it must be positive (callers
+	// validate and default it).
+	Count int
+	// Newest selects the newest Count lines instead of starting at Start.
+	Newest bool
+}
+
+// Page is one bounded page of lines.
+type Page struct {
+	// Lines holds the page's lines without line ends.
+	Lines []string
+	// Start and End delimit the page: lines [Start, End).
+	Start, End int64
+	// Total counts every line so far: dropped ones, retained ones, and the
+	// current unterminated line when it is not empty.
+	Total int64
+	// First is the oldest retained line.
+	First int64
+	// Partial reports that the page ends with the unterminated current line.
+	Partial bool
+	// Truncated reports that lines of the requested range are no longer
+	// retained (Dropped counts them), or that the page was cut short by
+	// the byte bound (End then stops early; page on from End).
+	Truncated bool
+	// Dropped counts requested lines that were no longer retained.
+	Dropped int64
+}
+
+// Delta is output read from a [Cursor].
+type Delta struct {
+	// Text is the new cleaned output since the cursor. If a partial line
+	// already returned was since rewritten (a carriage return), Text starts
+	// with "\r" and repeats the whole new line, as a terminal shows it.
+	Text string
+	// Truncated reports that output between the cursor and Text was dropped.
+	Truncated bool
+	// SkippedLines counts whole lines dropped between the cursor and Text.
+	SkippedLines int64
+}
+
+// Marks counts the shell-integration markers (OSC 133) seen in the stream.
+type Marks struct {
+	// PromptEnds counts OSC 133;B markers (the end of a prompt).
+	PromptEnds uint64
+	// CommandEnds counts OSC 133;D markers (a command finished).
+	CommandEnds uint64
+	// LastExitCode is the exit code carried by the newest OSC 133;D;N.
+	LastExitCode int
+	// LastExitValid reports whether LastExitCode was carried at all.
+	LastExitValid bool
+	// TextSincePromptEnd counts text bytes (not control sequences) that
+	// arrived after the newest OSC 133;B: zero means the stream ends with a
+	// prompt.
+	TextSincePromptEnd int64
+}
+
+// Stats summarise what a Buffer has seen.
+type Stats struct {
+	Lines         int   // retained lines, including a non-empty partial line
+	Bytes         int   // retained text bytes
+	Total         int64 // lines ever, as Page.Total
+	DroppedLines  int64 // lines dropped by the line or byte bound
+	CutBytes      int64 // bytes cut from over-long lines
+	InvalidUTF8   int64 // invalid byte sequences replaced by U+FFFD
+	BytesIngested int64 // raw bytes written
+}

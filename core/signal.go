@@ -1,0 +1,62 @@
+package core
+
+// Signal names a signal the service may deliver. Names are portable strings
+// so that remote backends (ssh) can deliver them too.
+type Signal string
+
+// Signals a caller may send.
+const (
+	SIGINT  Signal = "SIGINT"
+	SIGTERM Signal = "SIGTERM"
+	SIGKILL Signal = "SIGKILL"
+	SIGTSTP Signal = "SIGTSTP"
+	SIGHUP  Signal = "SIGHUP"
+	SIGQUIT Signal = "SIGQUIT"
+	SIGCONT Signal = "SIGCONT"
+)
+
+// AllowedSignals lists the signals [Service.Signal] accepts.
+var AllowedSignals = []Signal{SIGINT, SIGTERM, SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT}
+
+// Valid reports whether s is one of [AllowedSignals].
+func (s Signal) Valid() bool {
+	for _, a := range AllowedSignals {
+		if a == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SignalRequest asks for a signal to the session's foreground process group.
+type SignalRequest struct {
+	Signal Signal
+	// AllowLeader permits signals that would hit the session's top-level
+	// process group (the shell itself). Without it, SIGKILL aimed at the
+	// shell is refused with SIGNAL_REFUSED; other signals are delivered.
+	AllowLeader bool
+}
+
+// SignalResult says what a signal reached.
+type SignalResult struct {
+	Delivered bool
+	// TargetPGID is the verified foreground process group that was
+	// signalled (0 where the backend cannot name one, e.g. a remote PTY).
+	TargetPGID int
+	// Leader reports that the target group was the session's top-level
+	// process group.
+	Leader bool
+	// Method says how the signal travelled: "pgid" (kill(-pgid)),
+	// "ssh-signal", "tty-char" (an interrupt character written to the
+	// terminal), ...
+	Method string
+}
+
+// Size is a terminal size in character cells.
+type Size struct {
+	Rows uint16
+	Cols uint16
+}
+
+// DefaultSize is the terminal size used when a request names none.
+var DefaultSize = Size{Rows: 40, Cols: 160}
