@@ -27,6 +27,8 @@ const (
 	CodeCleanupFailed    Code = "CLEANUP_FAILED"    // teardown left processes or resources behind
 	CodeSignalRefused    Code = "SIGNAL_REFUSED"    // the signal would hit the session's own shell
 	CodeUnsupported      Code = "UNSUPPORTED"       // the backend cannot do this
+	CodeCancelled        Code = "CANCELLED"         // the caller's context ended first
+	CodeTapOverflow      Code = "TAP_OVERFLOW"      // a tap's reader fell too far behind
 	CodeInternal         Code = "INTERNAL"          // a bug: please report it
 )
 
@@ -87,6 +89,8 @@ var (
 	ErrCleanupFailed    = &Error{Code: CodeCleanupFailed}
 	ErrSignalRefused    = &Error{Code: CodeSignalRefused}
 	ErrUnsupported      = &Error{Code: CodeUnsupported}
+	ErrCancelled        = &Error{Code: CodeCancelled}
+	ErrTapOverflow      = &Error{Code: CodeTapOverflow}
 	ErrInternal         = &Error{Code: CodeInternal}
 )
 
@@ -161,4 +165,10 @@ func errString(err error) string {
 
 func newError(code Code, op string, id SessionID, msg string) *Error {
 	return &Error{Code: code, Op: op, Session: id, Msg: msg}
+}
+
+// cancelled wraps a context error so that errors.Is matches both
+// ErrCancelled and context.Canceled / context.DeadlineExceeded.
+func cancelled(op string, id SessionID, err error) *Error {
+	return &Error{Code: CodeCancelled, Op: op, Session: id, Err: err}
 }

@@ -23,7 +23,7 @@ type Options struct {
 	// inferred_idle unless the request sets one. Default 3s.
 	QuietWindow time.Duration
 	// SpawnSettle bounds how long Spawn waits for the initial output (the
-	// first prompt). Default 5s; the wait ends early on a prompt marker, a
+	// first prompt). Default 2s; the wait ends early on a prompt marker, a
 	// foreground read or SpawnQuiet of silence.
 	SpawnSettle time.Duration
 	// SpawnQuiet is the silence that ends the initial-output wait when no
@@ -55,7 +55,7 @@ var DefaultScrollback = ScrollbackLimits{MaxLines: 10_000, MaxBytes: 4 << 20, Ma
 const (
 	DefaultSendTimeout    = 30 * time.Second
 	DefaultQuietWindow    = 3 * time.Second
-	DefaultSpawnSettle    = 5 * time.Second
+	DefaultSpawnSettle    = 2 * time.Second
 	DefaultSpawnQuiet     = 300 * time.Millisecond
 	DefaultMaxSendBytes   = 1 << 20
 	DefaultMaxResultBytes = 256 << 10

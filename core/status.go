@@ -123,11 +123,9 @@ const (
 	// WaitTimeout: the send's absolute deadline passed.
 	WaitTimeout WaitReason = "timeout"
 	// WaitSessionExit: the session's top-level process exited (and its
-	// output was drained).
+	// output was drained), or the session was closed under the send.
 	WaitSessionExit WaitReason = "session_exit"
 	// WaitCancelled: the send was cancelled (Cancel or its context); SIGINT
 	// went to the foreground process group.
 	WaitCancelled WaitReason = "cancelled"
-	// WaitSessionClosed: the session was closed while the send was live.
-	WaitSessionClosed WaitReason = "session_closed"
 )

@@ -1,0 +1,49 @@
+# ptyseam: make demo runs the end-to-end demo, make test runs every test.
+GO       ?= go
+MODULES  := core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs cmd/ptyseam
+PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
+TESTFLAGS ?= -race -count=1 -timeout 25m
+FUZZTIME ?= 10s
+
+.PHONY: all demo test deps lint vet fmt bench fuzz soak cross
+
+all: lint test
+
+## demo: build and run the end-to-end demo (a minute, no network needed)
+demo:
+	$(GO) run ./cmd/ptyseam demo
+
+## deps: install what the tests need (Debian packages as root, npm client)
+deps:
+	bash scripts/deps.sh
+
+## test: install missing dependencies, then run every module's tests with -race
+test: deps
+	$(GO) vet $(PKGS)
+	$(GO) test $(TESTFLAGS) $(PKGS)
+
+## lint: gofmt, go vet, and the darwin cross-compile
+lint: vet cross
+	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) build $(PKGS)
+	GOOS=darwin GOARCH=arm64 $(GO) vet $(PKGS)
+
+fmt:
+	gofmt -w $(MODULES)
+
+## bench: run the benchmarks and print the table of ratios (docs/performance.md)
+bench:
+	bash scripts/bench.sh
+
+## fuzz: run every fuzz target for FUZZTIME each
+fuzz:
+	bash scripts/fuzz.sh $(FUZZTIME)
+
+## soak: the long reliability runs
+soak:
+	PTYSEAM_SOAK=1 $(GO) test -race -count=1 -timeout 60m -run 'Soak|Stress|Orphan' $(PKGS)

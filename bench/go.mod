@@ -1,0 +1,9 @@
+module github.com/ptyseam/ptyseam/bench
+
+go 1.26.8
+
+require (
+	github.com/Netflix/go-expect v0.0.0-20220104043353-73e0943537d2 // indirect
+	github.com/creack/pty v1.1.24 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+)

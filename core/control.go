@@ -1,0 +1,120 @@
+package core
+
+import (
+	"context"
+	"errors"
+)
+
+// Signal delivers req.Signal to the session's verified foreground process
+// group and reports which group it reached. SIGKILL aimed at the session's
+// own shell is refused (SIGNAL_REFUSED) unless req.AllowLeader is set.
+func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req SignalRequest) (SignalResult, error) {
+	sess, err := s.lookup("signal", owner, id)
+	if err != nil {
+		return SignalResult{}, err
+	}
+	if !req.Signal.Valid() {
+		return SignalResult{}, newError(CodeInvalidArgument, "signal", id, "unknown or disallowed signal "+quote(string(req.Signal)))
+	}
+	if err := sess.checkUsable("signal"); err != nil {
+		return SignalResult{}, err
+	}
+	res, err := sess.be.Signal(ctx, req)
+	if err != nil {
+		return res, backendError("signal", id, err)
+	}
+	s.log.Debug("ptyseam: signal", "session", id, "signal", req.Signal, "pgid", res.TargetPGID, "delivered", res.Delivered)
+	return res, nil
+}
+
+// Resize changes the session's terminal size; the program sees SIGWINCH.
+func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size Size) error {
+	sess, err := s.lookup("resize", owner, id)
+	if err != nil {
+		return err
+	}
+	if err := validateSize(size); err != nil {
+		return withOp(err, "resize")
+	}
+	if err := sess.checkUsable("resize"); err != nil {
+		return err
+	}
+	if err := sess.be.Resize(ctx, size); err != nil {
+		return backendError("resize", id, err)
+	}
+	return nil
+}
+
+// Write writes data to the session's terminal as is, outside the send
+// machinery: it does not settle and returns as soon as the bytes are
+// written. Protocol clients (gdb/MI, job input) use it. It fails with
+// ErrSendActive while a send is live, so writes never interleave with one.
+func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []byte) (int, error) {
+	sess, err := s.lookup("write", owner, id)
+	if err != nil {
+		return 0, err
+	}
+	if len(data) > s.opts.MaxSendBytes {
+		return 0, newError(CodeInvalidArgument, "write", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
+	}
+	sess.mu.Lock()
+	if err := sess.usableLocked("write"); err != nil {
+		sess.mu.Unlock()
+		return 0, err
+	}
+	if sess.send != nil {
+		sess.mu.Unlock()
+		return 0, newError(CodeSendActive, "write", id, "a send is live on this session")
+	}
+	sess.mu.Unlock()
+	n, err := sess.be.Write(ctx, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return n, cancelled("write", id, ctx.Err())
+		}
+		return n, backendError("write", id, err)
+	}
+	return n, nil
+}
+
+// Wait blocks until the session's program has exited (and its output was
+// drained) and returns its status, or until ctx ends.
+func (s *Service) Wait(ctx context.Context, owner *Owner, id SessionID) (Status, error) {
+	sess, err := s.lookup("wait", owner, id)
+	if err != nil {
+		return Status{}, err
+	}
+	select {
+	case <-sess.exitedCh:
+	case <-ctx.Done():
+		return Status{}, cancelled("wait", id, ctx.Err())
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.status, nil
+}
+
+func (sess *session) checkUsable(op string) error {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.usableLocked(op)
+}
+
+// backendError gives a backend failure a code if it has none.
+func backendError(op string, id SessionID, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Op == "" || e.Session == "" {
+			c := *e
+			if c.Op == "" {
+				c.Op = op
+			}
+			if c.Session == "" {
+				c.Session = id
+			}
+			return &c
+		}
+		return err
+	}
+	return &Error{Code: CodeInternal, Op: op, Session: id, Msg: "the backend failed", Err: err}
+}

@@ -1,0 +1,159 @@
+package localpty
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Backend type strings.
+const (
+	TypeShell = "shell"
+	TypeExec  = "exec"
+)
+
+// Registrar is what [Register] registers backends with; *core.Service
+// implements it.
+type Registrar interface {
+	Register(b core.Backend) (unregister func(), err error)
+}
+
+// Backend is a local PTY backend of type "shell" or "exec". Its sessions
+// implement [core.BackendSession] and, on Linux, [core.ForegroundProber].
+type Backend struct {
+	typ   string
+	opts  Options
+	shell []string // shell argv for TypeShell
+	cg    cgroupState
+}
+
+// NewShell returns the "shell" backend: an interactive shell with the
+// prompt marker installed (see [ShellPS1], [ShellPromptCommand]). A
+// request's non-empty Command replaces the shell argv; the marker
+// environment is set either way.
+func NewShell(o ShellOptions) *Backend {
+	sh := o.Shell
+	if len(sh) == 0 {
+		sh = DefaultShell
+	}
+	return &Backend{typ: TypeShell, opts: o.Options.withDefaults(), shell: slices.Clone(sh)}
+}
+
+// NewExec returns the "exec" backend: the request's Command (argv, which
+// must not be empty) runs directly on the terminal.
+func NewExec(o ExecOptions) *Backend {
+	return &Backend{typ: TypeExec, opts: o.Options.withDefaults()}
+}
+
+// Register registers a "shell" and an "exec" backend with default options.
+// If the second registration fails, the first is undone.
+func Register(svc Registrar) error {
+	unShell, err := svc.Register(NewShell(ShellOptions{}))
+	if err != nil {
+		return err
+	}
+	if _, err := svc.Register(NewExec(ExecOptions{})); err != nil {
+		if unShell != nil {
+			unShell()
+		}
+		return err
+	}
+	return nil
+}
+
+// Type returns "shell" or "exec".
+func (b *Backend) Type() string { return b.typ }
+
+// Spawn starts the program on a new terminal. req.Options must be nil.
+// An unusable req.Dir is a CodeInvalidArgument error and a program that
+// cannot be started a CodeSpawnFailed error; both wrap the OS error and
+// leave nothing behind.
+func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	s, err := b.spawn(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (b *Backend) spawn(ctx context.Context, req core.BackendRequest) (*session, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, wrapErr(core.CodeSpawnFailed, err, "spawn cancelled")
+	}
+	if req.Options != nil {
+		return nil, core.Errorf(core.CodeInvalidArgument, "the %s backend takes no options (got %T)", b.typ, req.Options)
+	}
+	argv := req.Command
+	var extra []string
+	switch b.typ {
+	case TypeShell:
+		if len(argv) == 0 {
+			argv = b.shell
+		}
+		extra = shellEnv()
+	default:
+		if len(argv) == 0 {
+			return nil, core.Errorf(core.CodeInvalidArgument, "the exec backend needs a command")
+		}
+	}
+	if argv[0] == "" {
+		return nil, core.Errorf(core.CodeInvalidArgument, "empty program name")
+	}
+	if err := checkDir(req.Dir); err != nil {
+		return nil, err
+	}
+	marker := req.Marker
+	if marker == "" {
+		marker = "localpty-" + randomHex(12)
+	}
+	size := req.Size
+	if size.Rows == 0 || size.Cols == 0 {
+		size = core.DefaultSize
+	}
+	sp := spawnSpec{
+		argv:   argv,
+		env:    buildEnv(b.opts.Term, extra, req.Env, marker),
+		dir:    req.Dir,
+		size:   size,
+		marker: marker,
+	}
+	s, err := b.start(sp)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		// Cancelled while starting: undo what we made.
+		cctx, cancel := context.WithTimeout(context.Background(), b.opts.CloseGrace+5*time.Second)
+		defer cancel()
+		cause := wrapErr(core.CodeSpawnFailed, err, "spawn cancelled")
+		if cerr := s.Close(cctx); cerr != nil {
+			var ce *core.CleanupError
+			if errors.As(cerr, &ce) {
+				ce.Cause = cause
+				return nil, ce
+			}
+			return nil, &core.CleanupError{Cause: cause, Err: cerr}
+		}
+		return nil, cause
+	}
+	return s, nil
+}
+
+// spawnSpec is a validated start request.
+type spawnSpec struct {
+	argv   []string
+	env    []string
+	dir    string
+	size   core.Size
+	marker string
+}
+
+// Compile-time checks of the interfaces sessions implement.
+var (
+	_ core.Backend          = (*Backend)(nil)
+	_ core.BackendSession   = (*session)(nil)
+	_ core.ForegroundProber = (*session)(nil)
+)

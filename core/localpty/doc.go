@@ -1,0 +1,26 @@
+// Package localpty is ptyseam's default backend: programs on local
+// pseudo-terminals (github.com/creack/pty), read through the Go netpoller,
+// torn down to quiescence.
+//
+// Two backend types are provided:
+//
+//   - "shell" ([NewShell]) runs an interactive shell (by default
+//     `bash --noprofile --norc -i`) with a prompt marker installed through
+//     the environment: PS1 ends with OSC 133;B and PROMPT_COMMAND prints
+//     OSC 133;D;<status> after every command, so the service learns when a
+//     command finished and with which exit status.
+//   - "exec" ([NewExec]) runs the request's argv directly on the terminal.
+//
+// Every process a session starts inherits PTYSEAM_SESSION=<marker>
+// ([MarkerEnv]). On Linux a session runs in its own cgroup v2 leaf when one
+// can be created, and Close empties it with cgroup.kill; elsewhere (or with
+// [Options.DisableCgroup]) Close finds the session's processes by a /proc
+// scan (the marker, the session id, and their descendants), identified by
+// pid and start time so that a reused pid is never signalled.
+//
+// On Linux a session also implements [core.ForegroundProber]: it reports
+// the terminal's foreground process group and whether that group is blocked
+// reading the terminal, from a handful of small /proc reads.
+//
+// See docs/localpty.md for the teardown strategy and measured figures.
+package localpty

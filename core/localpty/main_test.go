@@ -1,0 +1,29 @@
+package localpty
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain checks for leaked goroutines and for any process a test left
+// behind (every test marks its sessions with testMarkerPrefix).
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		if pids := markedProcesses(testMarkerPrefix, true); len(pids) > 0 {
+			fmt.Fprintf(os.Stderr, "localpty tests left processes behind: %v\n", pids)
+			code = 1
+		}
+		os.Exit(code)
+	}))
+}
+
+// assertNoSurvivors fails t if a live process carries the marker.
+func assertNoSurvivors(t *testing.T, marker string) {
+	t.Helper()
+	if pids := markedProcesses(marker, false); len(pids) > 0 {
+		t.Errorf("processes of session %s survived: %v", marker, pids)
+	}
+}

@@ -1,0 +1,95 @@
+package localpty
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// platform is the Linux part of a session: its cgroup leaf (if any), the
+// top-level process's start time, and what the /proc scan has seen.
+type platform struct {
+	cg          *cgroup
+	leaderStart uint64
+	tracked     map[int]uint64 // pid -> start time; guarded by closeSem
+}
+
+func (p *platform) init(pid int) {
+	if st, err := readStat(pid, nil); err == nil {
+		p.leaderStart = st.StartTime
+	}
+	p.tracked = make(map[int]uint64)
+}
+
+func (p *platform) describe() string {
+	if p.cg == nil {
+		return ""
+	}
+	return p.cg.path
+}
+
+// verifyGroup checks that pgid belongs to the session led by leader. The
+// terminal's foreground group always does; this guards against the group
+// dying and its id being reused between TIOCGPGRP and kill.
+func (p *platform) verifyGroup(leader, pgid int) error {
+	st, err := readStat(pgid, nil)
+	if err != nil {
+		return nil // the group leader is gone; its members keep the id reserved
+	}
+	if st.PGRP == pgid && st.Session != leader {
+		return fmt.Errorf("process group %d belongs to session %d, not %d", pgid, st.Session, leader)
+	}
+	return nil
+}
+
+// startCmd starts the program, in a fresh cgroup leaf when one can be made.
+// If starting inside the cgroup fails but starting without it works, the
+// backend stops using cgroups.
+func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, error) {
+	var cg *cgroup
+	if !b.opts.DisableCgroup && !b.cg.disabled.Load() {
+		parent, err := b.cg.parent(b.opts.Logger)
+		if err == nil {
+			cg, err = newCgroup(parent)
+		}
+		if err != nil {
+			b.cg.disable(b.opts.Logger, err)
+			cg = nil
+		}
+	}
+	cmd := newCmd(sp, tty)
+	if cg != nil {
+		cmd.SysProcAttr.UseCgroupFD = true
+		cmd.SysProcAttr.CgroupFD = cg.fd
+	}
+	err := cmd.Start()
+	if cg != nil {
+		cg.closeFD()
+	}
+	if err == nil {
+		return cmd, platform{cg: cg}, nil
+	}
+	if cg == nil {
+		return nil, platform{}, err
+	}
+	_ = cg.remove()
+	retry := newCmd(sp, tty)
+	if rerr := retry.Start(); rerr != nil {
+		return nil, platform{}, rerr
+	}
+	b.cg.disable(b.opts.Logger, fmt.Errorf("starting in a cgroup failed: %w", err))
+	return retry, platform{}, nil
+}
+
+// release removes the cgroup leaf once the session is empty.
+func (p *platform) release(ctx context.Context) error {
+	if p.cg == nil {
+		return nil
+	}
+	if err := p.cg.removeWait(ctx); err != nil {
+		return err
+	}
+	p.cg = nil
+	return nil
+}

@@ -1,0 +1,29 @@
+//go:build !linux
+
+package localpty
+
+import (
+	"context"
+	"os"
+	"os/exec"
+)
+
+// platform holds nothing outside Linux: there is no cgroup and no /proc.
+type platform struct{}
+
+// cgroupState is empty outside Linux.
+type cgroupState struct{}
+
+func (p *platform) init(int)                      {}
+func (p *platform) describe() string              { return "" }
+func (p *platform) verifyGroup(_, _ int) error    { return nil }
+func (p *platform) release(context.Context) error { return nil }
+
+// startCmd starts the program (no cgroup outside Linux).
+func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, error) {
+	cmd := newCmd(sp, tty)
+	if err := cmd.Start(); err != nil {
+		return nil, platform{}, err
+	}
+	return cmd, platform{}, nil
+}

@@ -1,0 +1,204 @@
+package localpty
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Bounds that keep a probe cheap whatever the session runs.
+const (
+	maxProbeProcs = 4096 // processes walked from the top-level process
+	maxSelectFDs  = 1024 // FD_SETSIZE
+	maxPollFDs    = 1024
+)
+
+// ProbeForeground reports the terminal's foreground process group and
+// whether it waits for terminal input. The group comes from TIOCGPGRP; its
+// members are the top-level process's descendants (walked through
+// /proc/PID/task/TID/children) whose process group is that group. The
+// group reads input when every live task is sleeping (state S) and at
+// least one is blocked in read on the terminal, in select/pselect6 or
+// poll/ppoll watching it for input (the fd set or pollfd array is read
+// from /proc/PID/mem), or in epoll_wait/epoll_pwait on an epoll instance
+// whose fdinfo lists the terminal for input.
+func (s *session) ProbeForeground() (core.ForegroundState, error) {
+	pgid, err := s.foregroundPGID("probe")
+	if err != nil {
+		return core.ForegroundState{}, err
+	}
+	st := core.ForegroundState{PGID: pgid, Leader: pgid == s.pid}
+	var buf [2048]byte
+	live, sleeping, blocked := 0, true, false
+	for _, m := range s.groupMembers(pgid, buf[:0]) {
+		for _, tid := range m.tids {
+			b, err := readProcFile(taskPath(m.pid, tid, "status"), buf[:0])
+			if err != nil {
+				continue // the task exited
+			}
+			ts, err := parseStatus(b)
+			if err != nil {
+				continue
+			}
+			st.Switches += ts.VoluntarySwitches
+			if ts.State == 'Z' || ts.State == 'X' {
+				continue
+			}
+			live++
+			if ts.State != 'S' {
+				sleeping = false
+				continue
+			}
+			if sleeping && !blocked && s.taskWaitsOnTTY(m.pid, tid, buf[:0]) {
+				blocked = true
+			}
+		}
+	}
+	st.ReadingInput = live > 0 && sleeping && blocked
+	return st, nil
+}
+
+// member is a process of the foreground group with its threads.
+type member struct {
+	pid  int
+	tids []int
+}
+
+// groupMembers walks the top-level process's descendants and returns those
+// in process group pgid. The group leader itself is also looked at, in
+// case it was re-parented out of the tree.
+func (s *session) groupMembers(pgid int, buf []byte) []member {
+	var out []member
+	seen := make(map[int]bool, 4)
+	queue := []int{s.pid}
+	if pgid != s.pid {
+		queue = append(queue, pgid)
+	}
+	for len(queue) > 0 && len(seen) < maxProbeProcs {
+		pid := queue[0]
+		queue = queue[1:]
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		st, err := readStat(pid, buf)
+		if err != nil {
+			continue
+		}
+		tids, err := listTasks(pid)
+		if err != nil {
+			continue
+		}
+		if st.PGRP == pgid {
+			out = append(out, member{pid: pid, tids: tids})
+		}
+		for _, tid := range tids {
+			b, err := readProcFile(taskPath(pid, tid, "children"), buf)
+			if err != nil {
+				continue
+			}
+			queue = append(queue, parsePIDList(b)...)
+		}
+	}
+	return out
+}
+
+// taskWaitsOnTTY reports whether the task is blocked waiting for input
+// from the session's terminal.
+func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) bool {
+	b, err := readProcFile(taskPath(pid, tid, "syscall"), buf)
+	if err != nil {
+		return false
+	}
+	sc, err := parseSyscall(b)
+	if err != nil || !sc.Blocked {
+		return false
+	}
+	switch waitSyscalls[sc.Nr] {
+	case waitRead:
+		return s.isTTY(pid, int(sc.Args[0]))
+	case waitSelect:
+		return s.selectWatchesTTY(pid, sc.Args[0], sc.Args[1])
+	case waitPoll:
+		return s.pollWatchesTTY(pid, sc.Args[0], sc.Args[1])
+	case waitEpoll:
+		return s.epollWatchesTTY(pid, sc.Args[0], buf)
+	}
+	return false
+}
+
+// isTTY reports whether pid's fd is the session's terminal. "/dev/tty" is
+// the controlling terminal, which for a member of the terminal's
+// foreground group is ours.
+func (s *session) isTTY(pid, fd int) bool {
+	if fd < 0 || fd > 1<<20 {
+		return false
+	}
+	l := fdLink(pid, fd)
+	return l == s.ttyName || l == "/dev/tty"
+}
+
+// selectWatchesTTY reads the read fd_set a select/pselect6 call was given
+// and checks the descriptors set in it.
+func (s *session) selectWatchesTTY(pid int, nfds, readfds uint64) bool {
+	if nfds == 0 || readfds == 0 {
+		return false
+	}
+	n := int(min(nfds, maxSelectFDs))
+	set := make([]byte, (n+7)/8)
+	if !readMem(pid, readfds, set) {
+		return false
+	}
+	for fd := range n {
+		if set[fd/8]&(1<<(fd%8)) != 0 && s.isTTY(pid, fd) {
+			return true
+		}
+	}
+	return false
+}
+
+// pollWatchesTTY reads the pollfd array of a poll/ppoll call and checks
+// the descriptors polled for input.
+func (s *session) pollWatchesTTY(pid int, fds, nfds uint64) bool {
+	if nfds == 0 || fds == 0 {
+		return false
+	}
+	n := int(min(nfds, maxPollFDs))
+	arr := make([]byte, 8*n) // struct pollfd { int fd; short events, revents; }
+	if !readMem(pid, fds, arr) {
+		return false
+	}
+	for i := range n {
+		e := arr[8*i:]
+		fd := int32(binary.NativeEndian.Uint32(e))
+		events := binary.NativeEndian.Uint16(e[4:])
+		if fd >= 0 && events&pollIn != 0 && s.isTTY(pid, int(fd)) {
+			return true
+		}
+	}
+	return false
+}
+
+// epollWatchesTTY checks the epoll instance's registered descriptors
+// (from /proc/PID/fdinfo/EPFD) for the terminal watched for input.
+func (s *session) epollWatchesTTY(pid int, epfd uint64, buf []byte) bool {
+	if epfd > 1<<20 {
+		return false
+	}
+	b, err := readProcFile(procPath(pid, "fdinfo/"+strconv.Itoa(int(epfd))), buf)
+	if err != nil {
+		return false
+	}
+	for _, t := range parseEpollFdinfo(b) {
+		if t.Events&epollIn != 0 && s.isTTY(pid, t.FD) {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	pollIn  = 0x1 // POLLIN
+	epollIn = 0x1 // EPOLLIN
+)

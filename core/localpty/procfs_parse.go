@@ -1,0 +1,331 @@
+package localpty
+
+// Parsers for the /proc and cgroupfs text formats the backend reads. They
+// are pure functions of their input (no file access) so that they can be
+// fuzzed on every platform; only Linux calls them.
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+)
+
+var errParse = errors.New("localpty: malformed /proc data")
+
+// procStat holds the fields of /proc/PID/stat the backend uses.
+type procStat struct {
+	State     byte   // R, S, D, T, t, Z, X, ...
+	PPID      int    // field 4
+	PGRP      int    // field 5
+	Session   int    // field 6
+	StartTime uint64 // field 22, clock ticks since boot
+}
+
+// gone reports whether the process is a zombie or dead (it counts as gone).
+func (s procStat) gone() bool { return s.State == 'Z' || s.State == 'X' || s.State == 'x' }
+
+// parseStat parses /proc/PID/stat. The command name (field 2) may contain
+// spaces and parentheses, so fields are counted after the last ')'.
+func parseStat(b []byte) (procStat, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, errParse
+	}
+	f := bytes.Fields(b[i+1:])
+	// f[0] is field 3 (state); starttime is field 22, so f[19].
+	if len(f) < 20 || len(f[0]) != 1 {
+		return procStat{}, errParse
+	}
+	var st procStat
+	st.State = f[0][0]
+	var err error
+	if st.PPID, err = atoi(f[1]); err != nil {
+		return procStat{}, err
+	}
+	if st.PGRP, err = atoi(f[2]); err != nil {
+		return procStat{}, err
+	}
+	if st.Session, err = atoi(f[3]); err != nil {
+		return procStat{}, err
+	}
+	if st.StartTime, err = strconv.ParseUint(string(f[19]), 10, 64); err != nil {
+		return procStat{}, errParse
+	}
+	return st, nil
+}
+
+func atoi(b []byte) (int, error) {
+	n, err := strconv.ParseInt(string(b), 10, 32)
+	if err != nil {
+		return 0, errParse
+	}
+	return int(n), nil
+}
+
+// taskStatus holds the fields of /proc/PID/task/TID/status the probe uses.
+type taskStatus struct {
+	State             byte   // first letter of the State: line
+	VoluntarySwitches uint64 // voluntary_ctxt_switches
+}
+
+// parseStatus parses /proc/PID/status (or a task's status).
+func parseStatus(b []byte) (taskStatus, error) {
+	var ts taskStatus
+	var haveState, haveSwitches bool
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		key, val, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			continue
+		}
+		val = bytes.TrimSpace(val)
+		switch string(key) {
+		case "State":
+			if len(val) == 0 {
+				return taskStatus{}, errParse
+			}
+			ts.State = val[0]
+			haveState = true
+		case "voluntary_ctxt_switches":
+			n, err := strconv.ParseUint(string(val), 10, 64)
+			if err != nil {
+				return taskStatus{}, errParse
+			}
+			ts.VoluntarySwitches = n
+			haveSwitches = true
+		}
+	}
+	if !haveState || !haveSwitches {
+		return taskStatus{}, errParse
+	}
+	return ts, nil
+}
+
+// taskSyscall is the content of /proc/PID/task/TID/syscall.
+type taskSyscall struct {
+	// Blocked is true when the task is blocked in the system call Nr with
+	// arguments Args; false for "running" or "-1 sp pc" (not in a call).
+	Blocked bool
+	Nr      int64
+	Args    [6]uint64
+}
+
+// parseSyscall parses /proc/PID/task/TID/syscall: "running", "-1 sp pc",
+// or "nr a0 a1 a2 a3 a4 a5 sp pc" with hexadecimal arguments.
+func parseSyscall(b []byte) (taskSyscall, error) {
+	f := bytes.Fields(b)
+	if len(f) == 0 {
+		return taskSyscall{}, errParse
+	}
+	if string(f[0]) == "running" {
+		return taskSyscall{}, nil
+	}
+	nr, err := strconv.ParseInt(string(f[0]), 10, 64)
+	if err != nil {
+		return taskSyscall{}, errParse
+	}
+	if nr < 0 {
+		return taskSyscall{}, nil
+	}
+	if len(f) < 7 {
+		return taskSyscall{}, errParse
+	}
+	sc := taskSyscall{Blocked: true, Nr: nr}
+	for i := range sc.Args {
+		a := f[i+1]
+		if !bytes.HasPrefix(a, []byte("0x")) {
+			return taskSyscall{}, errParse
+		}
+		v, err := strconv.ParseUint(string(a[2:]), 16, 64)
+		if err != nil {
+			return taskSyscall{}, errParse
+		}
+		sc.Args[i] = v
+	}
+	return sc, nil
+}
+
+// parseMountinfoCgroup2 returns the mount point of the first cgroup2
+// filesystem in /proc/self/mountinfo.
+func parseMountinfoCgroup2(b []byte) (string, bool) {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		pre, post, ok := bytes.Cut(line, []byte(" - "))
+		if !ok {
+			continue
+		}
+		pf := bytes.Fields(post)
+		if len(pf) == 0 || string(pf[0]) != "cgroup2" {
+			continue
+		}
+		f := bytes.Fields(pre)
+		if len(f) < 5 {
+			continue
+		}
+		mp := unescapeMountinfo(f[4])
+		if mp == "" || mp[0] != '/' {
+			continue
+		}
+		return mp, true
+	}
+	return "", false
+}
+
+// unescapeMountinfo undoes the kernel's octal escapes (\040 for a space,
+// \011, \012, \134) in a mountinfo path.
+func unescapeMountinfo(b []byte) string {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' && isOctal(b[i+1:]) {
+			v := (b[i+1]-'0')<<6 | (b[i+2]-'0')<<3 | (b[i+3] - '0')
+			out = append(out, v)
+			i += 3
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return string(out)
+}
+
+func isOctal(b []byte) bool {
+	if len(b) < 3 {
+		return false
+	}
+	for _, c := range b[:3] {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return b[0] <= '3'
+}
+
+// parseProcCgroup returns the cgroup v2 path from /proc/self/cgroup (the
+// "0::/path" line).
+func parseProcCgroup(b []byte) (string, bool) {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		if p, ok := bytes.CutPrefix(line, []byte("0::")); ok {
+			if len(p) == 0 || p[0] != '/' {
+				return "", false
+			}
+			return string(p), true
+		}
+	}
+	return "", false
+}
+
+// parseCgroupEvents reads the populated flag of a cgroup.events file.
+func parseCgroupEvents(b []byte) (populated bool, ok bool) {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		if v, found := bytes.CutPrefix(line, []byte("populated ")); found {
+			switch string(bytes.TrimSpace(v)) {
+			case "0":
+				return false, true
+			case "1":
+				return true, true
+			}
+			return false, false
+		}
+	}
+	return false, false
+}
+
+// epollTarget is one fd an epoll instance watches (a "tfd:" line of
+// /proc/PID/fdinfo/EPFD).
+type epollTarget struct {
+	FD     int
+	Events uint32
+}
+
+// parseEpollFdinfo lists the targets of an epoll fd's fdinfo. Lines look
+// like "tfd:        0 events:       19 data: 0 pos:0 ino:3 sdev:17".
+func parseEpollFdinfo(b []byte) []epollTarget {
+	var out []epollTarget
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		f := bytes.Fields(line)
+		if len(f) < 4 || string(f[0]) != "tfd:" || string(f[2]) != "events:" {
+			continue
+		}
+		fd, err := strconv.ParseInt(string(f[1]), 10, 32)
+		if err != nil || fd < 0 {
+			continue
+		}
+		ev, err := strconv.ParseUint(string(f[3]), 16, 32)
+		if err != nil {
+			continue
+		}
+		out = append(out, epollTarget{FD: int(fd), Events: uint32(ev)})
+	}
+	return out
+}
+
+// environHas reports whether a NUL-separated environment block (the
+// content of /proc/PID/environ) holds exactly the entry want
+// ("NAME=VALUE").
+func environHas(env []byte, want string) bool {
+	if want == "" {
+		return false
+	}
+	for len(env) > 0 {
+		var e []byte
+		e, env, _ = bytes.Cut(env, []byte{0})
+		if string(e) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// parseTaskIDs parses directory entry names of /proc/PID/task (or /proc)
+// into ids, skipping names that are not positive decimal numbers.
+func parseTaskIDs(names []string) []int {
+	ids := make([]int, 0, len(names))
+	for _, n := range names {
+		if id, ok := parsePID(n); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// parsePID parses a positive decimal process id.
+func parsePID(s string) (int, bool) {
+	if s == "" || len(s) > 10 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n <= 0 || n > 1<<30 {
+		return 0, false
+	}
+	return n, true
+}
+
+// parsePIDList parses whitespace-separated pids (a children file, or
+// cgroup.procs).
+func parsePIDList(b []byte) []int {
+	f := bytes.Fields(b)
+	out := make([]int, 0, len(f))
+	for _, x := range f {
+		if id, ok := parsePID(string(x)); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}

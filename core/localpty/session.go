@@ -1,0 +1,136 @@
+package localpty
+
+import (
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// session is one program on a local terminal.
+type session struct {
+	typ     string
+	opts    Options
+	log     *slog.Logger
+	cmd     *exec.Cmd
+	pid     int
+	master  *os.File // non-blocking, netpoller-registered
+	ttyName string   // /dev/pts/N
+	marker  string
+	plat    platform
+
+	exited chan struct{} // closed once cmd.Wait returned
+
+	mu           sync.Mutex
+	exitSeen     bool        // the waiter saw the exit (guards read deadlines)
+	status       core.Status // valid once exitSeen
+	masterClosed bool
+
+	writeSem chan struct{} // one writer at a time
+	closeSem chan struct{} // one teardown at a time
+	closed   bool          // guarded by closeSem: a Close succeeded
+}
+
+func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker string, plat platform) *session {
+	s := &session{
+		typ:      b.typ,
+		opts:     b.opts,
+		log:      b.opts.Logger,
+		cmd:      cmd,
+		pid:      cmd.Process.Pid,
+		master:   master,
+		ttyName:  ttyName,
+		marker:   marker,
+		plat:     plat,
+		exited:   make(chan struct{}),
+		status:   core.Running,
+		writeSem: make(chan struct{}, 1),
+		closeSem: make(chan struct{}, 1),
+	}
+	s.plat.init(s.pid)
+	go s.wait()
+	return s
+}
+
+// wait reaps the top-level process, records its status and wakes a Read
+// blocked on the terminal so that it can start its drain window.
+func (s *session) wait() {
+	err := s.cmd.Wait()
+	st := statusOf(s.cmd.ProcessState, err)
+	s.mu.Lock()
+	s.status = st
+	s.exitSeen = true
+	if !s.masterClosed {
+		// A past deadline interrupts a blocked Read; Read then reads on
+		// with a drain deadline (see Read).
+		_ = s.master.SetReadDeadline(time.Unix(1, 0))
+	}
+	s.mu.Unlock()
+	close(s.exited)
+	s.log.Debug("localpty: top-level process exited", "pid", s.pid, "status", st.String())
+}
+
+// statusOf converts a wait result into a core.Status.
+func statusOf(ps *os.ProcessState, err error) core.Status {
+	if ps == nil {
+		st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "wait failed"}
+		if err != nil {
+			st.Reason = "wait failed: " + err.Error()
+		}
+		return st
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return core.ExitedWithSignal(signalName(ws.Signal()))
+	}
+	return core.ExitedWithCode(ps.ExitCode())
+}
+
+// PID returns the top-level process id.
+func (s *session) PID() int { return s.pid }
+
+// Exited is closed when the top-level process has exited.
+func (s *session) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus returns the exit status, or core.Running before the exit.
+func (s *session) ExitStatus() core.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.exitSeen {
+		return core.Running
+	}
+	return s.status
+}
+
+// closeMaster closes the terminal master once.
+func (s *session) closeMaster() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.masterClosed {
+		return
+	}
+	s.masterClosed = true
+	_ = s.master.Close()
+}
+
+// withMaster runs f on the master's descriptor unless the session is
+// closed. Holding mu keeps Close from closing the descriptor meanwhile.
+func (s *session) withMaster(op string, f func(fd int) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.masterClosed {
+		return errClosed(op)
+	}
+	rc, err := s.master.SyscallConn()
+	if err != nil {
+		return errClosed(op)
+	}
+	var ferr error
+	if err := rc.Control(func(fd uintptr) { ferr = f(int(fd)) }); err != nil {
+		return errClosed(op)
+	}
+	return ferr
+}

@@ -1,0 +1,107 @@
+package scrollback
+
+// Buffer is a bounded store of cleaned, numbered lines. It is not safe for
+// concurrent use; callers serialise access.
+type Buffer struct {
+	lim   Limits
+	clean cleaner
+	cur   editLine
+	ring  lineRing
+	first int64 // number of the oldest retained line
+	marks Marks
+	stats Stats
+}
+
+// New returns an empty Buffer with the given limits (zero fields: defaults,
+// see [Limits.WithDefaults]).
+func New(l Limits) *Buffer {
+	l = l.WithDefaults()
+	b := &Buffer{lim: l}
+	b.cur.max = l.MaxLineBytes
+	b.ring = newLineRing(l.MaxLines, l.MaxBytes)
+	return b
+}
+
+// Write cleans p and appends it. It never fails and always consumes all of
+// p; control sequences and runes split across calls are reassembled.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.stats.BytesIngested += int64(len(p))
+	b.clean.run(b, p)
+	return len(p), nil
+}
+
+// Marks returns the shell-integration markers seen so far.
+func (b *Buffer) Marks() Marks { return b.marks }
+
+// Stats returns counters.
+func (b *Buffer) Stats() Stats {
+	s := b.stats
+	s.Lines = b.ring.count + b.partial()
+	s.Bytes = b.ring.bytes + b.cur.len()
+	s.Total = b.Total()
+	s.CutBytes = b.cur.cut
+	return s
+}
+
+// Total returns Page.Total without building a page.
+func (b *Buffer) Total() int64 { return b.completed() + int64(b.partial()) }
+
+// End returns a Cursor positioned at the end of the output so far: its
+// next delta holds only output written after this call (continuing the
+// current partial line, if any).
+func (b *Buffer) End() Cursor {
+	if b.cur.len() == 0 {
+		return Cursor{next: b.completed()}
+	}
+	t := b.cur.text()
+	return Cursor{next: b.completed(), col: len(t), prefix: t}
+}
+
+// completed counts the lines ever terminated by a newline.
+func (b *Buffer) completed() int64 { return b.first + int64(b.ring.count) }
+
+// partial is 1 when the current unterminated line is not empty.
+func (b *Buffer) partial() int {
+	if b.cur.len() > 0 {
+		return 1
+	}
+	return 0
+}
+
+// enforce drops the oldest whole lines until the line and byte bounds
+// hold (the current line counts towards both).
+func (b *Buffer) enforce() {
+	p, n := b.partial(), b.cur.len()
+	for b.ring.count > 0 && (b.ring.count+p > b.lim.MaxLines || b.ring.bytes+n > b.lim.MaxBytes) {
+		b.ring.pop()
+		b.first++
+		b.stats.DroppedLines++
+	}
+}
+
+// newline terminates the current line and stores it.
+func (b *Buffer) newline() {
+	b.marks.TextSincePromptEnd++
+	if b.ring.count >= b.lim.MaxLines {
+		b.ring.pop()
+		b.first++
+		b.stats.DroppedLines++
+	}
+	b.ring.push(b.ring.store(b.cur.left(), b.cur.right()))
+	b.cur.reset()
+	b.enforce()
+}
+
+// writeText writes a run of printable ASCII (and tabs) to the current line.
+func (b *Buffer) writeText(s []byte) {
+	b.marks.TextSincePromptEnd += int64(len(s))
+	b.cur.writeASCII(s)
+	b.enforce()
+}
+
+// writeRune writes one encoded multi-byte rune to the current line.
+func (b *Buffer) writeRune(enc []byte) {
+	b.marks.TextSincePromptEnd += int64(len(enc))
+	b.cur.writeRune(enc)
+	b.enforce()
+}

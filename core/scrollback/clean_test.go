@@ -1,0 +1,169 @@
+package scrollback
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// lines writes s to a fresh buffer and returns every line it shows.
+func lines(t *testing.T, l Limits, s string) ([]string, *Buffer) {
+	t.Helper()
+	b := New(l)
+	b.Write([]byte(s))
+	return everything(b).Lines, b
+}
+
+func TestCleaning(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"plain", "hello\nworld\n", []string{"hello", "world"}},
+		{"crlf", "a\r\nb\r\n", []string{"a", "b"}},
+		{"partial line", "a\nprompt> ", []string{"a", "prompt> "}},
+		{"empty lines", "\n\n", []string{"", ""}},
+		{"csi colors", "\x1b[1;31mred\x1b[0m\n", []string{"red"}},
+		{"csi private", "\x1b[?2004h\x1b[?25lx\x1b[?25h\n", []string{"x"}},
+		{"csi cursor moves", "a\x1b[12;40Hb\x1b[3Cc\n", []string{"abc"}},
+		{"csi with C0 inside", "a\x1b[3\bmb\n", []string{"b"}},
+		{"osc bel", "\x1b]0;user@host: ~\x07$ \n", []string{"$ "}},
+		{"osc st", "\x1b]2;title\x1b\\$ \n", []string{"$ "}},
+		{"osc unicode payload", "\x1b]0;tïtle\x07ok\n", []string{"ok"}},
+		{"dcs", "a\x1bPq#0;2;0;0;0#0~~@@\x1b\\b\n", []string{"ab"}},
+		{"sos pm apc", "\x1bXsos\x1b\\\x1b^pm\x1b\\\x1b_apc\x07still\x1b\\x\n", []string{"x"}},
+		{"charsets", "\x1b(Ba\x1b)0b\x1b#8c\x1b%Gd\n", []string{"abcd"}},
+		{"two-byte esc", "\x1b7a\x1b8b\x1b=c\x1b>d\x1bMe\n", []string{"abcde"}},
+		{"esc restarts", "\x1b\x1b[31mx\n", []string{"x"}},
+		{"can aborts", "\x1b[31\x18x\n", []string{"x"}},
+		{"esc then utf8", "\x1b\u00e9x\n", []string{"\u00e9x"}},
+		{"cr overwrite", "abcdef\r12", []string{"12cdef"}},
+		{"progress", "50%\r100%\n", []string{"100%"}},
+		{"progress many", "1%\r2%\r3%\r10%\r100%\r\n", []string{"100%"}},
+		{"cr then longer", "ab\rwxyz\n", []string{"wxyz"}},
+		{"cr at end", "abc\r", []string{"abc"}},
+		{"backspace", "abc\bX\n", []string{"abX"}},
+		{"backspace past start", "a\b\b\bX\n", []string{"X"}},
+		{"backspace rune", "a\u00e9\bX\n", []string{"aX"}},
+		{"readline erase", "abc\b \b\n", []string{"ab "}},
+		{"tab", "a\tb\n", []string{"a\tb"}},
+		{"csi K", "abcdef\r12\x1b[K\n", []string{"12"}},
+		{"csi 0K", "abcdef\b\b\x1b[0K\n", []string{"abcd"}},
+		{"csi 2K keeps column", "abc\x1b[2Kx\n", []string{"   x"}},
+		{"csi 2K then cr", "abc\x1b[2K\rx\n", []string{"x"}},
+		{"csi 2K alone", "abc\x1b[2K", nil},
+		{"csi 2K newline", "abc\x1b[2K\n", []string{""}},
+		{"csi 2K backspace", "abc\x1b[2K\bx\n", []string{"  x"}},
+		{"csi other K ignored", "abc\b\x1b[1K\x1b[?K\n", []string{"abc"}},
+		{"c0 dropped", "a\x00b\x07c\x01d\x7fe\x0ef\n", []string{"abcdef"}},
+		{"overwrite multibyte", "\u00e9\u00e9\u00e9\rab\n", []string{"ab\u00e9"}},
+		{"multibyte over ascii", "abc\r\u4e16\n", []string{"\u4e16bc"}},
+		{"emoji", "\U0001F642 ok\n", []string{"\U0001F642 ok"}},
+		{"invalid byte", "a\xffb\n", []string{"a\ufffdb"}},
+		{"truncated sequence", "a\xe2\x82b\n", []string{"a\ufffd\ufffdb"}},
+		{"lone continuation", "\x80\x80\n", []string{"\ufffd\ufffd"}},
+		{"c1 csi byte is text", "\x9b31mx\n", []string{"\ufffd31mx"}},
+		{"incomplete rune waits", "ab\xe2\x82", []string{"ab"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, _ := lines(t, Limits{}, c.in)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("%q: got %q, want %q", c.in, got, c.want)
+			}
+			for _, l := range got {
+				if !utf8.ValidString(l) {
+					t.Fatalf("invalid UTF-8 in %q", l)
+				}
+			}
+		})
+	}
+}
+
+func TestInvalidUTF8Counted(t *testing.T) {
+	_, b := lines(t, Limits{}, "a\xffb\xe2\x82c\xc3")
+	if got := b.Stats().InvalidUTF8; got != 3 {
+		t.Fatalf("InvalidUTF8 = %d, want 3 (the trailing \\xc3 still waits)", got)
+	}
+	b.Write([]byte("\xa9\n"))
+	if got := everything(b).Lines; !slices.Equal(got, []string{"a\ufffdb\ufffd\ufffdc\u00e9"}) {
+		t.Fatalf("lines %q", got)
+	}
+}
+
+func TestSplitWrites(t *testing.T) {
+	// Every sequence split at every byte gives the whole-write result.
+	inputs := []string{
+		"\x1b]133;D;42\x1b\\x\u00e9\U0001F642\r\n",
+		"\x1bPq#0\x1b\\ab\x1b[2Kc\x1b[31md\r\n",
+		"abc\r\x1b[Kx\xe2\x82\xac\xff",
+	}
+	for _, in := range inputs {
+		want, wb := lines(t, Limits{}, in)
+		for i := 0; i <= len(in); i++ {
+			b := New(Limits{})
+			b.Write([]byte(in[:i]))
+			b.Write([]byte(in[i:]))
+			if got := everything(b).Lines; !slices.Equal(got, want) || b.Marks() != wb.Marks() || b.Stats() != wb.Stats() {
+				t.Fatalf("%q split at %d: %q %+v, want %q %+v", in, i, got, b.Stats(), want, wb.Stats())
+			}
+		}
+	}
+}
+
+func TestLongLineKeepsTail(t *testing.T) {
+	l := Limits{MaxLineBytes: 10}
+	got, b := lines(t, l, "0123456789abcdef\n")
+	if !slices.Equal(got, []string{"6789abcdef"}) || b.Stats().CutBytes != 6 {
+		t.Fatalf("got %q cut %d", got, b.Stats().CutBytes)
+	}
+	// A cut never splits a rune: 4 x 3-byte runes in 10 bytes keeps 3.
+	got, b = lines(t, l, strings.Repeat("\u4e16", 4)+"\n")
+	if !slices.Equal(got, []string{strings.Repeat("\u4e16", 3)}) || b.Stats().CutBytes != 3 {
+		t.Fatalf("got %q cut %d", got, b.Stats().CutBytes)
+	}
+	// The current line is bounded too, however long it grows.
+	b = New(l)
+	for range 1000 {
+		b.Write([]byte("xxxxxxx\u00e9"))
+	}
+	if pg := everything(b); len(pg.Lines) != 1 || len(pg.Lines[0]) > 10 || !strings.HasSuffix(pg.Lines[0], "x\u00e9") {
+		t.Fatalf("partial line %q", pg.Lines)
+	}
+	if st := b.Stats(); st.Bytes > 10 || st.CutBytes != 9000-int64(st.Bytes) {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestMarkers(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Marks
+	}{
+		{"", Marks{}},
+		{"out\n", Marks{TextSincePromptEnd: 4}},
+		{"\x1b]133;A\x07$ \x1b]133;B\x07", Marks{PromptEnds: 1}},
+		{"\x1b]133;B\x1b\\ls\r\n", Marks{PromptEnds: 1, TextSincePromptEnd: 3}},
+		{"\x1b]133;B\x07\x1b[31m\x1b]0;t\x07", Marks{PromptEnds: 1}},
+		{"\x1b]133;B\x07ab\rcd", Marks{PromptEnds: 1, TextSincePromptEnd: 4}},
+		{"\x1b]133;B\x07\u00e9", Marks{PromptEnds: 1, TextSincePromptEnd: 2}},
+		{"\x1b]133;D\x07", Marks{CommandEnds: 1}},
+		{"\x1b]133;D;0\x07", Marks{CommandEnds: 1, LastExitValid: true}},
+		{"\x1b]133;D;130;aid=7\x1b\\", Marks{CommandEnds: 1, LastExitCode: 130, LastExitValid: true}},
+		{"\x1b]133;D;2\x07\x1b]133;D\x07", Marks{CommandEnds: 2}},
+		{"\x1b]133;D;x\x07", Marks{CommandEnds: 1}},
+		{"\x1b]133;D;-1\x07", Marks{CommandEnds: 1, LastExitCode: -1, LastExitValid: true}},
+		{"\x1b]133;BB\x07\x1b]1339;B\x07\x1b]133;\x07", Marks{}},
+		{"\x1b]133;B\x18\x1b]133;B\x07", Marks{PromptEnds: 1}},
+		{"\x1b]133;B;k=v\x07x\x1b]133;B\x07", Marks{PromptEnds: 2}},
+		{"\x1b]133;B" + strings.Repeat("x", 5000) + "\x07", Marks{}},
+	}
+	for _, c := range cases {
+		_, b := lines(t, Limits{}, c.in)
+		if b.Marks() != c.want {
+			t.Errorf("%.40q: marks %+v, want %+v", c.in, b.Marks(), c.want)
+		}
+	}
+}

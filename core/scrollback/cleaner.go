@@ -1,0 +1,251 @@
+package scrollback
+
+import "unicode/utf8"
+
+// The escape-stripping state machine. It follows the shape of the DEC
+// ANSI parser: C0 controls inside CSI and ESC sequences still act, ESC
+// always starts a new sequence (ending any string in progress), CAN and
+// SUB abort a sequence, and string sequences end at BEL (OSC only) or ESC.
+// The state lives in the cleaner between writes, so any chunking of a
+// stream gives the same result as writing it whole.
+
+type cleanState uint8
+
+const (
+	stGround cleanState = iota
+	stEsc               // after ESC, possibly with intermediates
+	stCSI               // inside ESC [ ... final
+	stOSC               // inside ESC ] ... BEL or ESC
+	stString            // inside DCS, SOS, PM or APC ... ESC
+)
+
+// maxOSC bounds the stored OSC payload; longer payloads are ignored (the
+// markers we read are a few bytes).
+const maxOSC = 4 << 10
+
+// maxCSIParams bounds the stored CSI parameter bytes; only short ones
+// (erase in line) matter.
+const maxCSIParams = 8
+
+// Byte classes of the ground-state fast path.
+const (
+	clText byte = iota // printable ASCII and tab: copied in runs
+	clCtl              // C0 controls and DEL
+	clHigh             // the start of a multi-byte sequence
+)
+
+var classOf = func() (t [256]byte) {
+	for i := range t {
+		switch {
+		case i >= 0x80:
+			t[i] = clHigh
+		case i >= 0x20 && i < 0x7f, i == '\t':
+			t[i] = clText
+		default:
+			t[i] = clCtl
+		}
+	}
+	return t
+}()
+
+const (
+	bel = 0x07
+	bs  = 0x08
+	can = 0x18
+	sub = 0x1a
+	esc = 0x1b
+	del = 0x7f
+)
+
+type cleaner struct {
+	state   cleanState
+	inter   bool // ESC sequence has intermediates
+	pend    [utf8.UTFMax]byte
+	npend   int // bytes of an incomplete rune carried to the next write
+	params  [maxCSIParams]byte
+	nparams int
+	csiLong bool // CSI parameters overflowed params
+	osc     []byte
+	oscLong bool
+}
+
+var replacement = []byte(string(utf8.RuneError))
+
+// run cleans p into b.
+func (c *cleaner) run(b *Buffer, p []byte) {
+	i := 0
+	if c.npend > 0 {
+		i = c.finishRune(b, p)
+	}
+	for i < len(p) {
+		if c.state != stGround {
+			i += c.sequence(b, p[i])
+			continue
+		}
+		ch := p[i]
+		switch classOf[ch] {
+		case clText:
+			j := i + 1
+			for j < len(p) && classOf[p[j]] == clText {
+				j++
+			}
+			b.writeText(p[i:j])
+			i = j
+		case clHigh:
+			if !utf8.FullRune(p[i:]) {
+				c.npend = copy(c.pend[:], p[i:])
+				return
+			}
+			r, w := utf8.DecodeRune(p[i:])
+			c.emitRune(b, r, p[i:i+w])
+			i += w
+		default:
+			if ch == '\r' && i+1 < len(p) && p[i+1] == '\n' {
+				b.newline()
+				i += 2
+				continue
+			}
+			c.control(b, ch)
+			i++
+		}
+	}
+}
+
+// finishRune completes a rune split across writes with the first bytes of
+// p and returns how many bytes of p it used.
+func (c *cleaner) finishRune(b *Buffer, p []byte) int {
+	var tmp [utf8.UTFMax]byte
+	n := copy(tmp[:], c.pend[:c.npend])
+	k := copy(tmp[n:], p)
+	s := tmp[:n+k]
+	if !utf8.FullRune(s) {
+		c.npend = copy(c.pend[:], s)
+		return k
+	}
+	c.npend = 0
+	r, w := utf8.DecodeRune(s)
+	c.emitRune(b, r, s[:w])
+	if w >= n {
+		return w - n
+	}
+	// An invalid lead byte: the carried bytes after it are continuation
+	// bytes, each its own invalid sequence, as a whole write sees them.
+	for range s[w:n] {
+		c.emitRune(b, utf8.RuneError, s[w:w+1])
+	}
+	return 0
+}
+
+func (c *cleaner) emitRune(b *Buffer, r rune, enc []byte) {
+	if r == utf8.RuneError && len(enc) == 1 {
+		b.stats.InvalidUTF8++
+		enc = replacement
+	}
+	b.writeRune(enc)
+}
+
+// control acts on a C0 control or DEL outside a string sequence.
+func (c *cleaner) control(b *Buffer, ch byte) {
+	switch ch {
+	case '\n':
+		b.newline()
+	case '\r':
+		b.cur.carriageReturn()
+	case bs:
+		b.cur.backspace()
+	case esc:
+		c.state, c.inter = stEsc, false
+	case can, sub:
+		c.state = stGround
+	}
+}
+
+// sequence consumes one byte inside an escape sequence. It returns 0 when
+// the byte ends the sequence without belonging to it (the ground state
+// then handles it), else 1.
+func (c *cleaner) sequence(b *Buffer, ch byte) int {
+	switch c.state {
+	case stEsc:
+		return c.escape(b, ch)
+	case stCSI:
+		return c.csi(b, ch)
+	case stOSC:
+		switch {
+		case ch == bel:
+			c.dispatchOSC(b)
+			c.state = stGround
+		case ch == esc:
+			c.dispatchOSC(b)
+			c.state, c.inter = stEsc, false
+		case ch == can || ch == sub:
+			c.state = stGround
+		case ch < 0x20:
+			// ignored inside the string
+		case len(c.osc) < maxOSC:
+			c.osc = append(c.osc, ch)
+		default:
+			c.oscLong = true
+		}
+	case stString:
+		switch ch {
+		case esc:
+			c.state, c.inter = stEsc, false
+		case can, sub:
+			c.state = stGround
+		}
+	}
+	return 1
+}
+
+func (c *cleaner) escape(b *Buffer, ch byte) int {
+	switch {
+	case ch >= 0x80:
+		c.state = stGround
+		return 0
+	case ch == del:
+	case ch < 0x20:
+		c.control(b, ch)
+	case ch < 0x30:
+		c.inter = true
+	case c.inter:
+		c.state = stGround
+	case ch == '[':
+		c.state, c.nparams, c.csiLong = stCSI, 0, false
+	case ch == ']':
+		c.state, c.osc, c.oscLong = stOSC, c.osc[:0], false
+	case ch == 'P', ch == 'X', ch == '^', ch == '_':
+		c.state = stString
+	default:
+		c.state = stGround
+	}
+	return 1
+}
+
+func (c *cleaner) csi(b *Buffer, ch byte) int {
+	switch {
+	case ch >= 0x80:
+		c.state = stGround
+		return 0
+	case ch == del:
+	case ch < 0x20:
+		c.control(b, ch)
+	case ch < 0x40:
+		if c.nparams < len(c.params) {
+			c.params[c.nparams] = ch
+			c.nparams++
+		} else {
+			c.csiLong = true
+		}
+	default:
+		c.state = stGround
+		if ch == 'K' && !c.csiLong {
+			switch string(c.params[:c.nparams]) {
+			case "", "0":
+				b.cur.eraseToEnd()
+			case "2":
+				b.cur.eraseLine()
+			}
+		}
+	}
+	return 1
+}

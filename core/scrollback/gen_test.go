@@ -1,0 +1,56 @@
+package scrollback
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// tokens are the pieces random terminal streams are built from: text,
+// line ends, editing controls, every kind of escape sequence, markers,
+// multi-byte and invalid UTF-8.
+var tokens = []string{
+	"a", "hello", "world ", "0123456789", "\t", " ", "~$ ",
+	"\r\n", "\n", "\r", "\b", "\b\b",
+	"\x1b[31m", "\x1b[0m", "\x1b[K", "\x1b[0K", "\x1b[2K", "\x1b[1K", "\x1b[?25l", "\x1b[12;40H", "\x1b[?2004h",
+	"\x1b]0;title\x07", "\x1b]2;user@host: ~\x1b\\", "\x1b]133;A\x07", "\x1b]133;B\x07", "\x1b]133;C\x1b\\",
+	"\x1b]133;D;0\x07", "\x1b]133;D;17\x1b\\", "\x1b]133;D\x07", "\x1bPq#0;2;0;0;0\x1b\\", "\x1b_apc\x1b\\",
+	"\x1b(B", "\x1b#8", "\x1b7", "\x1b8", "\x1b=", "\x1b", "\x1b[", "\x1b]", "\x18", "\x1a",
+	"é", "世界", "🙂", "\u00a0", "\xff", "\xc3", "\xe2\x82", "\xf0\x9f", "\x80", "\x00", "\x07", "\x7f",
+	"50%\r100%", "abcdef\r12",
+}
+
+// randStream returns a random stream of n tokens; some are raw random
+// bytes and numbered words, so lines rarely repeat.
+func randStream(r *rand.Rand, n int) []byte {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		switch r.IntN(10) {
+		case 0:
+			b.WriteByte(byte(r.IntN(256)))
+		case 1:
+			fmt.Fprintf(&b, "w%d", r.IntN(100000))
+		case 2:
+			b.WriteString(strings.Repeat("x", r.IntN(300)))
+		default:
+			b.WriteString(tokens[r.IntN(len(tokens))])
+		}
+	}
+	return []byte(b.String())
+}
+
+// randChunks splits s at random points.
+func randChunks(r *rand.Rand, s []byte) [][]byte {
+	var out [][]byte
+	for len(s) > 0 {
+		n := 1 + r.IntN(min(len(s), 1+r.IntN(64)))
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+// everything returns every line b can show, with a page as big as it gets.
+func everything(b *Buffer) Page {
+	return b.Page(PageRequest{Newest: true, Count: 1 << 30}, 0)
+}

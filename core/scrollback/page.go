@@ -1,0 +1,110 @@
+package scrollback
+
+import "unicode/utf8"
+
+// Page returns the lines req selects, at most maxBytes of text (<= 0: no
+// byte bound). It always returns at least one line when any is selected,
+// cut to its last maxBytes bytes if it alone is too long. Its cost is
+// proportional to the page, not to the retained lines.
+//
+// A Newest request selects the newest Count lines; otherwise lines
+// [Start, Start+Count) clipped to what exists. Requested lines that are no
+// longer retained are reported in Dropped (and Truncated). A page cut
+// short by maxBytes ends early with Truncated set: page on from End.
+func (b *Buffer) Page(req PageRequest, maxBytes int) Page {
+	total := b.Total()
+	pg := Page{Total: total, First: b.first}
+	count := int64(req.Count)
+	if count < 0 {
+		count = 0
+	}
+	start := req.Start
+	if req.Newest {
+		start = max(total-count, 0)
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > total {
+		start = total
+	}
+	end := min(start+count, total)
+	if count > total-start { // overflow-safe form of start+count > total
+		end = total
+	}
+	if start < b.first && end > start {
+		// Report only the requested lines that were lost; the page then
+		// starts (or, if nothing requested is left, sits) at First.
+		pg.Truncated = true
+		pg.Dropped = min(b.first, end) - start
+		start = b.first
+		end = max(end, start)
+	}
+	pg.Start, pg.End = start, start
+	if start >= end {
+		return pg
+	}
+	pg.Lines = make([]string, 0, end-start)
+	used := 0
+	for n := start; n < end; n++ {
+		l := b.lineBytes(n)
+		if maxBytes > 0 && used+lineLen(l) > maxBytes {
+			if n > start {
+				pg.Truncated = true
+				break
+			}
+			pg.Lines = append(pg.Lines, tailString(l, maxBytes))
+			pg.Truncated = true
+			pg.End = n + 1
+			break
+		}
+		used += lineLen(l)
+		pg.Lines = append(pg.Lines, l.String())
+		pg.End = n + 1
+	}
+	pg.Partial = pg.End == total && b.partial() == 1
+	return pg
+}
+
+// lineRef is a line's text in at most two pieces (the current line lives
+// in a gap buffer).
+type lineRef struct{ a, b []byte }
+
+func lineLen(l lineRef) int { return len(l.a) + len(l.b) }
+
+// String copies the line's text.
+func (l lineRef) String() string {
+	if len(l.b) == 0 {
+		return string(l.a)
+	}
+	return string(l.a) + string(l.b)
+}
+
+// lineBytes returns retained line n (first <= n < Total).
+func (b *Buffer) lineBytes(n int64) lineRef {
+	c := b.completed()
+	if n == c {
+		return lineRef{b.cur.left(), b.cur.right()}
+	}
+	return lineRef{a: b.ring.at(int(n - b.first))}
+}
+
+// tailString returns the last at most max bytes of l, starting at a rune
+// boundary.
+func tailString(l lineRef, max int) string { return tailOf(l.String(), max) }
+
+// tailOf returns the last at most max bytes of s, starting at a rune
+// boundary.
+func tailOf(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	if max <= 0 {
+		return ""
+	}
+	k := len(s) - max
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[k:]
+}

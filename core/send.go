@@ -1,0 +1,248 @@
+package core
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Send writes req.Data (and Enter when req.Submit) to the session and
+// returns the live operation. Only one send may be live per session: a
+// second fails with ErrSendActive until the first settles. ctx bounds the
+// whole operation: when it ends before the send settles, the send is
+// cancelled (SIGINT to the foreground group, wait reason cancelled).
+func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req SendRequest) (SendOperation, error) {
+	sess, err := s.lookup("send", owner, id)
+	if err != nil {
+		return nil, err
+	}
+	data := req.Data
+	if req.Submit {
+		data = append(append(make([]byte, 0, len(data)+len(sess.enter)), data...), sess.enter...)
+	}
+	switch {
+	case len(data) == 0:
+		return nil, newError(CodeInvalidArgument, "send", id, "nothing to send: data is empty and submit is false")
+	case len(data) > s.opts.MaxSendBytes:
+		return nil, newError(CodeInvalidArgument, "send", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
+	case req.Timeout < 0 || req.QuietWindow < 0:
+		return nil, newError(CodeInvalidArgument, "send", id, "timeout and quiet window must not be negative")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled("send", id, err)
+	}
+	timeout := req.Timeout
+	if timeout == 0 {
+		timeout = s.opts.SendTimeout
+	}
+	quiet := req.QuietWindow
+	if quiet == 0 {
+		quiet = s.opts.QuietWindow
+	}
+
+	fg0, _ := sess.probe() // before the write: a wait seen later is new
+	sess.mu.Lock()
+	if err := sess.usableLocked("send"); err != nil {
+		sess.mu.Unlock()
+		return nil, err
+	}
+	if sess.send != nil {
+		sess.mu.Unlock()
+		return nil, newError(CodeSendActive, "send", id, "a send is still live on this session: wait for it or cancel it")
+	}
+	op := &operation{
+		sess:     sess,
+		done:     make(chan struct{}),
+		cancelCh: make(chan struct{}),
+		result:   sess.buf.End(),
+		reader:   sess.buf.End(),
+	}
+	sess.send = op
+	p := settleParams{
+		start:    time.Now(),
+		quiet:    quiet,
+		marks0:   sess.buf.Marks(),
+		fg0:      fg0,
+		deadline: time.Now().Add(timeout),
+	}
+	sess.mu.Unlock()
+	go op.run(ctx, data, p)
+	return op, nil
+}
+
+// operation is a live send.
+type operation struct {
+	sess     *session
+	done     chan struct{}
+	cancelCh chan struct{}
+	once     sync.Once
+
+	// Guarded by sess.mu.
+	result   Cursor // from the write; read once at settlement
+	reader   Cursor // advanced by ReadOutput
+	settled  bool
+	res      SendResult
+	writeErr error
+}
+
+func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
+	sess := op.sess
+	wctx, stopWrite := context.WithCancel(ctx)
+	defer stopWrite()
+	writeDone := make(chan struct{})
+	go func() {
+		defer close(writeDone)
+		if _, err := sess.be.Write(wctx, data); err != nil && wctx.Err() == nil {
+			sess.mu.Lock()
+			op.writeErr = err
+			sess.mu.Unlock()
+		}
+	}()
+	p.writeDone = writeDone
+	out := sess.settle(ctx, p, op.cancelCh)
+	if out.reason == WaitCancelled {
+		op.interrupt(p, writeDone, stopWrite)
+	}
+	stopWrite()
+
+	sess.mu.Lock()
+	d, _ := op.result.Next(sess.readPage, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	op.res = SendResult{
+		Output:          d.Text,
+		Truncated:       d.Truncated,
+		SkippedLines:    d.SkippedLines,
+		WaitReason:      out.reason,
+		Status:          sess.status,
+		CommandExitCode: out.exitCode,
+		Elapsed:         time.Since(p.start),
+	}
+	op.settled = true
+	if sess.send == op {
+		sess.send = nil
+	}
+	sess.notifyLocked()
+	sess.mu.Unlock()
+	close(op.done)
+	sess.svc.log.Debug("ptyseam: send settled", "session", sess.id, "reason", out.reason, "elapsed", op.res.Elapsed)
+}
+
+// Done is closed when the send has settled.
+func (op *operation) Done() <-chan struct{} { return op.done }
+
+// Wait blocks until the send settles or ctx ends (which only stops the
+// waiting).
+func (op *operation) Wait(ctx context.Context) (SendResult, error) {
+	select {
+	case <-op.done:
+	case <-ctx.Done():
+		return SendResult{}, cancelled("send", op.sess.id, ctx.Err())
+	}
+	op.sess.mu.Lock()
+	defer op.sess.mu.Unlock()
+	res := op.res
+	if op.writeErr != nil && res.WaitReason != WaitSessionExit {
+		return res, &Error{Code: CodeSessionExited, Op: "send", Session: op.sess.id, Msg: "writing to the terminal failed", Err: op.writeErr}
+	}
+	return res, nil
+}
+
+// ReadOutput returns the output since the previous call and advances.
+func (op *operation) ReadOutput() OutputDelta {
+	sess := op.sess
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	d, _ := op.reader.Next(sess.readPage, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	return d
+}
+
+// Cancel interrupts the send: SIGINT to the foreground group, and the
+// send settles as cancelled. It returns false once the send has settled.
+func (op *operation) Cancel() bool {
+	select {
+	case <-op.done:
+		return false
+	default:
+	}
+	fired := false
+	op.once.Do(func() { close(op.cancelCh); fired = true })
+	if !fired {
+		return false
+	}
+	<-op.done
+	op.sess.mu.Lock()
+	defer op.sess.mu.Unlock()
+	return op.res.WaitReason == WaitCancelled
+}
+
+// cancelWriteGrace is how long a cancel lets a write in progress finish
+// before aborting it, so that a command is either typed whole or not at all.
+const cancelWriteGrace = 100 * time.Millisecond
+
+// cancelSettle bounds the wait, after SIGINT, for the program to react (a
+// new prompt, a foreground read, or quiet), so the next send does not race
+// the interrupt.
+const (
+	cancelSettle = 2 * time.Second
+	cancelQuiet  = 250 * time.Millisecond
+)
+
+// interrupt sends SIGINT to the foreground group once the write finished
+// (or was aborted), then waits briefly for the program to react.
+func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWrite context.CancelFunc) {
+	sess := op.sess
+	select {
+	case <-writeDone:
+	case <-time.After(cancelWriteGrace):
+		stopWrite()
+		<-writeDone
+	}
+	sess.awaitCommandStart(p)
+	fg0, _ := sess.probe()
+	sess.mu.Lock()
+	marks0 := sess.buf.Marks()
+	sess.mu.Unlock()
+	start := time.Now()
+	sigCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_, err := sess.be.Signal(sigCtx, SignalRequest{Signal: SIGINT, AllowLeader: true})
+	cancel()
+	if err != nil {
+		return
+	}
+	sess.settle(context.Background(), settleParams{
+		start:    start,
+		quiet:    cancelQuiet,
+		deadline: start.Add(cancelSettle),
+		marks0:   marks0,
+		fg0:      fg0,
+	}, nil)
+}
+
+// cancelStartWait bounds how long a cancel waits for a shell to start the
+// command it was just given before it signals.
+const cancelStartWait = 500 * time.Millisecond
+
+// awaitCommandStart waits, when the shell itself is still the foreground
+// group right after a write, until it has started the command (another
+// group is in the foreground), is back at its prompt, or waits for input.
+// SIGINT to a shell that is still reading the line it was given would
+// garble the line rather than interrupt the command.
+func (sess *session) awaitCommandStart(p settleParams) {
+	deadline := time.Now().Add(cancelStartWait)
+	for time.Now().Before(deadline) {
+		fg, ok := sess.probe()
+		if !ok || !fg.Leader {
+			return
+		}
+		sess.mu.Lock()
+		marks := sess.buf.Marks()
+		changed := sess.changed
+		sess.mu.Unlock()
+		if marks.PromptEnds > p.marks0.PromptEnds || (fg.ReadingInput && fg.Switches > p.fg0.Switches) {
+			return
+		}
+		select {
+		case <-changed:
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package core
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core/scrollback"
+)
+
+// session is one published (or publishing) terminal session.
+type session struct {
+	svc     *Service
+	id      SessionID
+	owner   *Owner
+	name    string
+	typ     string
+	created time.Time
+	be      BackendSession
+	prober  ForegroundProber // nil when the backend cannot probe
+	enter   []byte
+	limits  ScrollbackLimits
+
+	readerDone chan struct{} // closed when the read loop has finished
+	exitedCh   chan struct{} // closed once status is exited (output drained)
+
+	mu         sync.Mutex
+	buf        *scrollback.Buffer
+	changed    chan struct{} // closed and replaced on every change
+	lastOutput time.Time
+	status     Status
+	send       *operation // the live send, if any
+	taps       []*Tap
+	closing    *teardown // the teardown under way, if any
+	closed     bool      // teardown finished
+}
+
+// teardown is one shared close attempt.
+type teardown struct {
+	done chan struct{}
+	err  error
+}
+
+func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be BackendSession, limits ScrollbackLimits) *session {
+	sess := &session{
+		svc:        svc,
+		id:         id,
+		owner:      owner,
+		name:       req.Name,
+		typ:        req.Type,
+		created:    time.Now(),
+		be:         be,
+		enter:      []byte("\r"),
+		limits:     limits,
+		readerDone: make(chan struct{}),
+		exitedCh:   make(chan struct{}),
+		buf:        scrollback.New(limits),
+		changed:    make(chan struct{}),
+		status:     Running,
+	}
+	sess.lastOutput = sess.created
+	if p, ok := be.(ForegroundProber); ok {
+		sess.prober = p
+	}
+	if e, ok := be.(EnterProvider); ok {
+		sess.enter = append([]byte(nil), e.Enter()...)
+	}
+	go sess.readLoop()
+	return sess
+}
+
+// notifyLocked wakes everyone waiting for a change. sess.mu is held.
+func (sess *session) notifyLocked() {
+	close(sess.changed)
+	sess.changed = make(chan struct{})
+}
+
+// readLoop moves backend output into the scrollback and the taps until end
+// of output, then records the exit status.
+func (sess *session) readLoop() {
+	defer close(sess.readerDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := sess.be.Read(buf)
+		if n > 0 {
+			sess.ingest(buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	<-sess.be.Exited()
+	st := sess.be.ExitStatus()
+	if !st.Exited() {
+		st = Status{Kind: StatusExited, ExitCode: -1, Reason: "exit status unknown"}
+	}
+	sess.mu.Lock()
+	sess.status = st
+	for _, t := range sess.taps {
+		t.endLocked()
+	}
+	close(sess.exitedCh)
+	sess.notifyLocked()
+	sess.mu.Unlock()
+	sess.svc.log.Debug("ptyseam: session exited", "session", sess.id, "status", st.String())
+}
+
+// ingest appends raw output.
+func (sess *session) ingest(p []byte) {
+	sess.mu.Lock()
+	sess.buf.Write(p)
+	sess.lastOutput = time.Now()
+	for _, t := range sess.taps {
+		t.feedLocked(p)
+	}
+	sess.notifyLocked()
+	sess.mu.Unlock()
+}
+
+func (sess *session) info() SessionInfo {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.infoLocked()
+}
+
+func (sess *session) infoLocked() SessionInfo {
+	return SessionInfo{
+		ID:         sess.id,
+		Name:       sess.name,
+		Type:       sess.typ,
+		PID:        sess.be.PID(),
+		Status:     sess.status,
+		Created:    sess.created,
+		TotalLines: sess.buf.Total(),
+	}
+}
+
+// usableLocked reports why the session cannot take a write or a signal.
+func (sess *session) usableLocked(op string) error {
+	switch {
+	case sess.closing != nil || sess.closed:
+		return newError(CodeSessionClosing, op, sess.id, "the session is closing")
+	case sess.status.Exited():
+		return newError(CodeSessionExited, op, sess.id, "the session's program has exited ("+sess.status.String()+")")
+	}
+	return nil
+}
+
+// pageLocked reads a page with the service's byte bound.
+func (sess *session) pageLocked(req PageRequest) PageResult {
+	return sess.buf.Page(req, sess.svc.opts.MaxResultBytes)
+}

@@ -1,0 +1,129 @@
+package core
+
+import (
+	"context"
+	"io"
+	"sync"
+)
+
+// DefaultTapLimit bounds the bytes a tap buffers for a slow reader.
+const DefaultTapLimit = 16 << 20
+
+// Tap delivers a session's raw terminal output, from the moment it was
+// created, in order and without loss, to a protocol client (a gdb/MI
+// framer, a job's data events, a screen emulator). Its buffer is bounded:
+// a reader that falls more than the limit behind gets ErrTapOverflow. Raw
+// bytes go only to the tap's owner, never to logs.
+type Tap struct {
+	sess *session
+
+	mu       sync.Mutex
+	chunks   [][]byte
+	size     int
+	limit    int
+	overflow int64
+	eof      bool
+	closed   bool
+	notify   chan struct{}
+}
+
+// Tap returns a new tap on one of owner's sessions.
+func (s *Service) Tap(owner *Owner, id SessionID) (*Tap, error) {
+	sess, err := s.lookup("tap", owner, id)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tap{sess: sess, limit: DefaultTapLimit, notify: make(chan struct{}, 1)}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.status.Exited() || sess.closed {
+		t.eof = true
+	}
+	sess.taps = append(sess.taps, t)
+	return t, nil
+}
+
+// feedLocked queues a copy of p. sess.mu is held.
+func (t *Tap) feedLocked(p []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	if t.overflow > 0 || t.size+len(p) > t.limit {
+		t.overflow += int64(len(p))
+		t.wakeLocked()
+		return
+	}
+	t.chunks = append(t.chunks, append([]byte(nil), p...))
+	t.size += len(p)
+	t.wakeLocked()
+}
+
+// endLocked marks end of output. sess.mu is held.
+func (t *Tap) endLocked() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.eof = true
+	t.wakeLocked()
+}
+
+func (t *Tap) wakeLocked() {
+	select {
+	case t.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Next returns the next chunk of raw output. It returns io.EOF after the
+// last chunk once the session's output ended, ErrTapOverflow (with the
+// count of lost bytes in the message) if the reader fell too far behind,
+// and a CANCELLED error when ctx ends first.
+func (t *Tap) Next(ctx context.Context) ([]byte, error) {
+	for {
+		t.mu.Lock()
+		switch {
+		case t.closed:
+			t.mu.Unlock()
+			return nil, io.EOF
+		case len(t.chunks) > 0:
+			c := t.chunks[0]
+			t.chunks[0] = nil
+			t.chunks = t.chunks[1:]
+			t.size -= len(c)
+			t.mu.Unlock()
+			return c, nil
+		case t.overflow > 0:
+			n := t.overflow
+			t.mu.Unlock()
+			return nil, &Error{Code: CodeTapOverflow, Op: "tap", Session: t.sess.id, Msg: "the reader fell behind; " + itoa(int(n)) + " bytes were dropped"}
+		case t.eof:
+			t.mu.Unlock()
+			return nil, io.EOF
+		}
+		t.mu.Unlock()
+		select {
+		case <-t.notify:
+		case <-ctx.Done():
+			return nil, cancelled("tap", t.sess.id, ctx.Err())
+		}
+	}
+}
+
+// Close detaches the tap; later calls to Next return io.EOF.
+func (t *Tap) Close() {
+	sess := t.sess
+	sess.mu.Lock()
+	for i, x := range sess.taps {
+		if x == t {
+			sess.taps = append(sess.taps[:i:i], sess.taps[i+1:]...)
+			break
+		}
+	}
+	sess.mu.Unlock()
+	t.mu.Lock()
+	t.closed = true
+	t.chunks = nil
+	t.wakeLocked()
+	t.mu.Unlock()
+}

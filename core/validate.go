@@ -1,0 +1,97 @@
+package core
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// ValidEnvName reports whether name matches [A-Za-z_][A-Za-z0-9_]*.
+func ValidEnvName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ValidateEnv checks NAME=VALUE entries: valid names, no NUL anywhere, no
+// name twice. It returns an INVALID_ARGUMENT *Error naming the entry.
+func ValidateEnv(env []string) error {
+	seen := make(map[string]bool, len(env))
+	for i, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			return Errorf(CodeInvalidArgument, "env[%d]: %q is not NAME=VALUE", i, truncateForMsg(kv))
+		}
+		if !ValidEnvName(name) {
+			return Errorf(CodeInvalidArgument, "env[%d]: invalid variable name %q (want [A-Za-z_][A-Za-z0-9_]*)", i, truncateForMsg(name))
+		}
+		if strings.IndexByte(kv, 0) >= 0 {
+			return Errorf(CodeInvalidArgument, "env[%d]: the value of %s contains a NUL byte", i, name)
+		}
+		if seen[name] {
+			return Errorf(CodeInvalidArgument, "env[%d]: %s is set twice", i, name)
+		}
+		seen[name] = true
+	}
+	return nil
+}
+
+// maxNameBytes bounds a session's display name.
+const maxNameBytes = 256
+
+func validateSpawn(req *SpawnRequest) error {
+	if req.Type == "" {
+		req.Type = "shell"
+	}
+	if len(req.Name) > maxNameBytes || !utf8.ValidString(req.Name) || strings.ContainsAny(req.Name, "\x00\n\r") {
+		return Errorf(CodeInvalidArgument, "name must be at most %d bytes of UTF-8 text on one line", maxNameBytes)
+	}
+	for i, a := range req.Command {
+		if strings.IndexByte(a, 0) >= 0 {
+			return Errorf(CodeInvalidArgument, "command[%d] contains a NUL byte", i)
+		}
+	}
+	if strings.IndexByte(req.Dir, 0) >= 0 {
+		return Errorf(CodeInvalidArgument, "dir contains a NUL byte")
+	}
+	if err := ValidateEnv(req.Env); err != nil {
+		return err
+	}
+	if req.Size == (Size{}) {
+		req.Size = DefaultSize
+	}
+	if err := validateSize(req.Size); err != nil {
+		return err
+	}
+	l := req.Scrollback
+	if l.MaxLines < 0 || l.MaxBytes < 0 || l.MaxLineBytes < 0 {
+		return Errorf(CodeInvalidArgument, "scrollback limits must not be negative")
+	}
+	return nil
+}
+
+// maxDimension bounds terminal rows and columns.
+const maxDimension = 4096
+
+func validateSize(sz Size) error {
+	if sz.Rows == 0 || sz.Cols == 0 || sz.Rows > maxDimension || sz.Cols > maxDimension {
+		return Errorf(CodeInvalidArgument, "terminal size %dx%d out of range (1..%d)", sz.Rows, sz.Cols, maxDimension)
+	}
+	return nil
+}
+
+func truncateForMsg(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
+}

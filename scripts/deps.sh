@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what the tests need when it is missing: Debian packages through
+# apt-get when run as root (otherwise it says what to install), and the npm
+# packages of the real MCP client used by the end-to-end test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v bash    >/dev/null || need+=(bash)
+command -v python3 >/dev/null || need+=(python3)
+command -v gdb     >/dev/null || need+=(gdb)
+command -v gcc     >/dev/null || need+=(gcc libc6-dev)
+[ -x /usr/sbin/sshd ]         || need+=(openssh-server)
+command -v ssh     >/dev/null || need+=(openssh-client)
+command -v ssh-keygen >/dev/null || need+=(openssh-client)
+command -v vi      >/dev/null || need+=(vim-tiny)
+command -v less    >/dev/null || need+=(less)
+command -v ps      >/dev/null || need+=(procps)
+command -v node    >/dev/null || need+=(nodejs)
+command -v npm     >/dev/null || need+=(npm)
+
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "deps: installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    echo "deps: missing ${need[*]}; install them (e.g. sudo apt-get install ${need[*]}) and rerun" >&2
+    exit 1
+  fi
+fi
+
+# The real MCP client for the end-to-end test (pinned by its lock file).
+e2e=cmd/ptyseam/e2e
+if [ -f "$e2e/package.json" ] && [ ! -d "$e2e/node_modules/@modelcontextprotocol/sdk" ]; then
+  echo "deps: npm ci in $e2e"
+  (cd "$e2e" && npm ci --no-audit --no-fund --loglevel=error)
+fi
