@@ -3,7 +3,7 @@ module github.com/ptyseam/ptyseam/core
 go 1.26.8
 
 require (
-	github.com/creack/pty v1.1.24 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	github.com/creack/pty v1.1.24
+	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.50.0
 )

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -40,6 +41,22 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		quiet = s.opts.QuietWindow
 	}
 
+	// A send that was cancelled keeps its slot until the interrupt took
+	// effect (at most a couple of seconds); a send arriving meanwhile
+	// waits for that rather than failing.
+	for {
+		sess.mu.Lock()
+		live := sess.send
+		sess.mu.Unlock()
+		if live == nil || !(live.cancelling.Load() || live.ctx.Err() != nil) {
+			break
+		}
+		select {
+		case <-live.done:
+		case <-ctx.Done():
+			return nil, cancelled("send", id, ctx.Err())
+		}
+	}
 	fg0, _ := sess.probe() // before the write: a wait seen later is new
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
@@ -51,6 +68,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		return nil, newError(CodeSendActive, "send", id, "a send is still live on this session: wait for it or cancel it")
 	}
 	op := &operation{
+		ctx:      ctx,
 		sess:     sess,
 		done:     make(chan struct{}),
 		cancelCh: make(chan struct{}),
@@ -72,10 +90,13 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 
 // operation is a live send.
 type operation struct {
+	ctx      context.Context // bounds the operation; its end cancels it
 	sess     *session
 	done     chan struct{}
 	cancelCh chan struct{}
 	once     sync.Once
+	// cancelling is set once the send was cancelled and is interrupting.
+	cancelling atomic.Bool
 
 	// Guarded by sess.mu.
 	result   Cursor // from the write; read once at settlement
@@ -101,6 +122,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	p.writeDone = writeDone
 	out := sess.settle(ctx, p, op.cancelCh)
 	if out.reason == WaitCancelled {
+		op.cancelling.Store(true)
 		op.interrupt(p, writeDone, stopWrite)
 	}
 	stopWrite()

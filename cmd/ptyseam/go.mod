@@ -1,3 +1,8 @@
 module github.com/ptyseam/ptyseam/cmd/ptyseam
 
 go 1.26.8
+
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+)

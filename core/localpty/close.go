@@ -20,8 +20,12 @@ import (
 func (s *session) Close(ctx context.Context) error {
 	select {
 	case s.closeSem <- struct{}{}:
-	case <-ctx.Done():
-		return &core.CleanupError{Err: fmt.Errorf("waiting for a concurrent close: %w", ctx.Err())}
+	default:
+		select {
+		case s.closeSem <- struct{}{}:
+		case <-ctx.Done():
+			return &core.CleanupError{Err: fmt.Errorf("waiting for a concurrent close: %w", ctx.Err())}
+		}
 	}
 	defer func() { <-s.closeSem }()
 	if s.closed {

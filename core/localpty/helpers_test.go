@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os/exec"
 	"strings"
 	"sync"
@@ -191,7 +192,7 @@ func need(t testing.TB, progs ...string) {
 
 // shortOpts keeps teardown fast in tests.
 func shortOpts(disableCgroup bool) Options {
-	return Options{CloseGrace: 150 * time.Millisecond, DisableCgroup: disableCgroup}
+	return Options{CloseGrace: 150 * time.Millisecond, DisableCgroup: disableCgroup, Logger: slog.New(slog.DiscardHandler)}
 }
 
 // modes are the two teardown paths every Close test runs on.

@@ -124,7 +124,9 @@ func TestBurstWithHolder(t *testing.T) {
 	b := NewExec(ExecOptions{Options: Options{CloseGrace: 150 * time.Millisecond, DrainWindow: 20 * time.Millisecond}})
 	for round := range 5 {
 		bs, err := b.Spawn(context.Background(), core.BackendRequest{
-			Command: []string{"sh", "-c", "sleep 60 & exec python3 -c \"" + burstProgram + "\""},
+			// The holder ignores the SIGHUP the kernel sends the
+			// foreground group when the session leader exits.
+			Command: []string{"sh", "-c", `trap "" HUP; sleep 60 & exec python3 -c "$0"`, burstProgram},
 			Marker:  testMarker(t),
 		})
 		mustf(t, err, "spawn")
@@ -147,6 +149,11 @@ func TestBurstWithHolder(t *testing.T) {
 		if got != burst {
 			t.Fatalf("round %d: %d bytes before EOF, want %d", round, got, burst)
 		}
+		// The holder keeps the terminal open (no EIO): EOF can only come
+		// from the drain window after the exit.
+		if !s.ExitStatus().Exited() {
+			t.Fatalf("round %d: EOF before the exit was seen", round)
+		}
 		if st := s.ExitStatus(); st != core.ExitedWithCode(0) {
 			t.Fatalf("round %d: status %v", round, st)
 		}
@@ -161,7 +168,9 @@ func TestWriteReturnsWhenContextEnds(t *testing.T) {
 	// sleep never reads: once the terminal's input buffer is full a write
 	// blocks until its context ends.
 	tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{Command: []string{"sleep", "60"}})
-	big := bytes.Repeat([]byte("y"), 1<<20)
+	// Complete lines: in canonical mode a full line buffer without a
+	// newline discards input instead of blocking the writer.
+	big := bytes.Repeat([]byte(strings.Repeat("y", 63)+"\n"), 1<<14)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	n, err := tm.s.Write(ctx, big)
@@ -222,10 +231,10 @@ func TestResizeSeenByStty(t *testing.T) {
 	tm := startTerm(t, NewShell(ShellOptions{Options: shortOpts(false)}), core.BackendRequest{Size: core.Size{Rows: 24, Cols: 80}})
 	tm.waitFor("133;B\a")
 	tm.send("stty size\r")
-	tm.waitFor("\r\n24 80\r\n")
+	tm.waitFor("\r24 80\r\n")
 	mustf(t, tm.s.Resize(context.Background(), core.Size{Rows: 50, Cols: 132}), "resize")
 	tm.send("stty size\r")
-	tm.waitFor("\r\n50 132\r\n")
+	tm.waitFor("\r50 132\r\n")
 	if err := tm.s.Resize(context.Background(), core.Size{Rows: 0, Cols: 10}); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Fatalf("zero size: %v", err)
 	}

@@ -51,3 +51,6 @@ func processAlive(pid int) bool {
 	}
 	return b[i+2] != 'Z' && b[i+2] != 'X'
 }
+
+// findOwnCgroupDir returns the directory session leaves are made in.
+func findOwnCgroupDir() (string, error) { return findOwnCgroup() }

@@ -102,3 +102,36 @@ func TestFloodMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(b)
 }
+
+// TestDropsOnlyWhatItMust checks that the buffer retains the longest
+// suffix of lines within the bounds. Streams of text and newlines only
+// grow (ASCII only: cutting a line with wide runes can shrink it), so the
+// minimal First at each point is computable from the reference.
+func TestDropsOnlyWhatItMust(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	words := []string{"a", "bb", "ccc", "\n", "\r\n", strings.Repeat("z", 40)}
+	for trial := range 200 {
+		lim := Limits{MaxLines: 1 + r.IntN(10), MaxBytes: 1 + r.IntN(200), MaxLineBytes: 1 + r.IntN(60)}.WithDefaults()
+		var sb strings.Builder
+		for range 1 + r.IntN(80) {
+			sb.WriteString(words[r.IntN(len(words))])
+		}
+		s := []byte(sb.String())
+		b := New(lim)
+		written := 0
+		for _, ch := range randChunks(r, s) {
+			b.Write(ch)
+			written += len(ch)
+			all := refClean(s[:written], lim.MaxLineBytes).all()
+			first, n, size := len(all), 0, 0
+			for first > 0 && n+1 <= lim.MaxLines && size+len(all[first-1]) <= lim.MaxBytes {
+				first--
+				n++
+				size += len(all[first])
+			}
+			if pg := everything(b); pg.First != int64(first) {
+				t.Fatalf("trial %d: First %d, want %d (lines %q, limits %+v)", trial, pg.First, first, all, lim)
+			}
+		}
+	}
+}

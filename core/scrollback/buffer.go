@@ -81,14 +81,27 @@ func (b *Buffer) enforce() {
 
 // newline terminates the current line and stores it.
 func (b *Buffer) newline() {
+	rec := b.ring.store(b.cur.left(), b.cur.right())
+	b.cur.reset()
+	b.push(rec)
+}
+
+// storeLine stores s, plain text no longer than a line may be, as a whole
+// line: the same as writing it to the empty current line and a newline.
+func (b *Buffer) storeLine(s []byte) {
+	b.marks.TextSincePromptEnd += int64(len(s))
+	b.push(b.ring.store(s, nil))
+}
+
+// push appends a completed line, dropping the oldest to make room.
+func (b *Buffer) push(rec []byte) {
 	b.marks.TextSincePromptEnd++
 	if b.ring.count >= b.lim.MaxLines {
 		b.ring.pop()
 		b.first++
 		b.stats.DroppedLines++
 	}
-	b.ring.push(b.ring.store(b.cur.left(), b.cur.right()))
-	b.cur.reset()
+	b.ring.push(rec)
 	b.enforce()
 }
 

@@ -89,6 +89,20 @@ func (c *cleaner) run(b *Buffer, p []byte) {
 			for j < len(p) && classOf[p[j]] == clText {
 				j++
 			}
+			// The common case: a whole plain line on an empty current
+			// line goes straight to storage.
+			if j < len(p) && b.cur.empty() && j-i <= b.cur.max {
+				if p[j] == '\n' {
+					b.storeLine(p[i:j])
+					i = j + 1
+					continue
+				}
+				if p[j] == '\r' && j+1 < len(p) && p[j+1] == '\n' {
+					b.storeLine(p[i:j])
+					i = j + 2
+					continue
+				}
+			}
 			b.writeText(p[i:j])
 			i = j
 		case clHigh:

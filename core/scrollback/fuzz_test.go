@@ -47,6 +47,9 @@ func FuzzClean(f *testing.F) {
 		}
 		ref := refClean(s, lim.MaxLineBytes)
 		want := ref.all()
+		if a.Total != int64(len(want)) {
+			t.Fatalf("Total %d, reference has %d lines", a.Total, len(want))
+		}
 		if len(want) > len(a.Lines) {
 			want = want[len(want)-len(a.Lines):]
 		}

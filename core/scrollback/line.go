@@ -29,6 +29,9 @@ const shrinkLineCap = 128 << 10
 
 func (l *editLine) len() int { return l.gs - l.dead + len(l.buf) - l.ge }
 
+// empty reports a fresh line: no text and no pending blanks.
+func (l *editLine) empty() bool { return l.gs == l.dead && l.ge == len(l.buf) && l.pad == 0 }
+
 func (l *editLine) left() []byte { return l.buf[l.dead:l.gs] }
 
 func (l *editLine) right() []byte { return l.buf[l.ge:] }

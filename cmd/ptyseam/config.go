@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// config is what a deployer sets for `ptyseam mcp`.
+type config struct {
+	HTTPAddr        string
+	Token           string
+	AllowRemote     bool
+	Shell           []string
+	TailLines       int
+	ScrollbackLines int
+	ScrollbackBytes int
+	ResultBytes     int
+	MaxSessions     int
+	Allow           []string
+	SessionTimeout  time.Duration
+	LogLevel        string
+}
+
+// tokenEnv names the environment variable holding the HTTP bearer token.
+const tokenEnv = "PTYSEAM_TOKEN"
+
+func parseConfig(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("ptyseam mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var shell, allow string
+	fs.StringVar(&c.HTTPAddr, "http", "", "serve the streamable HTTP transport on `ADDR` (e.g. 127.0.0.1:8765) instead of stdio;\neach MCP session is its own owner")
+	fs.StringVar(&c.Token, "token", "", "bearer `TOKEN` HTTP clients must present (default: $"+tokenEnv+", else a random token printed at start)")
+	fs.BoolVar(&c.AllowRemote, "allow-remote", false, "allow --http to bind a non-loopback address (anyone who can reach it and knows the token gets shells)")
+	fs.StringVar(&shell, "shell", "bash --noprofile --norc -i", "the interactive shell `COMMAND` of pty_open sessions (words split on spaces)")
+	fs.IntVar(&c.TailLines, "tail-lines", 200, "default line budget of pty_tail and pty_read")
+	fs.IntVar(&c.ScrollbackLines, "scrollback-lines", core.DefaultScrollback.MaxLines, "lines of scrollback each session retains")
+	fs.IntVar(&c.ScrollbackBytes, "scrollback-bytes", core.DefaultScrollback.MaxBytes, "bytes of scrollback each session retains")
+	fs.IntVar(&c.ResultBytes, "result-bytes", 32<<10, "byte cap on the text of every tool result (cut with a marker)")
+	fs.IntVar(&c.MaxSessions, "max-sessions", 8, "maximum live sessions per owner (per MCP connection); 0 means no limit")
+	fs.StringVar(&allow, "allow", "", "comma-separated `COMMANDS` pty_open may start (first word, e.g. \"python3,gdb\");\nempty allows any")
+	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
+	fs.StringVar(&c.LogLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error (terminal bytes are never logged)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: ptyseam mcp [flags]\n\nServes the ptyseam tools over the Model Context Protocol: stdio by default.\nWhen the client disconnects, every session it opened is closed and no process survives.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	c.Shell = strings.Fields(shell)
+	if len(c.Shell) == 0 {
+		return c, errors.New("--shell must not be empty")
+	}
+	for _, a := range strings.Split(allow, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			c.Allow = append(c.Allow, a)
+		}
+	}
+	switch {
+	case c.TailLines <= 0 || c.TailLines > 10_000:
+		return c, errors.New("--tail-lines must be between 1 and 10000")
+	case c.ScrollbackLines <= 0 || c.ScrollbackBytes <= 0:
+		return c, errors.New("--scrollback-lines and --scrollback-bytes must be positive")
+	case c.ResultBytes < 1024:
+		return c, errors.New("--result-bytes must be at least 1024")
+	case c.MaxSessions < 0:
+		return c, errors.New("--max-sessions must not be negative")
+	}
+	if c.Token == "" {
+		c.Token = os.Getenv(tokenEnv)
+	}
+	return c, nil
+}

@@ -1,0 +1,46 @@
+// Command ptyseam serves ptyseam's terminal tools over the Model Context
+// Protocol (`ptyseam mcp`) and demonstrates the library end to end
+// (`ptyseam demo`).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `ptyseam: drive interactive programs on pseudo-terminals on someone's behalf.
+
+Usage:
+  ptyseam mcp [flags]    serve the pty_* and bg_* tools over MCP (stdio, or --http ADDR)
+  ptyseam demo           run the end-to-end demo
+  ptyseam help           show this help ("ptyseam mcp --help" lists the server's flags)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one subcommand and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "mcp":
+		return runMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "ptyseam: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

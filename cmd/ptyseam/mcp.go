@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// runMCP serves the tools until the client disconnects (stdio) or ctx
+// ends (HTTP), then closes every session.
+func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseConfig(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ptyseam mcp: %v\n", err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: parseLevel(cfg.LogLevel)}))
+	ts, err := newToolServer(cfg, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptyseam mcp: %v\n", err)
+		return 1
+	}
+	if cfg.HTTPAddr != "" {
+		err = serveHTTP(ctx, cfg, ts, stderr)
+	} else {
+		err = ts.server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if serr := ts.shutdown(sctx); serr != nil {
+		fmt.Fprintf(stderr, "ptyseam mcp: shutdown: %v\n", serr)
+		return 1
+	}
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(stderr, "ptyseam mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func parseLevel(s string) slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return slog.LevelWarn
+	}
+	return l
+}

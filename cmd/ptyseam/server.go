@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// version is reported to MCP clients.
+const version = "0.1.0"
+
+// toolServer serves a dispatcher's tools over MCP, one owner per MCP
+// session. Closing a session disposes its owner: every terminal it opened
+// is closed and no process survives.
+type toolServer struct {
+	svc      *core.Service
+	sessions *ptysession.Sessions
+	disp     *tools.Dispatcher
+	log      *slog.Logger
+	server   *mcp.Server
+
+	mu     sync.Mutex
+	owners map[*mcp.ServerSession]*core.Owner
+	wg     sync.WaitGroup
+}
+
+// newToolServer builds the service, the facade, the tools and the MCP
+// server for cfg.
+func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
+	svc := core.New(core.Options{
+		Logger:              log,
+		Scrollback:          core.ScrollbackLimits{MaxLines: cfg.ScrollbackLines, MaxBytes: cfg.ScrollbackBytes},
+		MaxSessionsPerOwner: cfg.MaxSessions,
+	})
+	if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell})); err != nil {
+		return nil, err
+	}
+	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{})); err != nil {
+		return nil, err
+	}
+	sessions := ptysession.New(svc, ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes})
+	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ptysession.PtyTools(sessions) {
+		if t.Name == "pty_open" && len(cfg.Allow) > 0 {
+			t = allowlisted(t, cfg.Allow)
+		}
+		if err := disp.Add(t); err != nil {
+			return nil, err
+		}
+	}
+	ts := &toolServer{svc: svc, sessions: sessions, disp: disp, log: log, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
+		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
+			"returns what it printed and why control came back, pty_tail returns only new output, pty_close ends it " +
+			"and every process it started. Sessions persist between calls until closed or until this connection ends.",
+		Logger:             log,
+		InitializedHandler: ts.initialized,
+	})
+	for _, d := range disp.Definitions() {
+		ts.server.AddTool(&mcp.Tool{
+			Name:         d.Name,
+			Title:        d.Title,
+			Description:  d.Description,
+			InputSchema:  d.InputSchema,
+			OutputSchema: d.OutputSchema,
+		}, ts.handler(d.Name))
+	}
+	return ts, nil
+}
+
+// initialized starts watching a new MCP session so that its owner is
+// disposed when it ends.
+func (ts *toolServer) initialized(ctx context.Context, req *mcp.InitializedRequest) {
+	ts.ownerOf(req.Session)
+}
+
+// ownerOf returns the owner of an MCP session, creating it (and the watcher
+// that disposes it when the session ends) on first use.
+func (ts *toolServer) ownerOf(ss *mcp.ServerSession) *core.Owner {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if o := ts.owners[ss]; o != nil {
+		return o
+	}
+	o := core.NewOwner("mcp-" + ss.ID())
+	ts.owners[ss] = o
+	ts.wg.Add(1)
+	go func() {
+		defer ts.wg.Done()
+		_ = ss.Wait()
+		ts.dispose(ss, o)
+	}()
+	return o
+}
+
+// dispose closes every terminal of an ended MCP session.
+func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
+	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
+	defer cancel()
+	if err := ts.sessions.Dispose(ctx, o); err != nil {
+		ts.log.Error("ptyseam: closing a disconnected client's sessions failed", "owner", o.Name(), "error", err)
+	}
+	ts.mu.Lock()
+	delete(ts.owners, ss)
+	ts.mu.Unlock()
+	ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
+}
+
+// handler bridges one tool to MCP: the caller's MCP session is the owner,
+// progress goes out as notifications, and a cancelled request cancels the
+// call (a live send gets SIGINT).
+func (ts *toolServer) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		owner := ts.ownerOf(req.Session)
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		var progress func(tools.ProgressUpdate)
+		if token := req.Params.GetProgressToken(); token != nil {
+			step := 0.0
+			progress = func(u tools.ProgressUpdate) {
+				step++
+				msg := u.Message
+				if u.Output != "" {
+					msg = tools.Bound(u.Output, 4096)
+				}
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: msg})
+			}
+		}
+		res, err := ts.disp.Call(ctx, owner, name, args, tools.CallOptions{Progress: progress})
+		if err != nil {
+			te := tools.AsToolError(err, "")
+			out := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: te.Text()}}}
+			out.Meta = mcp.Meta{"code": te.Code}
+			return out, nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
+			StructuredContent: res.Structured,
+		}, nil
+	}
+}
+
+// shutdown closes every session of every client.
+func (ts *toolServer) shutdown(ctx context.Context) error {
+	err := ts.svc.Shutdown(ctx)
+	done := make(chan struct{})
+	go func() { ts.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = errors.Join(err, ctx.Err())
+	}
+	return err
+}
