@@ -39,6 +39,12 @@ type Options struct {
 	MaxPageLines int
 	// MaxSessionsPerOwner limits live sessions per owner (0: no limit).
 	MaxSessionsPerOwner int
+	// OnSpawn, when set, is called for every new session before any of its
+	// output is read, with a tap that sees all of it; the callee owns the
+	// tap and must drain or close it. Layers that watch every session (a
+	// screen emulator answering terminal queries) use it. It must not
+	// block.
+	OnSpawn func(info SessionInfo, owner *Owner, tap *Tap)
 	// CloseTimeout bounds a close when its context has no deadline.
 	// Default 10s.
 	CloseTimeout time.Duration

@@ -64,6 +64,11 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 	if e, ok := be.(EnterProvider); ok {
 		sess.enter = append([]byte(nil), e.Enter()...)
 	}
+	if hook := svc.opts.OnSpawn; hook != nil {
+		t := newTap(sess)
+		sess.taps = append(sess.taps, t)
+		hook(sess.infoLocked(), owner, t)
+	}
 	go sess.readLoop()
 	return sess
 }

@@ -33,7 +33,7 @@ func (s *Service) Tap(owner *Owner, id SessionID) (*Tap, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tap{sess: sess, limit: DefaultTapLimit, notify: make(chan struct{}, 1)}
+	t := newTap(sess)
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.status.Exited() || sess.closed {
@@ -41,6 +41,10 @@ func (s *Service) Tap(owner *Owner, id SessionID) (*Tap, error) {
 	}
 	sess.taps = append(sess.taps, t)
 	return t, nil
+}
+
+func newTap(sess *session) *Tap {
+	return &Tap{sess: sess, limit: DefaultTapLimit, notify: make(chan struct{}, 1)}
 }
 
 // feedLocked queues a copy of p. sess.mu is held.
@@ -127,3 +131,24 @@ func (t *Tap) Close() {
 	t.wakeLocked()
 	t.mu.Unlock()
 }
+
+// Reply writes data to the session's terminal at once, outside the send
+// machinery and regardless of a live send: it is for answers to the
+// terminal's own queries (device attributes, cursor position reports),
+// which a program waits for and which must never queue behind a send.
+func (t *Tap) Reply(ctx context.Context, data []byte) error {
+	sess := t.sess
+	if err := sess.checkUsable("reply"); err != nil {
+		return err
+	}
+	if _, err := sess.be.Write(ctx, data); err != nil {
+		if ctx.Err() != nil {
+			return cancelled("reply", sess.id, ctx.Err())
+		}
+		return backendError("reply", sess.id, err)
+	}
+	return nil
+}
+
+// Session returns the id of the tapped session.
+func (t *Tap) Session() SessionID { return t.sess.id }

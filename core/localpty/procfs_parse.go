@@ -226,7 +226,7 @@ func parseCgroupEvents(b []byte) (populated bool, ok bool) {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
 		if v, found := bytes.CutPrefix(line, []byte("populated ")); found {
-			switch string(bytes.TrimSpace(v)) {
+			switch string(v) {
 			case "0":
 				return false, true
 			case "1":

@@ -76,17 +76,33 @@ func BenchmarkPage(b *testing.B) {
 	b.ReportMetric(float64(tBig.Nanoseconds())/float64(b.N), "ns/page-1M")
 }
 
-// BenchmarkCursorNext reads 20 new lines and a growing prompt per step.
+// BenchmarkCursorNext reads 20 new lines and a prompt per step with a
+// read of 10,000 lines (as the service asks), 10,000 lines retained.
 func BenchmarkCursorNext(b *testing.B) {
 	buf := New(Limits{})
+	buf.Write([]byte(strings.Repeat("retained history line\r\n", 10_000)))
 	read := func(r PageRequest) (Page, error) { return buf.Page(r, 0), nil }
 	c := buf.End()
 	step := []byte(strings.Repeat("some output line of moderate length\r\n", 20) + "$ ")
 	b.SetBytes(int64(len(step)))
 	for b.Loop() {
 		buf.Write(step)
-		if _, err := c.Next(read, 500, 256<<10); err != nil {
+		if _, err := c.Next(read, 10_000, 256<<10); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCursorSince is BenchmarkCursorNext through Buffer.Since, as the
+// service reads: with 10,000 retained lines it reads only what is new.
+func BenchmarkCursorSince(b *testing.B) {
+	buf := New(Limits{})
+	buf.Write([]byte(strings.Repeat("retained history line\r\n", 10_000)))
+	c := buf.End()
+	step := []byte(strings.Repeat("some output line of moderate length\r\n", 20) + "$ ")
+	b.SetBytes(int64(len(step)))
+	for b.Loop() {
+		buf.Write(step)
+		buf.Since(&c, 10_000, 256<<10)
 	}
 }

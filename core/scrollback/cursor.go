@@ -174,3 +174,17 @@ func fit(d *Delta, pieces []piece, lead bool, open int64, pg Page, maxBytes int)
 	}
 	return pieces, lead
 }
+
+// Since is c.Next served by b, reading only the lines the cursor still
+// needs: the delta is the same as c.Next(read, maxLines, maxBytes) with a
+// read of b.Page(req, 0), but a call costs time proportional to the new
+// output instead of to maxLines retained lines.
+func (b *Buffer) Since(c *Cursor, maxLines, maxBytes int) Delta {
+	need := b.Total() - c.next + 1 // the cursor's own line and what follows
+	read := func(r PageRequest) (Page, error) {
+		r.Count = int(max(1, min(int64(r.Count), need)))
+		return b.Page(r, 0), nil
+	}
+	d, _ := c.Next(read, maxLines, maxBytes)
+	return d
+}

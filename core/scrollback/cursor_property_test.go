@@ -134,7 +134,7 @@ func TestCursorProperty(t *testing.T) {
 		lim = lim.WithDefaults()
 		b := New(lim)
 		read := func(req PageRequest) (Page, error) { return b.Page(req, 0), nil }
-		var c Cursor
+		var c, c2 Cursor // c2 reads through Since and must agree
 		var v view
 		var all strings.Builder
 		truncated := false
@@ -144,6 +144,9 @@ func TestCursorProperty(t *testing.T) {
 			d, err := c.Next(read, maxLines, maxBytes)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if d2 := b.Since(&c2, maxLines, maxBytes); d2 != d || c2 != c {
+				t.Fatalf("trial %d: Since gave %+v at %+v, Next %+v at %+v", trial, d2, c2, d, c)
 			}
 			truncated = truncated || d.Truncated
 			all.WriteString(d.Text)
