@@ -128,7 +128,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	stopWrite()
 
 	sess.mu.Lock()
-	d, _ := op.result.Next(sess.readPage, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	d := sess.buf.Since(&op.result, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
 	op.res = SendResult{
 		Output:          d.Text,
 		Truncated:       d.Truncated,
@@ -173,7 +173,7 @@ func (op *operation) ReadOutput() OutputDelta {
 	sess := op.sess
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	d, _ := op.reader.Next(sess.readPage, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	d := sess.buf.Since(&op.reader, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
 	return d
 }
 

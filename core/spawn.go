@@ -70,7 +70,7 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 
 	sess.mu.Lock()
 	var c Cursor
-	d, _ := c.Next(sess.readPage, MaxPageLinesLimit, s.opts.MaxResultBytes)
+	d := sess.buf.Since(&c, MaxPageLinesLimit, s.opts.MaxResultBytes)
 	info := sess.infoLocked()
 	sess.mu.Unlock()
 	s.log.Info("ptyseam: session spawned", "session", id, "owner", owner.Name(), "type", req.Type, "pid", info.PID)

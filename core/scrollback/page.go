@@ -44,6 +44,9 @@ func (b *Buffer) Page(req PageRequest, maxBytes int) Page {
 	if start >= end {
 		return pg
 	}
+	if req.Newest && maxBytes > 0 {
+		return b.newestWithin(pg, start, end, maxBytes)
+	}
 	pg.Lines = make([]string, 0, end-start)
 	used := 0
 	for n := start; n < end; n++ {
@@ -63,6 +66,34 @@ func (b *Buffer) Page(req PageRequest, maxBytes int) Page {
 		pg.End = n + 1
 	}
 	pg.Partial = pg.End == total && b.partial() == 1
+	return pg
+}
+
+// newestWithin fills a Newest page with the newest lines of [start, end)
+// that fit in maxBytes: a byte bound cuts the oldest lines of a Newest page,
+// not the newest. A newest line alone too long keeps its tail.
+func (b *Buffer) newestWithin(pg Page, start, end int64, maxBytes int) Page {
+	from, used := end, 0
+	for n := end - 1; n >= start; n-- {
+		l := lineLen(b.lineBytes(n))
+		if used+l > maxBytes {
+			pg.Truncated = true
+			break
+		}
+		used += l
+		from = n
+	}
+	if from == end { // the newest line alone exceeds the bound
+		from = end - 1
+		pg.Lines = []string{tailString(b.lineBytes(from), maxBytes)}
+	} else {
+		pg.Lines = make([]string, 0, end-from)
+		for n := from; n < end; n++ {
+			pg.Lines = append(pg.Lines, b.lineBytes(n).String())
+		}
+	}
+	pg.Start, pg.End = from, end
+	pg.Partial = pg.End == pg.Total && b.partial() == 1
 	return pg
 }
 
