@@ -67,7 +67,10 @@ func TestBadInput(t *testing.T) {
 			_, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{Data: []byte("x"), Timeout: -1})
 			return err
 		}},
-		{"send to exited", core.ErrSessionExited, func() error { _, err := svc.Send(ctx, owner, exited.ID, core.SendRequest{Data: []byte("x")}); return err }},
+		{"send to exited", core.ErrSessionExited, func() error {
+			_, err := svc.Send(ctx, owner, exited.ID, core.SendRequest{Data: []byte("x")})
+			return err
+		}},
 		{"send cancelled ctx", core.ErrCancelled, func() error {
 			_, err := svc.Send(cancelledCtx, owner, healthy.ID, core.SendRequest{Data: []byte("x")})
 			return err

@@ -1,3 +1,5 @@
 module github.com/ptyseam/ptyseam/consumers/jobs
 
 go 1.26.8
+
+require go.uber.org/goleak v1.3.0 // indirect
