@@ -1,6 +1,6 @@
 # ptyseam: make demo runs the end-to-end demo, make test runs every test.
 GO       ?= go
-MODULES  := core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs cmd/ptyseam
+MODULES  := core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs screen cmd/ptyseam hardening bench
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 TESTFLAGS ?= -race -count=1 -timeout 25m
 FUZZTIME ?= 10s

@@ -72,14 +72,14 @@ func (s *Service) closeSession(ctx context.Context, sess *session, reason string
 		return false, err
 	}
 
-	sess.mu.Lock()
-	sess.closed = true
-	sess.closing = nil
-	sess.mu.Unlock()
 	if live != nil {
 		<-live.done // it settles at once: it saw the teardown start
 	}
 	s.unpublish(sess)
+	sess.mu.Lock()
+	sess.closed = true
+	sess.closing = nil
+	sess.mu.Unlock()
 	close(td.done)
 	s.log.Info("ptyseam: session closed", "session", sess.id, "reason", reason, "status", sess.info().Status.String())
 	return true, nil

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the side-by-side benchmarks once each and prints the table of ratios
+# (see docs/performance.md). Knobs: PTYSEAM_BENCH_* environment variables
+# (see bench/*_test.go).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+run() { # package pattern
+  echo "== go test -bench '$2' $1" >&2
+  go test -run '^$' -bench "$2" -benchtime 1x -timeout 30m "$1" 2>&1 | tee -a "$out" >&2
+}
+run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
+run ./consumers/gdbmi/... 'VsJSON|Versus|JSON'
+run ./consumers/ssh/... 'Session|Flood|Dial'
+run ./screen/... 'IngestScreen'
+python3 - "$out" <<'PY'
+import re, sys
+rows = []
+for line in open(sys.argv[1]):
+    m = re.match(r'^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$', line)
+    if not m:
+        continue
+    name, rest = m.group(1), m.group(3)
+    metrics = re.findall(r'([\d.eE+-]+) (\S+)', rest)
+    rows.append((name, metrics))
+print("| benchmark | metric | value |")
+print("|---|---|---|")
+for name, metrics in rows:
+    for value, unit in metrics:
+        if unit in ("ns/op", "B/op", "allocs/op"):
+            continue
+        print(f"| {name} | {unit} | {value} |")
+PY
