@@ -2,4 +2,7 @@ module github.com/ptyseam/ptyseam/hardening
 
 go 1.26.8
 
-require go.uber.org/goleak v1.3.0 // indirect
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+)

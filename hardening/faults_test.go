@@ -1,0 +1,143 @@
+package hardening
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+)
+
+// flakyCleanup wraps a real backend so that the first Close of each of its
+// sessions fails, as a teardown that hit a transient error would.
+type flakyCleanup struct{ core.Backend }
+
+var errTransient = errors.New("transient teardown failure")
+
+func (f flakyCleanup) Type() string { return "flaky" }
+
+func (f flakyCleanup) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	s, err := f.Backend.Spawn(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return &flakySession{BackendSession: s}, nil
+}
+
+type flakySession struct {
+	core.BackendSession
+	closes atomic.Int32
+}
+
+func (s *flakySession) Close(ctx context.Context) error {
+	if s.closes.Add(1) == 1 {
+		return errTransient
+	}
+	return s.BackendSession.Close(ctx)
+}
+
+func TestCleanupFailureIsTypedAndRetried(t *testing.T) {
+	svc := newService(t, core.Options{})
+	if _, err := svc.Register(flakyCleanup{localpty.NewExec(localpty.ExecOptions{})}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t, time.Minute)
+	owner := core.NewOwner("faults")
+	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "flaky", Command: []string{"sleep", "1000"}, NoInitialWait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed, err := svc.Close(ctx, owner, s.ID, "first try")
+	var ce *core.CleanupError
+	if closed || !errors.As(err, &ce) || !errors.Is(err, errTransient) || !errors.Is(err, core.ErrCleanupFailed) || core.CodeOf(err) != core.CodeCleanupFailed {
+		t.Fatalf("first close = %v, %v; want a *CleanupError keeping the cause", closed, err)
+	}
+	if info, err := svc.Info(owner, s.ID); err != nil || info.Status.Exited() {
+		t.Fatalf("after a failed close the session must still be there: %+v %v", info, err)
+	}
+	if closed, err := svc.Close(ctx, owner, s.ID, "retry"); !closed || err != nil {
+		t.Fatalf("retried close = %v, %v; want true, nil", closed, err)
+	}
+	requireNoSurvivors(t, "after the retried close")
+}
+
+func TestChildKilledMidSend(t *testing.T) {
+	svc := newService(t, core.Options{})
+	ctx := testCtx(t, time.Minute)
+	owner := core.NewOwner("faults")
+	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte("sleep 1000"), Submit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := syscall.Kill(s.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res, err := op.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.WaitReason != core.WaitSessionExit || res.Status != core.ExitedWithSignal("SIGKILL") {
+		t.Fatalf("send settled as %s with %v; want session_exit, exited (SIGKILL)", res.WaitReason, res.Status)
+	}
+	if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+	requireNoSurvivors(t, "after the shell was killed mid-send") // the orphaned sleep too
+}
+
+// TestMCPClientVanishesMidSend starts the real server binary, begins a
+// send that never finishes, and drops the connection: the server must close
+// the session, exit, and leave no process behind.
+func TestMCPClientVanishesMidSend(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "ptyseam")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ptyseam/ptyseam/cmd/ptyseam").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	ctx := testCtx(t, 2*time.Minute)
+	cmd := exec.Command(bin, "mcp", "--log-level", "error")
+	client := mcp.NewClient(&mcp.Implementation{Name: "vanishing", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pty_open", Arguments: map[string]any{"command": "bash"}})
+	if err != nil || res.IsError {
+		t.Fatalf("pty_open: %v %+v", err, res)
+	}
+	id := res.StructuredContent.(map[string]any)["sessionId"].(string)
+	callCtx, cancelCall := context.WithCancel(ctx)
+	defer cancelCall()
+	go func() {
+		_, _ = cs.CallTool(callCtx, &mcp.CallToolParams{Name: "pty_send", Arguments: map[string]any{"id": id, "data": "sleep 1000"}})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	// The client vanishes: its end of the pipe closes under the live send.
+	_ = cs.Close()
+	deadline := time.Now().Add(20 * time.Second)
+	for cmd.ProcessState == nil && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	for time.Now().Before(deadline) && len(survivors()) > 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := survivors(); len(left) > 0 {
+		t.Fatalf("after the client vanished, %d processes survive: %v", len(left), left)
+	}
+	if cmd.ProcessState != nil && !strings.Contains(cmd.ProcessState.String(), "exit status 0") {
+		t.Logf("server exit: %v", cmd.ProcessState)
+	}
+}
