@@ -1,0 +1,444 @@
+package gdbmi
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Service is the part of the ptyseam seam the client uses; *core.Service
+// implements it.
+type Service interface {
+	Spawn(ctx context.Context, owner *core.Owner, req core.SpawnRequest) (core.SpawnResult, error)
+	Tap(owner *core.Owner, id core.SessionID) (*core.Tap, error)
+	Write(ctx context.Context, owner *core.Owner, id core.SessionID, data []byte) (int, error)
+	Info(owner *core.Owner, id core.SessionID) (core.SessionInfo, error)
+	Wait(ctx context.Context, owner *core.Owner, id core.SessionID) (core.Status, error)
+	Read(owner *core.Owner, id core.SessionID, req core.PageRequest) (core.PageResult, error)
+	Signal(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SignalRequest) (core.SignalResult, error)
+	Close(ctx context.Context, owner *core.Owner, id core.SessionID, reason string) (bool, error)
+}
+
+// Options configure [Start]. The zero value starts "gdb" with no program.
+type Options struct {
+	// Owner owns the two sessions the client opens (gdb's and the
+	// program's terminal). Default: a new owner named "gdbmi".
+	Owner *core.Owner
+	// GDB is the gdb executable. Default "gdb".
+	GDB string
+	// GDBArgs are extra gdb command-line arguments (the client always
+	// passes -q -nx -i=mi3 or -i=mi2).
+	GDBArgs []string
+	// Interpreter forces "mi3" or "mi2". Default: mi3, falling back to mi2
+	// when gdb does not know mi3.
+	Interpreter string
+	// Program is the executable to debug (loaded with
+	// -file-exec-and-symbols); empty loads nothing.
+	Program string
+	// Args are the program's arguments (-exec-arguments).
+	Args []string
+	// Dir is gdb's working directory (the program inherits it).
+	Dir string
+	// Env holds extra NAME=VALUE variables for gdb and the program.
+	Env []string
+	// Charset is passed to "-gdb-set charset" so that non-ASCII text in
+	// the program's data comes back as the same bytes. Default "UTF-8";
+	// "-" keeps gdb's own choice.
+	Charset string
+	// EventBuffer bounds the events queued for a reader of
+	// [Client.Events] that falls behind (the oldest are dropped and
+	// counted in [Event.Missed]). Default 4096.
+	EventBuffer int
+}
+
+// Result is a command's result record and the stream output gdb printed
+// for it.
+type Result struct {
+	// Token is the command's token.
+	Token uint64
+	// Class is the result class: done, running, connected, error or exit.
+	Class string
+	// Results holds the result record's name=value results as a tuple.
+	Results Value
+	// Console, Target and Log collect the console (~), target (@) and log
+	// (&) stream text gdb printed while the command was outstanding.
+	Console, Target, Log string
+}
+
+// Get returns the value of the first result called name.
+func (r *Result) Get(name string) Value { return r.Results.Get(name) }
+
+// Decode fills the struct dst points to from the results (see [Decode]).
+func (r *Result) Decode(dst any) error { return Decode(r.Results, dst) }
+
+// Client drives one gdb through GDB/MI on a ptyseam session. Its methods
+// are safe for concurrent use.
+type Client struct {
+	svc    Service
+	owner  *core.Owner
+	opts   Options
+	progID core.SessionID
+	pts    string
+
+	gdbID core.SessionID
+	tap   *core.Tap
+	mi    string
+	async bool
+
+	writeSem chan struct{}
+	nextTok  atomic.Uint64
+
+	mu         sync.Mutex
+	pending    map[uint64]*call
+	inflight   []*call // written, no result yet, in write order
+	awaiting   []*call // result arrived, waiting for the prompt
+	dead       *ExitedError
+	closed     bool
+	stops      []*StoppedEvent
+	stopWake   chan struct{}
+	prompts    uint64
+	promptWake chan struct{}
+	noise      []string
+
+	events      *eventQueue
+	eventsCh    chan Event
+	stopDeliver chan struct{}
+	deliverDone chan struct{}
+	readerDone  chan struct{}
+	cancelRead  context.CancelFunc
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+type call struct {
+	token   uint64
+	command string
+	done    chan struct{}
+	rec     Record
+	console strings.Builder
+	target  strings.Builder
+	log     strings.Builder
+	err     error
+}
+
+const (
+	maxNoise     = 20
+	maxStops     = 1024
+	startTimeout = 30 * time.Second
+)
+
+func newClient(svc Service, opts Options, progID core.SessionID, pts string) *Client {
+	c := &Client{
+		svc:         svc,
+		owner:       opts.Owner,
+		opts:        opts,
+		progID:      progID,
+		pts:         pts,
+		writeSem:    make(chan struct{}, 1),
+		pending:     make(map[uint64]*call),
+		stopWake:    make(chan struct{}),
+		promptWake:  make(chan struct{}),
+		events:      newEventQueue(opts.EventBuffer),
+		eventsCh:    make(chan Event),
+		stopDeliver: make(chan struct{}),
+		deliverDone: make(chan struct{}),
+		readerDone:  make(chan struct{}),
+	}
+	go func() {
+		defer close(c.deliverDone)
+		c.events.deliver(c.eventsCh, c.stopDeliver)
+	}()
+	return c
+}
+
+// Events returns the channel on which async events arrive, in gdb's order:
+// exec records (*stopped, *running), status and notify records (threads,
+// libraries, breakpoints), stream text that arrived while no command was
+// outstanding, and lines that are not MI. Events are queued by the reader
+// and handed over by a goroutine of their own, so a slow consumer never
+// stalls the client (past [Options.EventBuffer] the oldest are dropped).
+// The channel is closed after gdb's output ended and the queued events
+// were delivered, or at Close. Every call returns the same channel.
+func (c *Client) Events() <-chan Event { return c.eventsCh }
+
+// MIVersion returns the interpreter in use: "mi3" or "mi2".
+func (c *Client) MIVersion() string { return c.mi }
+
+// Owner returns the owner of the client's sessions.
+func (c *Client) Owner() *core.Owner { return c.owner }
+
+// GDBSession returns the id of the session gdb runs on.
+func (c *Client) GDBSession() core.SessionID { return c.gdbID }
+
+// ProgramSession returns the id of the session whose terminal the debugged
+// program uses for its input and output. Read it like any session (pages,
+// tails) with [Client.Owner]; write to it to give the program input.
+func (c *Client) ProgramSession() core.SessionID { return c.progID }
+
+// ProgramTTY returns the path of the program's terminal ("/dev/pts/N").
+func (c *Client) ProgramTTY() string { return c.pts }
+
+// ProgramOutput returns a page of what the debugged program printed (its
+// terminal's scrollback).
+func (c *Client) ProgramOutput(req core.PageRequest) (core.PageResult, error) {
+	return c.svc.Read(c.owner, c.progID, req)
+}
+
+// WriteProgram writes input to the debugged program's terminal.
+func (c *Client) WriteProgram(ctx context.Context, data []byte) (int, error) {
+	return c.svc.Write(ctx, c.owner, c.progID, data)
+}
+
+// Err returns nil while gdb runs, and the [*ExitedError] once it is gone.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead != nil {
+		return c.dead
+	}
+	return nil
+}
+
+// Done returns a channel that is closed once gdb's output has ended (gdb
+// exited or was killed) or the client was closed.
+func (c *Client) Done() <-chan struct{} { return c.readerDone }
+
+// Close ends gdb and the program, closes both sessions (to quiescence: no
+// process they started survives) and stops the client's goroutines. Calls
+// still pending return an [*ExitedError]; later calls return [ErrClosed].
+// Close is idempotent.
+func (c *Client) Close(ctx context.Context) error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		c.mu.Unlock()
+		c.closeErr = c.shutdown(ctx, true)
+	})
+	return c.closeErr
+}
+
+// shutdown closes gdb's session (and the program's when withProgram),
+// stops the reader and the event delivery.
+func (c *Client) shutdown(ctx context.Context, withProgram bool) error {
+	var errs []error
+	if c.gdbID != "" {
+		if _, err := c.svc.Close(ctx, c.owner, c.gdbID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
+			errs = append(errs, err)
+		}
+	}
+	if withProgram && c.progID != "" {
+		if _, err := c.svc.Close(ctx, c.owner, c.progID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
+			errs = append(errs, err)
+		}
+	}
+	if c.cancelRead != nil {
+		c.cancelRead()
+		<-c.readerDone
+	}
+	if c.tap != nil {
+		c.tap.Close()
+	}
+	c.fail(nil)
+	close(c.stopDeliver)
+	<-c.deliverDone
+	return errors.Join(errs...)
+}
+
+// readLoop frames gdb's raw output and dispatches every line.
+func (c *Client) readLoop(ctx context.Context) {
+	defer close(c.readerDone)
+	var f Framer
+	var lines []Line
+	for {
+		chunk, err := c.tap.Next(ctx)
+		if len(chunk) > 0 {
+			lines = f.Feed(lines[:0], chunk)
+			for i := range lines {
+				c.handle(lines[i])
+				lines[i] = Line{}
+			}
+		}
+		if err != nil {
+			for _, l := range f.Flush(lines[:0]) {
+				c.handle(l)
+			}
+			var cause error
+			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+				cause = err
+			}
+			c.fail(cause)
+			return
+		}
+	}
+}
+
+// fail marks gdb as gone and releases every waiter at once.
+func (c *Client) fail(cause error) {
+	c.mu.Lock()
+	if c.dead != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	st := c.exitStatus()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead != nil {
+		return
+	}
+	c.dead = &ExitedError{Status: st, Err: cause}
+	for _, cl := range c.inflight {
+		cl.err = c.dead
+		close(cl.done)
+	}
+	for _, cl := range c.awaiting {
+		if cl.rec.Class == ClassExit {
+			close(cl.done)
+			continue
+		}
+		cl.err = c.dead
+		close(cl.done)
+	}
+	c.inflight, c.awaiting = nil, nil
+	clear(c.pending)
+	close(c.stopWake)
+	close(c.promptWake)
+	c.events.end()
+}
+
+// exitStatus returns gdb's status, waiting briefly for the service to
+// record an exit that the end of output announced.
+func (c *Client) exitStatus() core.Status {
+	if c.gdbID == "" {
+		return core.Running
+	}
+	if info, err := c.svc.Info(c.owner, c.gdbID); err == nil && info.Status.Exited() {
+		return info.Status
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	defer cancel()
+	st, err := c.svc.Wait(ctx, c.owner, c.gdbID)
+	if err != nil {
+		return core.Running
+	}
+	return st
+}
+
+// handle dispatches one line of gdb's output. It runs on the reader
+// goroutine and never blocks on a consumer.
+func (c *Client) handle(l Line) {
+	if l.Err != nil {
+		c.mu.Lock()
+		c.noise = append(c.noise, l.Text)
+		if len(c.noise) > maxNoise {
+			c.noise = c.noise[len(c.noise)-maxNoise:]
+		}
+		c.mu.Unlock()
+		c.events.push(Event{Text: l.Text, Err: l.Err})
+		return
+	}
+	r := l.Record
+	switch {
+	case r.Type == RecordPrompt:
+		c.mu.Lock()
+		for _, cl := range c.awaiting {
+			close(cl.done)
+		}
+		clear(c.awaiting)
+		c.awaiting = c.awaiting[:0]
+		c.prompts++
+		close(c.promptWake)
+		c.promptWake = make(chan struct{})
+		c.mu.Unlock()
+	case r.Type == RecordResult:
+		c.mu.Lock()
+		var cl *call
+		if r.HasToken {
+			cl = c.pending[r.Token]
+		}
+		if cl == nil {
+			c.mu.Unlock()
+			c.events.push(Event{Record: r})
+			return
+		}
+		delete(c.pending, r.Token)
+		for i, x := range c.inflight {
+			if x == cl {
+				c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
+				break
+			}
+		}
+		cl.rec = r
+		if r.Class == ClassExit {
+			// gdb exits after ^exit without another prompt.
+			close(cl.done)
+		} else {
+			c.awaiting = append(c.awaiting, cl)
+		}
+		c.mu.Unlock()
+	case r.Type.IsStream():
+		c.mu.Lock()
+		var cl *call
+		switch {
+		case len(c.awaiting) > 0:
+			cl = c.awaiting[len(c.awaiting)-1]
+		case len(c.inflight) > 0:
+			cl = c.inflight[0]
+		}
+		if cl != nil {
+			switch r.Type {
+			case RecordConsole:
+				cl.console.WriteString(r.Text)
+			case RecordTarget:
+				cl.target.WriteString(r.Text)
+			default:
+				cl.log.WriteString(r.Text)
+			}
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		c.events.push(Event{Record: r})
+	default:
+		ev := Event{Record: r}
+		switch {
+		case r.Type == RecordExec && r.Class == "stopped":
+			st := &StoppedEvent{Record: r}
+			_ = r.Decode(st) // a field gdb printed oddly leaves the rest usable; Record has it all
+			ev.Stopped = st
+			c.mu.Lock()
+			c.stops = append(c.stops, st)
+			if len(c.stops) > maxStops {
+				c.stops = c.stops[len(c.stops)-maxStops:]
+			}
+			close(c.stopWake)
+			c.stopWake = make(chan struct{})
+			c.mu.Unlock()
+		case r.Type == RecordNotify && (r.Class == "breakpoint-created" || r.Class == "breakpoint-modified"):
+			var b struct {
+				Bkpt Breakpoint `mi:"bkpt"`
+			}
+			if r.Decode(&b) == nil {
+				ev.Breakpoint = &b.Bkpt
+			}
+		case r.Type == RecordNotify && (r.Class == "thread-created" || r.Class == "thread-exited" || r.Class == "thread-selected"):
+			var th ThreadNotice
+			if r.Decode(&th) == nil {
+				ev.Thread = &th
+			}
+		case r.Type == RecordNotify && (r.Class == "library-loaded" || r.Class == "library-unloaded"):
+			var lib Library
+			if r.Decode(&lib) == nil {
+				ev.Library = &lib
+			}
+		}
+		c.events.push(ev)
+	}
+}

@@ -1,0 +1,132 @@
+package gdbmi
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+)
+
+// requireTools fails the test under CI and skips it elsewhere when gdb or
+// gcc is missing.
+func requireTools(t testing.TB) {
+	t.Helper()
+	for _, tool := range []string{"gdb", "gcc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is required (install the Debian packages gdb and gcc): %v", tool, err)
+			}
+			t.Skipf("%s not found: install the Debian packages gdb and gcc to run this test", tool)
+		}
+	}
+}
+
+// compile builds testdata/<name>.c with gcc -g -O0 -pthread into a
+// temporary directory and returns the executable's path.
+func compile(t testing.TB, name string) string {
+	t.Helper()
+	requireTools(t)
+	out := filepath.Join(t.TempDir(), name)
+	// Compiled from inside testdata so that gdb reports file="<name>.c".
+	cmd := exec.Command("gcc", "-g", "-O0", "-pthread", "-o", out, name+".c")
+	cmd.Dir = "testdata"
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gcc %s: %v\n%s", name, err, b)
+	}
+	return out
+}
+
+// newService returns a service with the local PTY backends, shut down at
+// the end of the test.
+func newService(t testing.TB) *core.Service {
+	t.Helper()
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err := localpty.Register(svc); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return svc
+}
+
+// testCtx bounds one test.
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// startGDB starts a client on program name (compiled from testdata) and
+// closes it at the end of the test, checking that gdb is gone.
+func startGDB(t testing.TB, name string, opts Options) (*Client, *core.Service) {
+	t.Helper()
+	if name != "" {
+		opts.Program = compile(t, name)
+	} else {
+		requireTools(t)
+	}
+	svc := newService(t)
+	c, err := Start(testCtx(t), svc, opts)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	info, err := svc.Info(c.Owner(), c.GDBSession())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := c.Close(ctx); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+		if info.PID > 0 && syscall.Kill(info.PID, 0) == nil {
+			t.Errorf("gdb (pid %d) still runs after Close", info.PID)
+		}
+	})
+	return c, svc
+}
+
+// programText returns everything the debugged program printed so far.
+func programText(t testing.TB, c *Client) string {
+	t.Helper()
+	p, err := c.ProgramOutput(core.PageRequest{Start: 0, Count: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(p.Lines, "\n")
+}
+
+// eventsUntilStop reads c's events up to and including the first *stopped
+// event with the given reason.
+func eventsUntilStop(t *testing.T, ctx context.Context, c *Client, reason string) []Event {
+	t.Helper()
+	var evs []Event
+	for {
+		select {
+		case ev, ok := <-c.Events():
+			if !ok {
+				t.Fatalf("events ended before a stop with reason %q", reason)
+			}
+			evs = append(evs, ev)
+			if ev.Stopped != nil && ev.Stopped.Reason == reason {
+				return evs
+			}
+		case <-ctx.Done():
+			t.Fatalf("no stop with reason %q", reason)
+		}
+	}
+}
