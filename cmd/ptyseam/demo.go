@@ -88,7 +88,8 @@ var demoSections = []demoSection{
 	{"2. A Python REPL: the '>>> ' prompt is visible without a newline", demoPython},
 	{"3. A program asking for a password", demoPassword},
 	{"4. A command that does not finish: a timeout returns control, SIGINT reaches its foreground group", demoSignal},
-	{"5. Close leaves no process behind, not even a setsid double fork", demoClose},
+	{"5. gdb through GDB/MI on a ptyseam session", demoGDB},
+	{"7. Close leaves no process behind, not even a setsid double fork", demoClose},
 }
 
 func (d *demo) section(title string) {

@@ -139,3 +139,20 @@ func tailOf(s string, max int) string {
 	}
 	return s[k:]
 }
+
+// Text joins the page's lines with "\n", ending with a newline unless the
+// page ends with the partial current line.
+func (p Page) Text() string {
+	n := 0
+	for _, l := range p.Lines {
+		n += len(l) + 1
+	}
+	b := make([]byte, 0, n)
+	for i, l := range p.Lines {
+		b = append(b, l...)
+		if i < len(p.Lines)-1 || !p.Partial {
+			b = append(b, '\n')
+		}
+	}
+	return string(b)
+}
