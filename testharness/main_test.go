@@ -1,0 +1,9 @@
+package testharness_test
+
+import (
+	"testing"
+
+	"github.com/ptyseam/ptyseam/testharness"
+)
+
+func TestMain(m *testing.M) { testharness.VerifyTestMain(m) }

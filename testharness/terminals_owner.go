@@ -1,0 +1,223 @@
+package testharness
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// testIDs: ids are unique, carry at least 96 bits, and are not a sequence.
+func (ts *termSuite) testIDs(t *testing.T) {
+	terms := ts.h.New(t)
+	var ids []string
+	seen := map[core.SessionID]bool{}
+	for _, owner := range []*core.Owner{core.NewOwner("ids-a"), core.NewOwner("ids-b")} {
+		for range 6 {
+			req := ts.request(t, "echo-repl")
+			req.NoInitialWait = true
+			res := spawn(t, terms, owner, req)
+			if seen[res.ID] || res.ID == "" {
+				t.Fatalf("id %q minted twice (or empty)", res.ID)
+			}
+			seen[res.ID] = true
+			ids = append(ids, string(res.ID))
+		}
+	}
+	if bits, why := idEntropy(ids); bits < 96 {
+		t.Errorf("ids %q carry about %.0f random bits (%s), want at least 96", ids, bits, why)
+	}
+}
+
+// idEntropy estimates the random bits of ids: the part after their common
+// prefix, at log2(alphabet seen) bits per character, and checks that any
+// two ids differ in most positions (a counter differs in one or two).
+func idEntropy(ids []string) (float64, string) {
+	prefix := ids[0]
+	for _, id := range ids[1:] {
+		for !strings.HasPrefix(id, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	alphabet := map[rune]bool{}
+	shortest := math.MaxInt
+	for _, id := range ids {
+		rest := id[len(prefix):]
+		shortest = min(shortest, len(rest))
+		for _, r := range rest {
+			alphabet[r] = true
+		}
+	}
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			a, b := a[len(prefix):], b[len(prefix):]
+			if len(a) != len(b) {
+				continue
+			}
+			diff := 0
+			for k := range len(a) {
+				if a[k] != b[k] {
+					diff++
+				}
+			}
+			if diff*2 < len(a) {
+				return 0, "ids " + a + " and " + b + " differ in only a few positions"
+			}
+		}
+	}
+	if len(alphabet) < 2 {
+		return 0, "no variable part"
+	}
+	return float64(shortest) * math.Log2(float64(len(alphabet))), "estimated"
+}
+
+// testForeignOwner: another owner, even one with the same name, is refused
+// on every operation and cannot see or dispose the session.
+func (ts *termSuite) testForeignOwner(t *testing.T) {
+	terms := ts.h.New(t)
+	alice := core.NewOwner("alice")
+	res := spawn(t, terms, alice, ts.request(t, "echo-repl"))
+	ctx := testCtx(t)
+	for _, other := range []*core.Owner{core.NewOwner("mallory"), core.NewOwner("alice")} {
+		who := "owner " + other.Name()
+		_, err := terms.Send(ctx, other, res.ID, core.SendRequest{Data: []byte("x"), Submit: true})
+		wantCode(t, who+": Send", err, core.CodeForeignSession)
+		_, err = terms.Read(other, res.ID, core.PageRequest{Count: 10})
+		wantCode(t, who+": Read", err, core.CodeForeignSession)
+		_, err = terms.Signal(ctx, other, res.ID, core.SignalRequest{Signal: core.SIGINT})
+		wantCode(t, who+": Signal", err, core.CodeForeignSession)
+		err = terms.Resize(ctx, other, res.ID, core.Size{Rows: 10, Cols: 10})
+		wantCode(t, who+": Resize", err, core.CodeForeignSession)
+		_, err = terms.Info(other, res.ID)
+		wantCode(t, who+": Info", err, core.CodeForeignSession)
+		closed, err := terms.Close(ctx, other, res.ID, "foreign")
+		wantCode(t, who+": Close", err, core.CodeForeignSession)
+		if closed {
+			t.Errorf("%s: a foreign Close reported that it closed the session", who)
+		}
+		if list, err := terms.List(other); err != nil || len(list) != 0 {
+			t.Errorf("%s: List = %v, %v; want no sessions", who, list, err)
+		}
+		if err := terms.DisposeOwner(ctx, other); err != nil {
+			t.Errorf("%s: DisposeOwner: %v", who, err)
+		}
+	}
+	// The session is untouched.
+	if r := send(t, terms, alice, res.ID, core.SendRequest{Data: []byte("still mine"), Submit: true}); !strings.Contains(r.Output, "still mine") || r.Status.Exited() {
+		t.Errorf("after foreign calls the owner's send gave %+v", r)
+	}
+	if _, err := terms.Close(ctx, alice, res.ID, "done"); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	// A closed session stays foreign to others.
+	_, err := terms.Close(ctx, core.NewOwner("mallory"), res.ID, "foreign")
+	wantCode(t, "foreign Close of a closed session", err, core.CodeForeignSession)
+}
+
+// testNilOwner: a nil owner is an invalid argument everywhere.
+func (ts *termSuite) testNilOwner(t *testing.T) {
+	terms := ts.h.New(t)
+	owner := core.NewOwner("nil-owner")
+	res := spawn(t, terms, owner, ts.request(t, "echo-repl"))
+	ctx := testCtx(t)
+	_, err := terms.Spawn(ctx, nil, ts.request(t, "echo-repl"))
+	wantCode(t, "Spawn", err, core.CodeInvalidArgument)
+	_, err = terms.Send(ctx, nil, res.ID, core.SendRequest{Data: []byte("x")})
+	wantCode(t, "Send", err, core.CodeInvalidArgument)
+	_, err = terms.Read(nil, res.ID, core.PageRequest{})
+	wantCode(t, "Read", err, core.CodeInvalidArgument)
+	_, err = terms.Signal(ctx, nil, res.ID, core.SignalRequest{Signal: core.SIGINT})
+	wantCode(t, "Signal", err, core.CodeInvalidArgument)
+	err = terms.Resize(ctx, nil, res.ID, core.Size{Rows: 10, Cols: 10})
+	wantCode(t, "Resize", err, core.CodeInvalidArgument)
+	_, err = terms.Info(nil, res.ID)
+	wantCode(t, "Info", err, core.CodeInvalidArgument)
+	_, err = terms.List(nil)
+	wantCode(t, "List", err, core.CodeInvalidArgument)
+	_, err = terms.Close(ctx, nil, res.ID, "nil")
+	wantCode(t, "Close", err, core.CodeInvalidArgument)
+	err = terms.DisposeOwner(ctx, nil)
+	wantCode(t, "DisposeOwner", err, core.CodeInvalidArgument)
+}
+
+// testUnknownID: ids that were never minted are NO_SESSION everywhere.
+func (ts *termSuite) testUnknownID(t *testing.T) {
+	terms := ts.h.New(t)
+	owner := core.NewOwner("unknown")
+	res := spawn(t, terms, owner, ts.request(t, "echo-repl"))
+	ctx := testCtx(t)
+	// A guess one character away from a real id.
+	last := byte('a')
+	if res.ID[len(res.ID)-1] == 'a' {
+		last = 'b'
+	}
+	guess := res.ID[:len(res.ID)-1] + core.SessionID(last)
+	for _, id := range []core.SessionID{"", "1", "pty_0", guess} {
+		_, err := terms.Send(ctx, owner, id, core.SendRequest{Data: []byte("x")})
+		wantCode(t, "Send "+string(id), err, core.CodeNoSession)
+		_, err = terms.Read(owner, id, core.PageRequest{})
+		wantCode(t, "Read "+string(id), err, core.CodeNoSession)
+		_, err = terms.Signal(ctx, owner, id, core.SignalRequest{Signal: core.SIGINT})
+		wantCode(t, "Signal "+string(id), err, core.CodeNoSession)
+		err = terms.Resize(ctx, owner, id, core.Size{Rows: 10, Cols: 10})
+		wantCode(t, "Resize "+string(id), err, core.CodeNoSession)
+		_, err = terms.Info(owner, id)
+		wantCode(t, "Info "+string(id), err, core.CodeNoSession)
+		closed, err := terms.Close(ctx, owner, id, "unknown")
+		wantCode(t, "Close "+string(id), err, core.CodeNoSession)
+		if closed {
+			t.Errorf("Close of unknown id %q reported true", id)
+		}
+	}
+}
+
+// testDisposeOwner: disposing closes every session of the owner, kills
+// their processes, refuses the owner from then on, and leaves other owners
+// alone.
+func (ts *termSuite) testDisposeOwner(t *testing.T) {
+	terms := ts.h.New(t)
+	ctx := testCtx(t)
+	doomed, other := core.NewOwner("doomed"), core.NewOwner("other")
+	a := spawn(t, terms, doomed, ts.request(t, "ignore-term"))
+	waitText(t, terms, doomed, a.ID, "ready")
+	b := spawn(t, terms, doomed, ts.request(t, "echo-repl"))
+	c := spawn(t, terms, other, ts.request(t, "echo-repl"))
+	procs := []trackedProcess{track(a.PID), track(b.PID)}
+
+	if err := terms.DisposeOwner(ctx, doomed); err != nil {
+		t.Fatalf("DisposeOwner: %v", err)
+	}
+	if ts.h.LocalProcesses {
+		for _, p := range procs {
+			if p.alive() {
+				t.Errorf("pid %d survived DisposeOwner", p.pid)
+			}
+		}
+	}
+	_, err := terms.Spawn(ctx, doomed, ts.request(t, "echo-repl"))
+	wantCode(t, "Spawn after dispose", err, core.CodeOwnerDisposed)
+	_, err = terms.List(doomed)
+	wantCode(t, "List after dispose", err, core.CodeOwnerDisposed)
+	for _, id := range []core.SessionID{a.ID, b.ID} {
+		_, err = terms.Send(ctx, doomed, id, core.SendRequest{Data: []byte("x")})
+		wantCode(t, "Send after dispose", err, core.CodeOwnerDisposed)
+		_, err = terms.Read(doomed, id, core.PageRequest{})
+		wantCode(t, "Read after dispose", err, core.CodeOwnerDisposed)
+		_, err = terms.Signal(ctx, doomed, id, core.SignalRequest{Signal: core.SIGINT})
+		wantCode(t, "Signal after dispose", err, core.CodeOwnerDisposed)
+		err = terms.Resize(ctx, doomed, id, core.Size{Rows: 10, Cols: 10})
+		wantCode(t, "Resize after dispose", err, core.CodeOwnerDisposed)
+		_, err = terms.Info(doomed, id)
+		wantCode(t, "Info after dispose", err, core.CodeOwnerDisposed)
+		_, err = terms.Close(ctx, doomed, id, "again")
+		wantCode(t, "Close after dispose", err, core.CodeOwnerDisposed)
+	}
+	if err := terms.DisposeOwner(ctx, doomed); err != nil {
+		t.Errorf("second DisposeOwner: %v", err)
+	}
+	list, err := terms.List(other)
+	if err != nil || len(list) != 1 || list[0].ID != c.ID || list[0].Status.Exited() {
+		t.Errorf("the other owner's List = %+v, %v; want its one running session", list, err)
+	}
+}
