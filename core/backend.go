@@ -89,10 +89,17 @@ type ForegroundState struct {
 	// sleeping and at least one is blocked reading the terminal (read, or
 	// select/poll on it).
 	ReadingInput bool
-	// Switches is the sum of the group's voluntary context switches: it
-	// grows whenever a process of the group wakes and sleeps again, so a
-	// caller can tell a wait that is new since a write from an old one.
+	// Switches sums the voluntary context switches of the group's tasks
+	// that are blocked on the terminal: it changes when such a task woke
+	// (for input) and blocked again, so a caller can tell a wait that is
+	// new since a write from an old one. Other threads (a runtime's
+	// housekeeping threads wake all the time) do not count.
 	Switches uint64
+	// PendingOutput counts bytes the program wrote to the terminal that
+	// have not been read from it yet (-1 when unknown). A settled wait
+	// needs it to be zero, so output printed just before a program
+	// blocked is never cut off.
+	PendingOutput int
 }
 
 // EnterProvider is implemented by backends whose Enter key is not "\r"

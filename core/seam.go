@@ -24,8 +24,8 @@ type Terminals interface {
 	// List describes the owner's live sessions in publication order.
 	List(owner *Owner) ([]SessionInfo, error)
 	// Close closes a session to quiescence. It returns true if this call
-	// performed or joined the teardown, false if the session was already
-	// closed.
+	// performed the teardown, false if it joined a teardown under way or
+	// the session was already closed.
 	Close(ctx context.Context, owner *Owner, id SessionID, reason string) (bool, error)
 	// DisposeOwner closes all of owner's sessions and refuses the owner
 	// from then on.

@@ -113,8 +113,8 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 			}
 			if quietFor >= due {
 				fg, ok := sess.probe()
-				reading := ok && fg.ReadingInput &&
-					(p.initial || fg.PGID != p.fg0.PGID || fg.Switches > p.fg0.Switches)
+				reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 &&
+					(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
 				switch {
 				case reading && candidate:
 					return settleOutcome{reason: WaitStdinRead}

@@ -36,11 +36,18 @@ var closeCases = []closeCase{
 		want:  1,
 	},
 	{
-		name:  "stopped-itself",
+		name: "stopped-itself",
 		// In its own session, so the terminal's hangup (SIGHUP +
 		// SIGCONT to the foreground group) does not reach it: only
 		// SIGCONT after SIGTERM (or SIGKILL) ends it.
 		shell: `setsid sh -c 'echo "pids: $$ end"; kill -STOP $$; sleep 100' & sleep 100`,
+		want:  1,
+	},
+	{
+		// Ignores SIGTERM/SIGHUP and keeps forking children that do
+		// too: the teardown has to kill newcomers as well.
+		name:  "forks-while-dying",
+		shell: `sh -c 'trap "" TERM HUP; echo "pids: $$ end"; while :; do sleep 100 & sleep 0.02; done' & sleep 100`,
 		want:  1,
 	},
 	{
@@ -128,7 +135,7 @@ func TestConcurrentClose(t *testing.T) {
 			tm := startTerm(t, NewShell(ShellOptions{Options: shortOpts(mode.disableCgroup)}), core.BackendRequest{})
 			tm.waitFor("133;B\a")
 			tm.send("sleep 100 & sleep 100\r")
-			probeUntil(t, tm.s, "sleep in the foreground", func(st core.ForegroundState) bool { return !st.Leader })
+			runningInForeground(t, tm.s, "sleep")
 			var wg sync.WaitGroup
 			errs := make([]error, 8)
 			for i := range errs {

@@ -164,6 +164,23 @@ func TestBurstWithHolder(t *testing.T) {
 	}
 }
 
+// TestEOFDespiteChattyHolder: the top-level process exits while a
+// background process keeps printing; Read still ends (after a bounded
+// amount of further output) and Close kills the printer.
+func TestEOFDespiteChattyHolder(t *testing.T) {
+	need(t, "yes")
+	tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{
+		Command: []string{"sh", "-c", `trap "" HUP; yes chatty & sleep 0.1; echo parent-done; exit 5`},
+	})
+	out := tm.waitEOF()
+	if !bytes.Contains(out, []byte("parent-done\r\n")) {
+		t.Fatalf("the parent's last line is missing from %d bytes", len(out))
+	}
+	if st := tm.s.ExitStatus(); st != core.ExitedWithCode(5) {
+		t.Fatalf("status %v", st)
+	}
+}
+
 func TestWriteReturnsWhenContextEnds(t *testing.T) {
 	// sleep never reads: once the terminal's input buffer is full a write
 	// blocks until its context ends.

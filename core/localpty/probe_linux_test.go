@@ -3,10 +3,28 @@ package localpty
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
 )
+
+// fgCommand returns the command name of the foreground group's leader.
+func fgCommand(pgid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pgid) + "/comm")
+	return strings.TrimSpace(string(b))
+}
+
+// runningInForeground probes until prog (after its exec: a signal sent
+// before it would hit the shell's forked child) leads the foreground group.
+func runningInForeground(t *testing.T, s *session, prog string) core.ForegroundState {
+	t.Helper()
+	return probeUntil(t, s, prog+" in the foreground", func(st core.ForegroundState) bool {
+		return !st.Leader && fgCommand(st.PGID) == prog
+	})
+}
 
 // probeUntil probes until cond holds and returns that state.
 func probeUntil(t *testing.T, s *session, what string, cond func(core.ForegroundState) bool) core.ForegroundState {
@@ -34,7 +52,7 @@ func TestProbeShellPromptSleepCat(t *testing.T) {
 
 	// sleep in the foreground: another group, not reading.
 	tm.send("sleep 5\r")
-	st = probeUntil(t, tm.s, "sleep in the foreground", func(st core.ForegroundState) bool { return !st.Leader })
+	st = runningInForeground(t, tm.s, "sleep")
 	if st.ReadingInput || st.PGID == tm.s.PID() {
 		t.Fatalf("sleep in the foreground: %+v", st)
 	}
@@ -96,7 +114,7 @@ func TestSignalShellSurvivesAndKillRefused(t *testing.T) {
 	tm := startTerm(t, NewShell(ShellOptions{Options: shortOpts(false)}), core.BackendRequest{})
 	tm.waitFor("133;B\a")
 	tm.send("sleep 100\r")
-	st := probeUntil(t, tm.s, "sleep in the foreground", func(st core.ForegroundState) bool { return !st.Leader })
+	st := runningInForeground(t, tm.s, "sleep")
 	res, err := tm.s.Signal(context.Background(), core.SignalRequest{Signal: core.SIGINT})
 	mustf(t, err, "SIGINT")
 	if !res.Delivered || res.TargetPGID != st.PGID || res.Leader {

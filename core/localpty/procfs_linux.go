@@ -58,31 +58,33 @@ func readStat(pid int, buf []byte) (procStat, error) {
 }
 
 // listTasks returns the thread ids of pid.
-func listTasks(pid int) ([]int, error) {
-	f, err := os.Open(procPath(pid, "task"))
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, err
-	}
-	return parseTaskIDs(names), nil
-}
+func listTasks(pid int) ([]int, error) { return listDir(procPath(pid, "task")) }
 
 // listPIDs returns every process id in /proc.
-func listPIDs() ([]int, error) {
-	f, err := os.Open("/proc")
+func listPIDs() ([]int, error) { return listDir("/proc") }
+
+// listDir returns the numeric entries of a /proc directory.
+func listDir(path string) ([]int, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer func() { _ = f.Close() }()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, err
+	defer func() { _ = unix.Close(fd) }()
+	var buf [4096]byte
+	var names []string
+	for {
+		n, err := unix.ReadDirent(fd, buf[:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "getdents", Path: path, Err: err}
+		}
+		if n <= 0 {
+			return parseTaskIDs(names), nil
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
 	}
-	return parseTaskIDs(names), nil
 }
 
 // fdLink returns the target of /proc/PID/fd/N.

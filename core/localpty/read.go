@@ -10,20 +10,34 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// maxPostExitBytes bounds what Read returns after the top-level process
+// exited while another process keeps the terminal open and busy. What the
+// program wrote before exiting is at most what the terminal buffers (about
+// 70 KiB on Linux), so the bound never cuts it short.
+const maxPostExitBytes = 1 << 20
+
 // Read reads raw terminal output. It returns io.EOF when the terminal
 // reports end of output (EIO: every slave descriptor is closed), when the
 // session was closed, or when the top-level process has exited and output
 // has then been silent for the drain window (another process still holds
-// the terminal). Everything the program wrote before exiting is returned
-// before io.EOF: the drain window only starts once nothing is buffered.
+// the terminal), or 1 MiB more was read since the exit (a background
+// process that never stops printing). Everything the program wrote before
+// exiting is returned before io.EOF: the drain window only starts once
+// nothing is buffered.
 func (s *session) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	for {
 		draining := s.prepareRead()
+		if draining && s.postExitBytes >= maxPostExitBytes {
+			return 0, io.EOF
+		}
 		n, err := s.master.Read(p)
 		if n > 0 {
+			if draining {
+				s.postExitBytes += n
+			}
 			return n, nil
 		}
 		switch {

@@ -25,6 +25,8 @@ type session struct {
 
 	exited chan struct{} // closed once cmd.Wait returned
 
+	postExitBytes int // read since the exit was seen; Read's goroutine only
+
 	mu           sync.Mutex
 	exitSeen     bool        // the waiter saw the exit (guards read deadlines)
 	status       core.Status // valid once exitSeen

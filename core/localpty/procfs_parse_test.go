@@ -1,0 +1,77 @@
+package localpty
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestParseStatFields(t *testing.T) {
+	st, err := parseStat([]byte("4242 (my (odd) prog) T 17 4242 4000 34816 4242 4194560 1 2 3 4 5 6 7 8 20 0 1 0 98765 1000 100\n"))
+	mustf(t, err, "parse")
+	want := procStat{State: 'T', PPID: 17, PGRP: 4242, Session: 4000, StartTime: 98765}
+	if st != want {
+		t.Fatalf("got %+v, want %+v", st, want)
+	}
+	for _, bad := range []string{"", "1 (x", "1 (x) S 1 2", "1 (x) SS 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {
+		if _, err := parseStat([]byte(bad)); err == nil {
+			t.Errorf("parseStat(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestParseStatusAndSyscall(t *testing.T) {
+	ts, err := parseStatus([]byte("Name:\tcat\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n"))
+	mustf(t, err, "status")
+	if ts != (taskStatus{State: 'S', VoluntarySwitches: 12}) {
+		t.Fatalf("status %+v", ts)
+	}
+	sc, err := parseSyscall([]byte("270 0x1 0x7ffd6e0e6c40 0x0 0x0 0x0 0x7ffd6e0e6bb0 0x7ffd6e0e6b78 0x7f3c2a4f1a7e\n"))
+	mustf(t, err, "syscall")
+	if !sc.Blocked || sc.Nr != 270 || sc.Args[0] != 1 || sc.Args[1] != 0x7ffd6e0e6c40 || sc.Args[5] != 0x7ffd6e0e6bb0 {
+		t.Fatalf("syscall %+v", sc)
+	}
+	for _, s := range []string{"running\n", "-1 0x7ffd 0x7f3c\n"} {
+		sc, err := parseSyscall([]byte(s))
+		if err != nil || sc.Blocked {
+			t.Fatalf("%q: %+v, %v", s, sc, err)
+		}
+	}
+	if _, err := parseSyscall([]byte("0 0x1 zz\n")); err == nil {
+		t.Fatal("malformed syscall line parsed")
+	}
+}
+
+func TestParseCgroupFiles(t *testing.T) {
+	mi := []byte("31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n" +
+		"35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n" +
+		"41 31 0:38 / /sys/fs/cgroup/un\\040ified rw,relatime - cgroup2 cgroup2 rw\n")
+	if mp, ok := parseMountinfoCgroup2(mi); !ok || mp != "/sys/fs/cgroup/un ified" {
+		t.Fatalf("cgroup2 mount %q, %v", mp, ok)
+	}
+	if _, ok := parseMountinfoCgroup2(mi[:100]); ok {
+		t.Fatal("found a cgroup2 mount in v1-only mountinfo")
+	}
+	if p, ok := parseProcCgroup([]byte("9:name=systemd:/\n4:memory:/x\n0::/a/b\n")); !ok || p != "/a/b" {
+		t.Fatalf("own cgroup %q, %v", p, ok)
+	}
+	if p, ok := parseCgroupEvents([]byte("populated 1\nfrozen 0\n")); !ok || !p {
+		t.Fatal("populated 1 not seen")
+	}
+	if p, ok := parseCgroupEvents([]byte("populated 0\nfrozen 0\n")); !ok || p {
+		t.Fatal("populated 0 not seen")
+	}
+}
+
+func TestParseEpollFdinfoAndLists(t *testing.T) {
+	got := parseEpollFdinfo([]byte("pos:\t0\nflags:\t02000002\ntfd:        0 events:       19 data: 0  pos:0 ino:3 sdev:17\ntfd:        7 events:        4 data: 7\n"))
+	want := []epollTarget{{FD: 0, Events: 0x19}, {FD: 7, Events: 4}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("targets %+v, want %+v", got, want)
+	}
+	if got := parsePIDList([]byte("12 13\n0 -4 x 99999999999\n")); !slices.Equal(got, []int{12, 13}) {
+		t.Fatalf("pids %v", got)
+	}
+	if !environHas([]byte("A=1\x00"+MarkerEnv+"=m\x00"), MarkerEnv+"=m") || environHas([]byte(MarkerEnv+"=mm\x00"), MarkerEnv+"=m") {
+		t.Fatal("environHas matched wrongly")
+	}
+}
