@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"strconv"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -28,7 +30,7 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 	if err != nil {
 		return core.ForegroundState{}, err
 	}
-	st := core.ForegroundState{PGID: pgid, Leader: pgid == s.pid}
+	st := core.ForegroundState{PGID: pgid, Leader: pgid == s.pid, PendingOutput: s.pendingOutput()}
 	var buf [2048]byte
 	live, sleeping, blocked := 0, true, false
 	for _, m := range s.groupMembers(pgid, buf[:0]) {
@@ -41,7 +43,6 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 			if err != nil {
 				continue
 			}
-			st.Switches += ts.VoluntarySwitches
 			if ts.State == 'Z' || ts.State == 'X' {
 				continue
 			}
@@ -50,13 +51,31 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 				sleeping = false
 				continue
 			}
-			if sleeping && !blocked && s.taskWaitsOnTTY(m.pid, tid, buf[:0]) {
+			// Only the wake-ups of tasks blocked on the terminal count:
+			// a runtime's other threads (Go's sysmon, a JVM's timers)
+			// wake all the time without reading anything.
+			if sleeping && s.taskWaitsOnTTY(m.pid, tid, buf[:0]) {
 				blocked = true
+				st.Switches += ts.VoluntarySwitches
 			}
 		}
 	}
 	st.ReadingInput = live > 0 && sleeping && blocked
 	return st, nil
+}
+
+// pendingOutput returns the bytes of output waiting in the terminal to be
+// read from its master side (TIOCINQ), or -1 when it cannot tell.
+func (s *session) pendingOutput() int {
+	n := -1
+	_ = s.withMaster("probe", func(fd int) error {
+		v, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
+		if err == nil {
+			n = v
+		}
+		return err
+	})
+	return n
 }
 
 // member is a process of the foreground group with its threads.

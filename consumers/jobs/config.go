@@ -1,0 +1,163 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// BackendChoice selects how jobs run.
+type BackendChoice string
+
+// Backend choices.
+const (
+	// BackendAuto runs jobs on a PTY when the service has the PTY backend
+	// registered, and on pipes otherwise.
+	BackendAuto BackendChoice = "auto"
+	// BackendPTY runs jobs on a pseudo-terminal: interactive programs
+	// behave as on a real terminal, and "\x03" is Ctrl-C.
+	BackendPTY BackendChoice = "pty"
+	// BackendPipe runs jobs on plain pipes: no terminal semantics, stdout
+	// and stderr merged, no native dependency.
+	BackendPipe BackendChoice = "pipe"
+)
+
+// Limits and defaults of the configuration, from the seed.
+const (
+	DefaultBufferCapacity = 5000
+	MinBufferCapacity     = 100
+	MaxBufferCapacity     = 200_000
+
+	DefaultStopGrace = 1500 * time.Millisecond
+	MinStopGrace     = 50 * time.Millisecond
+	MaxStopGrace     = 60 * time.Second
+
+	DefaultBufferBytes = 16 << 20
+	MinBufferBytes     = 64 << 10
+	MaxBufferBytes     = 1 << 30
+
+	// MaxLineBytes is where a long line is cut; its tail is kept and the
+	// cut part counted as dropped. The seed says 65,536 characters; the
+	// scrollback counts bytes, which is the same for ASCII.
+	MaxLineBytes = 65_536
+
+	// DefaultGroupName is the group of a job launched without one, unless
+	// Config.DefaultGroup says otherwise.
+	DefaultGroupName = "default"
+
+	// DefaultPTYType is the core backend type of BackendPTY.
+	DefaultPTYType = "exec"
+
+	// ForcedStopWait is how long a stop waits for a job to end after it
+	// was killed before it gives up on the program and closes the session.
+	ForcedStopWait = 2 * time.Second
+)
+
+// Config configures a [Manager]. The zero value is valid: a zero field takes
+// the default its comment names. A value out of its range is an error from
+// [New], never clamped.
+type Config struct {
+	// BufferCapacity is the number of output lines kept per job, 100 to
+	// 200,000. Default 5,000.
+	BufferCapacity int
+	// BufferBytes bounds the text kept per job as well, 64 KiB to 1 GiB.
+	// Default 16 MiB.
+	BufferBytes int
+	// DefaultGroup is the group of jobs launched without one. Default
+	// "default".
+	DefaultGroup string
+	// Backend selects how jobs run: "pty", "pipe" or "auto" (prefer pty).
+	// Default auto.
+	Backend BackendChoice
+	// PTYType is the core backend type used for BackendPTY. Default "exec"
+	// (core/localpty's direct-exec PTY backend).
+	PTYType string
+	// StopGrace is how long a stop waits after SIGTERM before it kills the
+	// job, 50 ms to 60 s. Default 1.5 s.
+	StopGrace time.Duration
+	// DisablePortScan turns off the pre-launch check of requested ports.
+	DisablePortScan bool
+	// Notify receives the exit notice of every job launched with
+	// NotifyOnExit. It runs on its own goroutine, never blocks a job, and
+	// a panic in it is recovered and logged.
+	Notify func(Notification)
+	// Logger receives structured logs (job ids, states, reasons; never
+	// program output). Default slog.Default().
+	Logger *slog.Logger
+}
+
+// ErrInvalidConfig is matched (errors.Is) by every *ConfigError.
+var ErrInvalidConfig = errors.New("jobs: invalid configuration")
+
+// ConfigError reports a configuration value out of range.
+type ConfigError struct {
+	Field  string // the Config field
+	Value  any    // the value given
+	Reason string // what is allowed
+}
+
+// Error implements error.
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("jobs: invalid configuration: %s = %v: %s", e.Field, e.Value, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrInvalidConfig) true.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+
+// Validate checks every field and returns the configuration with defaults
+// filled in, or the first *ConfigError.
+func (c Config) Validate() (Config, error) {
+	switch {
+	case c.BufferCapacity == 0:
+		c.BufferCapacity = DefaultBufferCapacity
+	case c.BufferCapacity < MinBufferCapacity || c.BufferCapacity > MaxBufferCapacity:
+		return c, &ConfigError{"BufferCapacity", c.BufferCapacity, fmt.Sprintf("must be %d to %d lines", MinBufferCapacity, MaxBufferCapacity)}
+	}
+	switch {
+	case c.BufferBytes == 0:
+		c.BufferBytes = DefaultBufferBytes
+	case c.BufferBytes < MinBufferBytes || c.BufferBytes > MaxBufferBytes:
+		return c, &ConfigError{"BufferBytes", c.BufferBytes, fmt.Sprintf("must be %d to %d bytes", MinBufferBytes, MaxBufferBytes)}
+	}
+	switch {
+	case c.StopGrace == 0:
+		c.StopGrace = DefaultStopGrace
+	case c.StopGrace < MinStopGrace || c.StopGrace > MaxStopGrace:
+		return c, &ConfigError{"StopGrace", c.StopGrace, fmt.Sprintf("must be %v to %v", MinStopGrace, MaxStopGrace)}
+	}
+	switch c.Backend {
+	case "":
+		c.Backend = BackendAuto
+	case BackendAuto, BackendPTY, BackendPipe:
+	default:
+		return c, &ConfigError{"Backend", c.Backend, `must be "pty", "pipe" or "auto"`}
+	}
+	if c.DefaultGroup == "" {
+		c.DefaultGroup = DefaultGroupName
+	} else if err := checkName("DefaultGroup", c.DefaultGroup); err != nil {
+		return c, err
+	}
+	if c.PTYType == "" {
+		c.PTYType = DefaultPTYType
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}
+
+// MaxNameLen bounds group names and titles.
+const MaxNameLen = 200
+
+func checkName(field, s string) error {
+	if len(s) > MaxNameLen {
+		return &ConfigError{field, s, fmt.Sprintf("must be at most %d bytes", MaxNameLen)}
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return &ConfigError{field, s, "must not contain control characters"}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package jobtools
+
+import (
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/jobs"
+)
+
+// JobOut is a job as the tools report it (JSON names are the seed's).
+type JobOut struct {
+	ID           string    `json:"id"`
+	PID          int       `json:"pid"`
+	Title        string    `json:"title"`
+	Group        string    `json:"group"`
+	Command      string    `json:"command"`
+	Args         []string  `json:"args"`
+	Cwd          string    `json:"cwd,omitempty"`
+	Backend      string    `json:"backend"`
+	Status       string    `json:"status"`
+	ExitCode     *int      `json:"exitCode,omitempty"`
+	Signal       string    `json:"signal,omitempty"`
+	Reason       string    `json:"reason,omitempty"`
+	Cause        string    `json:"cause,omitempty"`
+	StartedAt    string    `json:"startedAt"`
+	EndedAt      string    `json:"endedAt,omitempty"`
+	RuntimeMs    int64     `json:"runtimeMs"`
+	TimeoutMs    int64     `json:"timeoutMs,omitempty"`
+	NotifyOnExit bool      `json:"notifyOnExit"`
+	Ports        []int     `json:"ports,omitempty"`
+	Warnings     []string  `json:"warnings"`
+	Services     []string  `json:"services"`
+	Output       OutputOut `json:"output"`
+}
+
+// OutputOut summarises a job's output buffer.
+type OutputOut struct {
+	Lines    int64 `json:"lines"`
+	First    int64 `json:"first"`
+	Retained int64 `json:"retained"`
+	Bytes    int64 `json:"bytes"`
+	CutBytes int64 `json:"cutBytes"`
+	Released bool  `json:"released"`
+}
+
+func jobOut(in jobs.Info, now time.Time) JobOut {
+	o := JobOut{
+		ID:           in.ID,
+		PID:          in.PID,
+		Title:        in.Title,
+		Group:        in.Group,
+		Command:      in.Command,
+		Args:         in.Args,
+		Cwd:          in.Cwd,
+		Backend:      string(in.Backend),
+		Status:       string(in.State),
+		ExitCode:     in.ExitCode,
+		Signal:       in.Signal,
+		Reason:       string(in.StopReason),
+		Cause:        string(in.StopCause),
+		StartedAt:    in.StartedAt.UTC().Format(time.RFC3339Nano),
+		TimeoutMs:    in.Timeout.Milliseconds(),
+		NotifyOnExit: in.NotifyOnExit,
+		Ports:        in.Ports,
+		Warnings:     in.Warnings,
+		Services:     in.Services,
+		Output: OutputOut{
+			Lines: in.Output.Lines, First: in.Output.First, Retained: in.Output.Retained,
+			Bytes: in.Output.Bytes, CutBytes: in.Output.CutBytes, Released: in.Output.Released,
+		},
+	}
+	end := now
+	if !in.EndedAt.IsZero() {
+		o.EndedAt = in.EndedAt.UTC().Format(time.RFC3339Nano)
+		end = in.EndedAt
+	}
+	o.RuntimeMs = max(0, end.Sub(in.StartedAt).Milliseconds())
+	if o.Args == nil {
+		o.Args = []string{}
+	}
+	if o.Warnings == nil {
+		o.Warnings = []string{}
+	}
+	if o.Services == nil {
+		o.Services = []string{}
+	}
+	return o
+}
+
+// SendOut is bg_send's result.
+type SendOut struct {
+	ID     string `json:"id"`
+	Bytes  int    `json:"bytes"`
+	Echo   string `json:"echo"`
+	Status string `json:"status"`
+}
+
+// LineOut is one output line.
+type LineOut struct {
+	N       int64  `json:"n"`
+	Text    string `json:"text"`
+	Partial bool   `json:"partial,omitempty"`
+}
+
+// ReadOut is bg_read's result.
+type ReadOut struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	Lines     []LineOut `json:"lines"`
+	Next      int64     `json:"next"`
+	Total     int64     `json:"total"`
+	First     int64     `json:"first"`
+	Dropped   int64     `json:"dropped"`
+	Truncated bool      `json:"truncated"`
+	More      bool      `json:"more"`
+}
+
+// ListOut is bg_list's result.
+type ListOut struct {
+	Jobs []JobOut `json:"jobs"`
+}
+
+// StopOut is bg_stop's result.
+type StopOut struct {
+	Job     JobOut `json:"job"`
+	Dropped bool   `json:"dropped"`
+}
+
+// StopGroupOut is bg_stop_group's result.
+type StopGroupOut struct {
+	Group   string   `json:"group"`
+	Jobs    []JobOut `json:"jobs"`
+	Dropped bool     `json:"dropped"`
+}
+
+// DropOut is bg_drop's result.
+type DropOut struct {
+	Dropped []string `json:"dropped"`
+	Skipped []string `json:"skipped"`
+}

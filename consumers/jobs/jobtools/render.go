@@ -1,0 +1,122 @@
+package jobtools
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ptyseam/ptyseam/consumers/jobs"
+)
+
+// The text renderings the tools give a model: a bracketed summary line,
+// then details.
+
+func renderLaunch(in jobs.Info) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[job %s %s: pid %d, group %q, backend %s", in.ID, in.State, in.PID, in.Group, in.Backend)
+	if in.Timeout > 0 {
+		fmt.Fprintf(&b, ", timeout %s", in.Timeout)
+	}
+	b.WriteString("]")
+	for _, w := range in.Warnings {
+		b.WriteString("\nwarning: " + w)
+	}
+	return b.String()
+}
+
+func renderRead(id, pattern string, r jobs.ReadResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[job %s %s; ", id, r.State)
+	switch {
+	case len(r.Lines) == 0 && pattern != "":
+		b.WriteString("no matching lines")
+	case len(r.Lines) == 0:
+		b.WriteString("no lines")
+	default:
+		fmt.Fprintf(&b, "%d lines, %d-%d", len(r.Lines), r.Lines[0].N, r.Lines[len(r.Lines)-1].N)
+	}
+	fmt.Fprintf(&b, " of %d", r.Total)
+	if pattern != "" {
+		fmt.Fprintf(&b, " matching %q", pattern)
+	}
+	if r.Dropped > 0 {
+		fmt.Fprintf(&b, "; %d requested lines were already dropped", r.Dropped)
+	}
+	fmt.Fprintf(&b, "; next %d", r.Next)
+	if r.More {
+		b.WriteString(", more available")
+	}
+	if r.Truncated && r.Dropped == 0 {
+		b.WriteString("; cut at the size bound")
+	}
+	b.WriteString("]")
+	width := len(strconv.FormatInt(max(r.Next, 1), 10))
+	for _, l := range r.Lines {
+		fmt.Fprintf(&b, "\n%*d  %s", width, l.N, l.Text)
+		if l.Partial {
+			b.WriteString("  [unfinished line]")
+		}
+	}
+	return b.String()
+}
+
+func renderList(infos []jobs.Info, now time.Time) string {
+	if len(infos) == 0 {
+		return "[no jobs]"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d jobs]", len(infos))
+	for _, in := range infos {
+		fmt.Fprintf(&b, "\n%s  %s  pid %d  group %q  %q  %d lines", in.ID, jobs.Outcome(in), in.PID, in.Group, in.Title, in.Output.Lines)
+		if in.EndedAt.IsZero() {
+			fmt.Fprintf(&b, "  up %s", now.Sub(in.StartedAt).Round(time.Second))
+		}
+		if len(in.Services) > 0 {
+			b.WriteString("  " + strings.Join(in.Services, " "))
+		}
+	}
+	return b.String()
+}
+
+func renderStopGroup(group string, infos []jobs.Info, dropped bool) string {
+	if len(infos) == 0 {
+		return fmt.Sprintf("[no running jobs in group %q]", group)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[stopped %d jobs of group %q", len(infos), group)
+	if dropped {
+		b.WriteString("; records dropped")
+	}
+	b.WriteString("]")
+	for _, in := range infos {
+		fmt.Fprintf(&b, "\n%s  %s", in.ID, jobs.Outcome(in))
+	}
+	return b.String()
+}
+
+func renderDrop(r jobs.DropResult) string {
+	s := fmt.Sprintf("[dropped %d jobs]", len(r.Dropped))
+	if len(r.Dropped) > 0 {
+		s += " " + strings.Join(r.Dropped, " ")
+	}
+	if len(r.Skipped) > 0 {
+		s += fmt.Sprintf("\nkept %d running jobs (stop them first): %s", len(r.Skipped), strings.Join(r.Skipped, " "))
+	}
+	return s
+}
+
+// bound returns s cut to at most max bytes: it keeps the start and marks
+// the cut, at a UTF-8 boundary.
+func bound(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	marker := fmt.Sprintf("\n[... %d bytes cut ...]", len(s))
+	keep := max - len(marker)
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + fmt.Sprintf("\n[... %d bytes cut ...]", len(s)-keep)
+}

@@ -1,0 +1,215 @@
+package jobtools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/jobs"
+	"github.com/ptyseam/ptyseam/core"
+)
+
+type fixture struct {
+	m     *jobs.Manager
+	owner *core.Owner
+	tools map[string]Tool
+	t     *testing.T
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := core.New(core.Options{Logger: log})
+	m, err := jobs.New(svc, jobs.Config{Backend: jobs.BackendPipe, StopGrace: 200 * time.Millisecond, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := m.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	f := &fixture{m: m, owner: core.NewOwner("agent"), tools: map[string]Tool{}, t: t}
+	for _, tool := range Tools(m) {
+		f.tools[tool.Name] = tool
+	}
+	return f
+}
+
+// call runs a tool and checks its result against the output schema.
+func (f *fixture) call(name string, args string) (Result, error) {
+	f.t.Helper()
+	tool, ok := f.tools[name]
+	if !ok {
+		f.t.Fatalf("no tool %s", name)
+	}
+	res, err := tool.Handler(context.Background(), f.owner, json.RawMessage(args))
+	if err != nil {
+		var te *ToolError
+		if !errors.As(err, &te) || te.Code == "" {
+			f.t.Fatalf("%s returned a non-tool error %T %v", name, err, err)
+		}
+		return res, err
+	}
+	if err := checkOutput(tool.Definition, res); err != nil {
+		f.t.Fatalf("%s output does not match its schema: %v", name, err)
+	}
+	if len(res.Text) > MaxTextBytes || res.Text == "" {
+		f.t.Fatalf("%s text of %d bytes", name, len(res.Text))
+	}
+	return res, nil
+}
+
+func (f *fixture) mustCall(name, args string) Result {
+	f.t.Helper()
+	res, err := f.call(name, args)
+	if err != nil {
+		f.t.Fatalf("%s %s: %v", name, args, err)
+	}
+	return res
+}
+
+func TestDefinitions(t *testing.T) {
+	f := newFixture(t)
+	want := []string{ToolLaunch, ToolSend, ToolRead, ToolList, ToolStop, ToolStopGroup, ToolDrop}
+	got := Tools(f.m)
+	if len(got) != len(want) {
+		t.Fatalf("%d tools", len(got))
+	}
+	for i, tool := range got {
+		if tool.Name != want[i] || tool.Description == "" || tool.Title == "" || tool.Handler == nil {
+			t.Errorf("tool %d: %+v", i, tool.Definition)
+		}
+		for _, s := range []json.RawMessage{tool.InputSchema, tool.OutputSchema} {
+			var m map[string]any
+			if err := json.Unmarshal(s, &m); err != nil || m["type"] != "object" {
+				t.Errorf("%s schema %s: %v", tool.Name, s, err)
+			}
+		}
+	}
+}
+
+func TestToolsEndToEnd(t *testing.T) {
+	f := newFixture(t)
+	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo ready; while read l; do echo \"got $l\"; done"],"title":"echoer","group":"g","ports":[1]}`)
+	job := res.Structured.(JobOut)
+	if job.Status != "running" || job.Group != "g" || job.Backend != "pipe" || !strings.HasPrefix(res.Text, "[job "+job.ID+" running") {
+		t.Fatalf("launch %+v\n%s", job, res.Text)
+	}
+	// Port 1 is not listened on here: no warning.
+	if len(job.Warnings) != 0 {
+		t.Fatalf("warnings %q", job.Warnings)
+	}
+	res = f.mustCall(ToolSend, `{"id":"`+job.ID+`","data":"hi\\x21\\n"}`)
+	if s := res.Structured.(SendOut); s.Bytes != 4 || s.Echo != `hi!\n` {
+		t.Fatalf("send %+v", s)
+	}
+	var read ReadOut
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		res = f.mustCall(ToolRead, `{"id":"`+job.ID+`","from":0}`)
+		read = res.Structured.(ReadOut)
+		if len(read.Lines) == 2 {
+			break
+		}
+	}
+	if len(read.Lines) != 2 || read.Lines[1].Text != "got hi!" || read.Next != 2 {
+		t.Fatalf("read %+v", read)
+	}
+	if !regexp.MustCompile(`(?m)^1  got hi!$`).MatchString(res.Text) {
+		t.Fatalf("read text %q", res.Text)
+	}
+	res = f.mustCall(ToolRead, `{"id":"`+job.ID+`","pattern":"GOT","ignoreCase":true}`)
+	if r := res.Structured.(ReadOut); len(r.Lines) != 1 || r.Lines[0].N != 1 {
+		t.Fatalf("filtered %+v", r)
+	}
+	res = f.mustCall(ToolList, `{"group":"g","status":"running"}`)
+	if l := res.Structured.(ListOut); len(l.Jobs) != 1 || l.Jobs[0].Output.Lines != 2 {
+		t.Fatalf("list %+v", l)
+	}
+	res = f.mustCall(ToolStop, `{"id":"`+job.ID+`"}`)
+	if s := res.Structured.(StopOut); s.Job.Status != "stopped" || s.Job.Reason != "user" || s.Dropped {
+		t.Fatalf("stop %+v", s)
+	}
+	if _, err := f.call(ToolSend, `{"id":"`+job.ID+`","data":"x"}`); !errors.Is(err, core.ErrSessionExited) {
+		t.Fatalf("send to a stopped job: %v", err)
+	}
+	f.mustCall(ToolLaunch, `{"command":"sleep","args":["300"],"group":"g"}`)
+	res = f.mustCall(ToolDrop, `{"group":"g"}`)
+	if d := res.Structured.(DropOut); len(d.Dropped) != 1 || d.Dropped[0] != job.ID || len(d.Skipped) != 1 {
+		t.Fatalf("drop %+v", d)
+	}
+	res = f.mustCall(ToolStopGroup, `{"group":"g","drop":true}`)
+	if s := res.Structured.(StopGroupOut); len(s.Jobs) != 1 || s.Jobs[0].Status != "stopped" || !s.Dropped {
+		t.Fatalf("stop group %+v", s)
+	}
+	res = f.mustCall(ToolList, `{}`)
+	if l := res.Structured.(ListOut); len(l.Jobs) != 0 || res.Text != "[no jobs]" {
+		t.Fatalf("list after drop %+v %q", l, res.Text)
+	}
+}
+
+func TestToolErrors(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		tool, args, code, inMessage string
+	}{
+		{ToolLaunch, `{}`, "INVALID_ARGUMENT", `"command"`},
+		{ToolLaunch, `{"command":"true","bogus":1}`, "INVALID_ARGUMENT", `"bogus"`},
+		{ToolLaunch, `{"command":"true","timeoutMs":"soon"}`, "INVALID_ARGUMENT", `"timeoutMs"`},
+		{ToolLaunch, `{"command":"true","ports":[70000]}`, "INVALID_ARGUMENT", "70000"},
+		{ToolLaunch, `{"command":"true","backend":"tmux"}`, "INVALID_ARGUMENT", `"backend"`},
+		{ToolLaunch, `{"command":"/no/such/program"}`, "SPAWN_FAILED", ""},
+		{ToolLaunch, `[1]`, "INVALID_ARGUMENT", "object"},
+		{ToolSend, `{"data":"x"}`, "INVALID_ARGUMENT", `"id"`},
+		{ToolSend, `{"id":"pty_nosuch","data":"x"}`, "NO_SESSION", ""},
+		{ToolRead, `{"id":"pty_nosuch"}`, "NO_SESSION", ""},
+		{ToolRead, `{"id":"x","limit":0.5}`, "INVALID_ARGUMENT", `"limit"`},
+		{ToolList, `{"status":"sleeping"}`, "INVALID_ARGUMENT", `"status"`},
+		{ToolStop, `{"id":"pty_nosuch"}`, "NO_SESSION", ""},
+		{ToolStopGroup, `{}`, "INVALID_ARGUMENT", `"group"`},
+		{ToolDrop, `{"id":"a","group":"b"}`, "INVALID_ARGUMENT", "not both"},
+	}
+	for _, c := range cases {
+		_, err := f.call(c.tool, c.args)
+		var te *ToolError
+		if !errors.As(err, &te) || te.Code != c.code || !strings.Contains(te.Message, c.inMessage) || te.Hint == "" {
+			t.Errorf("%s %s: %#v", c.tool, c.args, err)
+		}
+	}
+	// A bad pattern, a running job dropped by id, another owner's job.
+	job := f.mustCall(ToolLaunch, `{"command":"sleep","args":["300"]}`).Structured.(JobOut)
+	if _, err := f.call(ToolRead, `{"id":"`+job.ID+`","pattern":"("}`); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Errorf("bad pattern: %v", err)
+	}
+	_, err := f.call(ToolDrop, `{"id":"`+job.ID+`"}`)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Code != string(jobs.CodeJobRunning) || !strings.Contains(te.Text(), "bg_stop") {
+		t.Errorf("drop running: %v", err)
+	}
+	other := f.tools[ToolStop].Handler
+	if _, err := other(context.Background(), core.NewOwner("intruder"), json.RawMessage(`{"id":"`+job.ID+`"}`)); !errors.Is(err, core.ErrForeignSession) {
+		t.Errorf("foreign stop: %v", err)
+	}
+}
+
+func TestBound(t *testing.T) {
+	s := strings.Repeat("é", 100)
+	b := bound(s, 50)
+	if len(b) > 50 || !strings.Contains(b, "bytes cut") || !strings.HasPrefix(b, "é") {
+		t.Fatalf("bound %q (%d bytes)", b, len(b))
+	}
+	if bound("short", 50) != "short" {
+		t.Fatal("short text changed")
+	}
+}

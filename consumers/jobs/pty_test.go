@@ -1,0 +1,57 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+)
+
+// registerPTY registers the local PTY backend ("shell" and "exec").
+func registerPTY(t *testing.T, svc *core.Service) {
+	t.Helper()
+	if err := localpty.Register(svc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHTTPServerOnPTY(t *testing.T) { testHTTPServer(t, BackendPTY) }
+
+func TestAutoPrefersPTY(t *testing.T) {
+	f := newFixture(t, Config{})
+	in := f.launch(t, sh("tty"))
+	if in.Backend != BackendPTY {
+		t.Fatalf("auto chose %s", in.Backend)
+	}
+	f.waitOutput(t, in.ID, "/dev/pts/")
+	pipe := f.launch(t, LaunchRequest{Command: "sh", Args: []string{"-c", "tty || true"}, Backend: BackendPipe})
+	f.waitOutput(t, pipe.ID, "not a tty")
+}
+
+// TestCtrlCStopsForegroundProgram sends "\x03" through the terminal: the
+// line discipline turns it into SIGINT for the foreground program.
+func TestCtrlCStopsForegroundProgram(t *testing.T) {
+	f := newFixture(t, Config{Backend: BackendPTY})
+	in := f.launch(t, LaunchRequest{Command: "python3", Args: []string{"-c",
+		"import time\nprint('working', flush=True)\ntry:\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n    raise SystemExit(130)"}})
+	f.waitOutput(t, in.ID, "working")
+	res, err := f.m.Write(context.Background(), f.owner, in.ID, `\x03`)
+	if err != nil || res.Bytes != 1 || res.Echo != `\x03` {
+		t.Fatalf("write: %+v %v", res, err)
+	}
+	end := f.waitEnded(t, in.ID)
+	if end.State != StateFailed || end.ExitCode == nil || *end.ExitCode != 130 {
+		t.Fatalf("after Ctrl-C: %+v", end)
+	}
+	f.waitOutput(t, in.ID, "interrupted")
+
+	// A program that does not catch it dies of SIGINT.
+	sl := f.launch(t, LaunchRequest{Command: "sleep", Args: []string{"300"}})
+	if _, err := f.m.Write(context.Background(), f.owner, sl.ID, `\cC`); err != nil {
+		t.Fatal(err)
+	}
+	if e := f.waitEnded(t, sl.ID); e.State != StateFailed || e.Signal != "SIGINT" {
+		t.Fatalf("sleep after Ctrl-C: %+v", e)
+	}
+}
