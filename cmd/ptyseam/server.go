@@ -9,6 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ptyseam/ptyseam/consumers/jobs"
+	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/ptysession"
@@ -24,6 +26,7 @@ const version = "0.1.0"
 type toolServer struct {
 	svc      *core.Service
 	sessions *ptysession.Sessions
+	jobs     *jobs.Manager
 	disp     *tools.Dispatcher
 	log      *slog.Logger
 	server   *mcp.Server
@@ -60,7 +63,18 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			return nil, err
 		}
 	}
-	ts := &toolServer{svc: svc, sessions: sessions, disp: disp, log: log, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	jm, err := jobs.New(svc, jobs.Config{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Allow) == 0 { // jobs run arbitrary commands: not under an allowlist
+		for _, t := range jobtools.Tools(jm) {
+			if err := disp.Add(fromJobTool(t)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, disp: disp, log: log, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
 			"returns what it printed and why control came back, pty_tail returns only new output, pty_close ends it " +
@@ -156,7 +170,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 
 // shutdown closes every session of every client.
 func (ts *toolServer) shutdown(ctx context.Context) error {
-	err := ts.svc.Shutdown(ctx)
+	err := errors.Join(ts.jobs.Shutdown(ctx), ts.svc.Shutdown(ctx))
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()
 	select {

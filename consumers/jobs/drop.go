@@ -72,7 +72,7 @@ func (m *Manager) Drop(ctx context.Context, owner *core.Owner, req DropRequest) 
 // dropJob closes j's session and removes its record.
 func (m *Manager) dropJob(ctx context.Context, j *job) error {
 	info := m.info(j)
-	if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: dropped"); err != nil && !errors.Is(err, core.ErrNoSession) {
+	if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: dropped"); err != nil && !sessionGone(err) {
 		return err
 	}
 	m.mu.Lock()

@@ -189,7 +189,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 			if _, err := m.stopJob(ctx, j, ReasonShutdown, false); err != nil {
 				errs[i] = err
 			}
-			if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: shutdown"); err != nil && !errors.Is(err, core.ErrNoSession) {
+			if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: shutdown"); err != nil && !sessionGone(err) {
 				errs[i] = errors.Join(errs[i], err)
 			}
 		}()
@@ -208,4 +208,11 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	m.mu.Unlock()
 	m.log.Info("jobs: shut down", "jobs", len(all), "error", m.shutdownErr)
 	return m.shutdownErr
+}
+
+// sessionGone reports whether a close failed only because the job's session
+// is already gone: closed, or closed with its owner (DisposeOwner closes
+// every session of the owner before it answers).
+func sessionGone(err error) bool {
+	return errors.Is(err, core.ErrNoSession) || errors.Is(err, core.ErrOwnerDisposed)
 }

@@ -154,7 +154,7 @@ func (m *Manager) terminate(ctx context.Context, j *job, force bool) error {
 	// session, which ends every process it started.
 	m.log.Warn("jobs: job survived SIGKILL; closing its session", "job", j.id)
 	_ = m.info(j) // keep the last statistics
-	if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: forced stop"); err != nil && !errors.Is(err, core.ErrNoSession) {
+	if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: forced stop"); err != nil && !sessionGone(err) {
 		return err
 	}
 	j.mu.Lock()

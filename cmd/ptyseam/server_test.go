@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connect serves cfg's tools to an in-memory MCP client.
+func connect(t *testing.T, cfg config) (*mcp.ClientSession, *toolServer) {
+	t.Helper()
+	ts, err := newToolServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := ts.server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.Close()
+		_ = ss.Wait()
+		sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer scancel()
+		if err := ts.shutdown(sctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return cs, ts
+}
+
+func defaultConfig(t *testing.T, args ...string) config {
+	t.Helper()
+	cfg, err := parseConfig(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	m, _ := res.StructuredContent.(map[string]any)
+	return m, res
+}
+
+func TestToolsOverInMemoryTransport(t *testing.T) {
+	cs, _ := connect(t, defaultConfig(t))
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, tool := range list.Tools {
+		have[tool.Name] = true
+	}
+	for _, want := range []string{"pty_open", "pty_send", "pty_tail", "pty_close", "pty_list", "pty_read", "pty_signal",
+		"bg_launch", "bg_send", "bg_read", "bg_list", "bg_stop", "bg_stop_group", "bg_drop"} {
+		if !have[want] {
+			t.Errorf("tool %s is not served", want)
+		}
+	}
+	opened, _ := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+	id, _ := opened["sessionId"].(string)
+	sent, _ := call(t, cs, "pty_send", map[string]any{"id": id, "data": "echo $((6*7))"})
+	if !strings.Contains(sent["delta"].(string), "42") {
+		t.Fatalf("pty_send delta %q", sent["delta"])
+	}
+	_, bad := call(t, cs, "pty_close", map[string]any{"id": "pty_guess"})
+	if !bad.IsError || !strings.Contains(bad.Content[0].(*mcp.TextContent).Text, "NO_SESSION") || bad.Meta["code"] != "NO_SESSION" {
+		t.Fatalf("a wrong id must be a coded tool error: %+v", bad)
+	}
+
+	launched, res := call(t, cs, "bg_launch", map[string]any{"command": "sh", "args": []string{"-c", "echo job-output; sleep 30"}})
+	if res.IsError {
+		t.Fatalf("bg_launch: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	jobID, _ := launched["id"].(string)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		read, res := call(t, cs, "bg_read", map[string]any{"id": jobID, "from": 0})
+		if res.IsError {
+			t.Fatalf("bg_read: %v", res.Content[0].(*mcp.TextContent).Text)
+		}
+		if b, _ := json.Marshal(read["lines"]); strings.Contains(string(b), "job-output") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job's output never showed: %+v", read)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestAllowlistRefusesOtherCommands(t *testing.T) {
+	cs, _ := connect(t, defaultConfig(t, "--allow", "python3"))
+	_, res := call(t, cs, "pty_open", map[string]any{"command": "vim /etc/passwd"})
+	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "allowlist") {
+		t.Fatalf("a command outside the allowlist was not refused: %+v", res)
+	}
+	opened, res := call(t, cs, "pty_open", map[string]any{"command": "python3 -q"})
+	if res.IsError || !strings.HasSuffix(opened["initialOutput"].(string), ">>> ") {
+		t.Fatalf("an allowed command was refused: %+v", res)
+	}
+}
+
+func TestConfigRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--tail-lines", "0"}, {"--tail-lines", "20000"}, {"--result-bytes", "10"},
+		{"--max-sessions", "-1"}, {"--shell", " "}, {"stray"}, {"--nope"},
+	} {
+		if _, err := parseConfig(args, io.Discard); err == nil {
+			t.Errorf("parseConfig(%q) accepted bad input", args)
+		}
+	}
+	if _, err := listen(config{HTTPAddr: "0.0.0.0:0"}); err == nil {
+		t.Errorf("a non-loopback address was accepted without --allow-remote")
+	}
+}
+
+func TestBearerTokenIsRequired(t *testing.T) {
+	h := requireToken("s3cret", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) }))
+	for header, want := range map[string]int{"": 401, "Bearer wrong": 401, "Basic s3cret": 401, "Bearer s3cret": 204} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("POST", "/", nil)
+		if header != "" {
+			req.Header.Set("Authorization", header)
+		}
+		h.ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Errorf("Authorization %q: status %d, want %d", header, rec.Code, want)
+		}
+	}
+}
