@@ -89,7 +89,8 @@ var demoSections = []demoSection{
 	{"3. A program asking for a password", demoPassword},
 	{"4. A command that does not finish: a timeout returns control, SIGINT reaches its foreground group", demoSignal},
 	{"5. gdb through GDB/MI on a ptyseam session", demoGDB},
-	{"7. Close leaves no process behind, not even a setsid double fork", demoClose},
+	{"7. A background job: a web server, its address detected, its log filtered", demoJobs},
+	{"8. Close leaves no process behind, not even a setsid double fork", demoClose},
 }
 
 func (d *demo) section(title string) {
