@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"github.com/ptyseam/ptyseam/core"
+
 	"errors"
 	"fmt"
 	"log/slog"
@@ -102,8 +104,12 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("jobs: invalid configuration: %s = %v: %s", e.Field, e.Value, e.Reason)
 }
 
-// Is makes errors.Is(err, ErrInvalidConfig) true.
-func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+// Is makes errors.Is(err, ErrInvalidConfig) and errors.Is(err,
+// core.ErrInvalidArgument) true, so callers that only know the service's
+// codes recognise it too.
+func (e *ConfigError) Is(target error) bool {
+	return target == ErrInvalidConfig || target == core.ErrInvalidArgument
+}
 
 // Validate checks every field and returns the configuration with defaults
 // filled in, or the first *ConfigError.
