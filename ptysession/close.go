@@ -1,0 +1,47 @@
+package ptysession
+
+import (
+	"context"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// CloseResult says whether a close did the work.
+type CloseResult struct {
+	// Closed is true when this call closed the session (or joined a close
+	// under way) and false when the session was already closed.
+	Closed bool `json:"closed"`
+}
+
+// Close closes one of owner's sessions, returning only when every process
+// it started is gone, and forgets its tail cursor. Closing a session that
+// was already closed returns Closed false; a session that never existed is
+// NO_SESSION, another owner's FOREIGN_SESSION. A failed teardown returns a
+// *core.CleanupError; a later Close retries.
+func (s *Sessions) Close(ctx context.Context, owner *core.Owner, id core.SessionID) (CloseResult, error) {
+	const op = "close"
+	if err := checkCall(ctx, op, owner, id); err != nil {
+		return CloseResult{}, err
+	}
+	closed, err := s.t.Close(ctx, owner, id, "closed by its owner")
+	switch {
+	case err == nil:
+		s.forget(owner, id)
+		return CloseResult{Closed: closed}, nil
+	case core.CodeOf(err) == core.CodeNoSession:
+		s.forget(owner, id)
+	}
+	return CloseResult{}, err
+}
+
+// Dispose closes every session of owner, refuses the owner from then on
+// (OWNER_DISPOSED), and forgets its tail cursors. It returns the joined
+// close errors, if any.
+func (s *Sessions) Dispose(ctx context.Context, owner *core.Owner) error {
+	if owner == nil {
+		return invalid("dispose", "", "owner", "is nil")
+	}
+	err := s.t.DisposeOwner(ctx, owner)
+	s.forgetOwner(owner)
+	return err
+}

@@ -1,0 +1,188 @@
+package ptysession
+
+import (
+	"context"
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// OpenRequest asks for a new session.
+type OpenRequest struct {
+	// Command is what to run. On a shell-type backend it is typed into the
+	// shell (empty, or one of Options.ShellNames alone: nothing is typed and
+	// the shell itself is the program). On an argv backend it is split into
+	// argv with [SplitCommand] and must not be empty.
+	Command string
+	// Cwd is the working directory ("" keeps the backend's default).
+	Cwd string
+	// Env holds extra environment variables; names must match
+	// [A-Za-z_][A-Za-z0-9_]* and values must not contain NUL. They are
+	// passed to the backend, or typed as export statements before the
+	// command when Options.ShellQuoteEnv is set.
+	Env map[string]string
+	// Name is optional owner-local display metadata (unique per owner among
+	// live sessions). It authorizes nothing.
+	Name string
+}
+
+// OpenResult describes a new session.
+type OpenResult struct {
+	// SessionID is the service-minted id the other calls take.
+	SessionID core.SessionID `json:"sessionId"`
+	// PID is the top-level process id (0, and omitted, where the backend
+	// cannot name one).
+	PID int `json:"pid,omitempty"`
+	// Status is the session's status when Open returned.
+	Status core.Status `json:"status"`
+	// InitialOutput is the cleaned output the session printed before Open
+	// returned: the shell's banner and prompt, the typed command's echo and
+	// what it printed until it settled. The newest part is kept.
+	InitialOutput string `json:"initialOutput"`
+	// Truncated reports that older parts of InitialOutput were dropped.
+	Truncated bool `json:"truncated"`
+	// WaitReason says how the typed command settled (empty when nothing
+	// was typed).
+	WaitReason core.WaitReason `json:"waitReason,omitempty"`
+}
+
+// Open starts a session for owner. Setup failures leave nothing behind:
+// if typing the command fails or ctx ends, the session is closed and the
+// error returned (a *core.CleanupError keeping it if the close failed).
+// Bad input is INVALID_ARGUMENT naming the field.
+func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest) (OpenResult, error) {
+	const op = "open"
+	if owner == nil {
+		return OpenResult{}, invalid(op, "", "owner", "is nil")
+	}
+	if err := ctx.Err(); err != nil {
+		return OpenResult{}, cancelled(op, "", err)
+	}
+	switch {
+	case strings.IndexByte(req.Command, 0) >= 0:
+		return OpenResult{}, invalid(op, "", "command", "contains a NUL byte")
+	case strings.IndexByte(req.Cwd, 0) >= 0:
+		return OpenResult{}, invalid(op, "", "cwd", "contains a NUL byte")
+	case len(req.Command) > s.opts.MaxSendBytes:
+		return OpenResult{}, invalid(op, "", "command", "%d bytes exceeds the limit of %d", len(req.Command), s.opts.MaxSendBytes)
+	}
+	env, err := validateEnv(req.Env)
+	if err != nil {
+		return OpenResult{}, withOp(err, op)
+	}
+	spawn := core.SpawnRequest{Type: s.opts.Backend, Name: req.Name, Dir: req.Cwd}
+	var typed string // the line to type into the shell, if any
+	if s.opts.argvMode() {
+		argv, err := SplitCommand(req.Command)
+		if err != nil {
+			return OpenResult{}, withOp(err, op)
+		}
+		if len(argv) == 0 {
+			return OpenResult{}, invalid(op, "", "command", "is empty: name the program to run")
+		}
+		spawn.Command, spawn.Env = argv, env
+	} else {
+		// One typed line: the exports (if any) and the command, so that the
+		// shell goes through a single prompt cycle.
+		var parts []string
+		if s.opts.ShellQuoteEnv && len(env) > 0 {
+			line, err := ExportLine(req.Env)
+			if err != nil {
+				return OpenResult{}, withOp(err, op)
+			}
+			parts = append(parts, line)
+		} else {
+			spawn.Env = env
+		}
+		cmd := strings.TrimSuffix(strings.TrimSuffix(req.Command, "\n"), "\r")
+		if strings.TrimSpace(cmd) != "" && !s.isShellName(cmd) {
+			parts = append(parts, cmd)
+		}
+		if len(parts) > 0 {
+			typed = strings.Join(parts, "; ")
+		}
+	}
+
+	sp, err := s.t.Spawn(ctx, owner, spawn)
+	if err != nil {
+		return OpenResult{}, err
+	}
+	id := sp.ID
+	var reason core.WaitReason
+	if typed != "" {
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: s.opts.OpenTimeout}, nil)
+		if err != nil {
+			return OpenResult{}, s.abandon(owner, id, err)
+		}
+		reason = r.WaitReason
+	}
+	var c core.Cursor
+	d, err := c.Next(s.reader(owner, id), MaxLines, s.opts.MaxResultBytes)
+	if err != nil {
+		return OpenResult{}, s.abandon(owner, id, err)
+	}
+	info, err := s.t.Info(owner, id)
+	if err != nil {
+		return OpenResult{}, s.abandon(owner, id, err)
+	}
+	return OpenResult{
+		SessionID:     id,
+		PID:           info.PID,
+		Status:        info.Status,
+		InitialOutput: d.Text,
+		Truncated:     d.Truncated || (sp.Truncated && typed == ""),
+		WaitReason:    reason,
+	}, nil
+}
+
+// isShellName reports whether cmd names the shell itself.
+func (s *Sessions) isShellName(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	if strings.ContainsAny(cmd, " \t\n") {
+		return false
+	}
+	base := path.Base(cmd)
+	for _, n := range s.opts.ShellNames {
+		if cmd == n || base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// abandon closes a session whose setup failed and returns cause, or a
+// *core.CleanupError keeping cause if the close failed.
+func (s *Sessions) abandon(owner *core.Owner, id core.SessionID, cause error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
+	defer cancel()
+	s.forget(owner, id)
+	if _, err := s.t.Close(ctx, owner, id, "open failed"); err != nil {
+		ce := &core.CleanupError{Cause: cause, Err: err}
+		var inner *core.CleanupError
+		if errors.As(err, &inner) {
+			ce.Err, ce.Survivors = inner.Err, inner.Survivors
+		}
+		return ce
+	}
+	return withOp(cause, "open")
+}
+
+// reader serves a cursor from the seam's page reads.
+func (s *Sessions) reader(owner *core.Owner, id core.SessionID) func(core.PageRequest) (core.PageResult, error) {
+	return func(req core.PageRequest) (core.PageResult, error) {
+		return s.t.Read(owner, id, req)
+	}
+}
+
+// withOp sets Op on a bare *core.Error.
+func withOp(err error, op string) error {
+	var e *core.Error
+	if errors.As(err, &e) && e.Op == "" {
+		c := *e
+		c.Op = op
+		return &c
+	}
+	return err
+}

@@ -1,0 +1,132 @@
+package ptysession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// benchSession opens a session on the real service that echoes each line
+// back (cat on the exec backend).
+func benchSession(b *testing.B) (*Sessions, *core.Service, *core.Owner, core.SessionID) {
+	b.Helper()
+	s := New(newBenchService(b), Options{Backend: "exec"})
+	owner := core.NewOwner("bench")
+	r, err := s.Open(context.Background(), owner, OpenRequest{Command: "cat"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _, _ = s.Close(context.Background(), owner, r.SessionID) })
+	return s, s.t.(*core.Service), owner, r.SessionID
+}
+
+func newBenchService(b *testing.B) *core.Service {
+	b.Helper()
+	svc := core.New(core.Options{Logger: quietLogger()})
+	if err := registerLocal(svc); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = svc.Shutdown(ctx)
+	})
+	return svc
+}
+
+// BenchmarkSendRoundTrip measures a facade send (a line to cat and its
+// echo back, settled by the stdin_read tier) against the same send on the
+// seam directly; "facade/seam" is the ratio of their times.
+func BenchmarkSendRoundTrip(b *testing.B) {
+	s, svc, owner, id := benchSession(b)
+	ctx := context.Background()
+	const n = 200
+	start := time.Now()
+	for range n {
+		op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte("x"), Submit: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := op.Wait(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	seam := time.Since(start) / n
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := s.Send(ctx, owner, id, SendRequest{Data: "x"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	facade := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(float64(seam.Microseconds()), "seam-µs/op")
+	b.ReportMetric(float64(facade)/float64(seam), "facade/seam")
+}
+
+// BenchmarkTail measures a tail of 100 new lines through the facade
+// against the same page read on the seam; "tail/read" is the ratio.
+func BenchmarkTail(b *testing.B) {
+	s, svc, owner, id := benchSession(b)
+	ctx := context.Background()
+	for i := range 100 {
+		if _, err := s.Send(ctx, owner, id, SendRequest{Data: fmt.Sprintf("line %d", i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const n = 2000
+	start := time.Now()
+	for range n {
+		if _, err := svc.Read(owner, id, core.PageRequest{Newest: true, Count: 200}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	read := time.Since(start) / n
+	b.ResetTimer()
+	for b.Loop() {
+		s.forget(owner, id) // every tail returns the whole backlog
+		if _, err := s.Tail(ctx, owner, id, 200); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	tail := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(float64(read.Nanoseconds()), "read-ns/op")
+	b.ReportMetric(float64(tail)/float64(read), "tail/read")
+}
+
+// BenchmarkDispatchTail measures pty_tail through the dispatcher (schema
+// validation, decoding, rendering, bounding) against Tail called directly;
+// "dispatch/direct" is the ratio.
+func BenchmarkDispatchTail(b *testing.B) {
+	s, _, owner, id := benchSession(b)
+	ctx := context.Background()
+	d, err := tools.NewDispatcher(tools.Options{}, PtyTools(s)...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(fmt.Sprintf(`{"id":%q,"lines":50}`, id))
+	const n = 5000
+	start := time.Now()
+	for range n {
+		if _, err := s.Tail(ctx, owner, id, 50); err != nil {
+			b.Fatal(err)
+		}
+	}
+	direct := time.Since(start) / n
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := d.Call(ctx, owner, ToolTail, args, tools.CallOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	dispatch := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(float64(direct.Nanoseconds()), "direct-ns/op")
+	b.ReportMetric(float64(dispatch)/float64(direct), "dispatch/direct")
+}

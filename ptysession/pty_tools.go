@@ -1,0 +1,257 @@
+package ptysession
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// Tool names.
+const (
+	ToolOpen   = "pty_open"
+	ToolSend   = "pty_send"
+	ToolTail   = "pty_tail"
+	ToolClose  = "pty_close"
+	ToolList   = "pty_list"
+	ToolRead   = "pty_read"
+	ToolSignal = "pty_signal"
+)
+
+// PtyTools returns the model-facing tools over s, in the order pty_open,
+// pty_send, pty_tail, pty_close, pty_list, pty_read, pty_signal. Add them
+// to a tools.Dispatcher. Each handler runs the facade call of the same
+// name with the calling owner; errors are *tools.ToolError values whose
+// hint names the sibling tool to use next.
+func PtyTools(s *Sessions) []tools.Tool {
+	return []tools.Tool{
+		{
+			Definition: tools.Definition{
+				Name:  ToolOpen,
+				Title: "Open a terminal session",
+				Description: "Start a program on a new pseudo-terminal session that stays alive across calls: " +
+					"a shell, a REPL (python3), a debugger (gdb), a server. Returns sessionId for the other pty_* tools, " +
+					"status, and initialOutput: what the session printed until it settled (for a command typed into the " +
+					"shell: until the prompt came back, the program waited for input, or output went quiet). " +
+					"The session keeps its state (working directory, variables, the running program) between calls. " +
+					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done.",
+				InputSchema:  mustJSON(openInput),
+				OutputSchema: mustJSON(openOutput),
+			},
+			Handler: s.openTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolSend,
+				Title: "Type into a terminal session",
+				Description: "Type data into a session and wait until it settles: the shell command finished (waitReason prompt), " +
+					"the program waits for input (stdin_read), output went quiet (inferred_idle; it may still be working), " +
+					"the deadline passed (timeout) or the session exited. submit (default true) presses Enter after data; " +
+					"submit false sends data byte-exact, for example \"\\u0003\" (Ctrl-C) or an answer without Enter. " +
+					"Returns delta (the output since the write), status (running, or exited with its code) and waitReason. " +
+					"A returned send does not mean the program exited. One send per session at a time; for output that " +
+					"keeps coming later, use pty_tail.",
+				InputSchema:  mustJSON(sendInput),
+				OutputSchema: mustJSON(sendOutput),
+			},
+			Handler: s.sendTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolTail,
+				Title: "Read new output of a terminal session",
+				Description: "Return the output a session printed since your previous pty_tail of it (the first pty_tail returns " +
+					"everything from the start). It never returns the same output twice. If more than `lines` lines are " +
+					"pending, it returns the newest ones with truncated true and skipped = the exact number of lines left " +
+					"out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
+				InputSchema:  mustJSON(tailInput),
+				OutputSchema: mustJSON(tailOutput),
+			},
+			Handler: s.tailTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolClose,
+				Title: "Close a terminal session",
+				Description: "Close a session: terminate its program and every process it started, and free the session. " +
+					"Returns closed true, or closed false if it was already closed. Close sessions you no longer need.",
+				InputSchema:  mustJSON(closeInput),
+				OutputSchema: mustJSON(closeOutput),
+			},
+			Handler: s.closeTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:         ToolList,
+				Title:        "List terminal sessions",
+				Description:  "List your open sessions: sessionId, backend type, pid, status and the number of lines printed so far.",
+				InputSchema:  mustJSON(listInput),
+				OutputSchema: mustJSON(listOutput),
+			},
+			Handler: s.listTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolRead,
+				Title: "Read a page of a session's scrollback",
+				Description: "Read lines of a session's scrollback by absolute line number (line 0 is the first line it printed), " +
+					"without moving pty_tail's position. newest true reads the last lines. Page forward from end.",
+				InputSchema:  mustJSON(readInput),
+				OutputSchema: mustJSON(readOutput),
+			},
+			Handler: s.readTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolSignal,
+				Title: "Signal a terminal session's program",
+				Description: "Send a signal to the program in the foreground of a session (not to the shell): SIGINT is Ctrl-C, " +
+					"SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. To end the whole session use pty_close.",
+				InputSchema:  mustJSON(signalInput),
+				OutputSchema: mustJSON(signalOutput),
+			},
+			Handler: s.signalTool,
+		},
+	}
+}
+
+// ptyHints name the pty tool to use next, per error code.
+var ptyHints = map[core.Code]string{
+	core.CodeNoSession:       "Call pty_list to see your open sessions, or pty_open to start a new one.",
+	core.CodeForeignSession:  "Use a sessionId that your own pty_open returned; pty_list shows yours.",
+	core.CodeSendActive:      "Another pty_send is still running on this session: read its output with pty_tail, interrupt it with pty_signal SIGINT, or wait and retry.",
+	core.CodeSessionExited:   "The program has exited: read its last output with pty_tail, then pty_close the session.",
+	core.CodeSessionClosing:  "The session is being closed; call pty_open for a new one.",
+	core.CodeSignalRefused:   "That would kill the session's own shell: call pty_close to end the session.",
+	core.CodeTooManySessions: "Call pty_close on sessions you no longer need (pty_list shows them), then retry.",
+	core.CodeSpawnFailed:     "Check the command, cwd and env, then call pty_open again.",
+	core.CodeCleanupFailed:   "Some processes survived; call pty_close again.",
+}
+
+func toolErr(err error) error {
+	return tools.AsToolError(err, ptyHints[core.CodeOf(err)])
+}
+
+type openArgs struct {
+	Command string            `json:"command"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+}
+
+type idArgs struct {
+	ID string `json:"id"`
+}
+
+type sendArgs struct {
+	ID     string `json:"id"`
+	Data   string `json:"data"`
+	Submit *bool  `json:"submit"`
+}
+
+type tailArgs struct {
+	ID    string `json:"id"`
+	Lines int    `json:"lines"`
+}
+
+type readArgs struct {
+	ID     string `json:"id"`
+	Start  int64  `json:"start"`
+	Lines  int    `json:"lines"`
+	Newest bool   `json:"newest"`
+}
+
+type signalArgs struct {
+	ID     string `json:"id"`
+	Signal string `json:"signal"`
+}
+
+func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a openArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env})
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderOpen(r)}, nil
+}
+
+func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a sendArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
+		Data:   a.Data,
+		Submit: a.Submit,
+		Progress: func(d core.OutputDelta) {
+			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
+		},
+	})
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderSend(r)}, nil
+}
+
+func (s *Sessions) tailTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a tailArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.Tail(ctx, owner, core.SessionID(a.ID), a.Lines)
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderTail(r)}, nil
+}
+
+func (s *Sessions) closeTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a idArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.Close(ctx, owner, core.SessionID(a.ID))
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderClose(a.ID, r)}, nil
+}
+
+func (s *Sessions) listTool(_ context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a struct{}
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.List(owner)
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderList(r)}, nil
+}
+
+func (s *Sessions) readTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a readArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ReadRequest{Start: a.Start, Lines: a.Lines, Newest: a.Newest})
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderRead(r)}, nil
+}
+
+func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a signalArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), a.Signal)
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: r, Text: renderSignal(a.ID, r)}, nil
+}

@@ -1,0 +1,108 @@
+package ptysession
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// ReadRequest selects a page of scrollback by absolute line numbers (line
+// 0 is the first line the session printed).
+type ReadRequest struct {
+	// Start is the first line wanted (ignored with Newest).
+	Start int64
+	// Lines is the number of lines wanted (0: Options.TailLines; at most
+	// 10,000).
+	Lines int
+	// Newest selects the newest Lines lines instead.
+	Newest bool
+}
+
+// ReadResult is one bounded page of scrollback. It does not move the tail
+// cursor.
+type ReadResult struct {
+	// Text holds the page's lines, each completed line ending in "\n".
+	Text string `json:"text"`
+	// Lines counts the lines in Text.
+	Lines int `json:"lines"`
+	// Start and End delimit the page: lines [Start, End). Page on from End.
+	Start int64 `json:"start"`
+	// End is the number after the last line in Text.
+	End int64 `json:"end"`
+	// Total counts every line so far, dropped ones and an unterminated
+	// last line included.
+	Total int64 `json:"total"`
+	// First is the oldest line still retained.
+	First int64 `json:"first"`
+	// Partial reports that the page ends with the unterminated current
+	// line.
+	Partial bool `json:"partial"`
+	// Truncated reports that requested lines are no longer retained
+	// (Dropped counts them) or that the page was cut short by the byte
+	// bound (End then stops early).
+	Truncated bool `json:"truncated"`
+	// Dropped counts requested lines no longer retained.
+	Dropped int64 `json:"dropped"`
+}
+
+// Read returns a page of the session's retained scrollback, independent of
+// the tail cursor. Lines outside 0..10,000 or a negative Start is
+// INVALID_ARGUMENT.
+func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionID, req ReadRequest) (ReadResult, error) {
+	const op = "read"
+	if err := checkCall(ctx, op, owner, id); err != nil {
+		return ReadResult{}, err
+	}
+	switch {
+	case req.Lines < 0 || req.Lines > MaxLines:
+		return ReadResult{}, invalid(op, id, "lines", "must be between 0 and %d, got %d", MaxLines, req.Lines)
+	case req.Start < 0:
+		return ReadResult{}, invalid(op, id, "start", "must not be negative, got %d", req.Start)
+	}
+	if req.Lines == 0 {
+		req.Lines = s.opts.TailLines
+	}
+	pg, err := s.t.Read(owner, id, core.PageRequest{Start: req.Start, Count: req.Lines, Newest: req.Newest})
+	if err != nil {
+		return ReadResult{}, err
+	}
+	n := min(len(pg.Lines), int(max(pg.End-pg.Start, 0)))
+	res := ReadResult{
+		Start: pg.Start, End: pg.Start + int64(n), Total: pg.Total, First: pg.First,
+		Partial: pg.Partial && pg.Start+int64(n) == pg.End, Truncated: pg.Truncated, Dropped: pg.Dropped,
+	}
+	var b strings.Builder
+	for i, line := range pg.Lines[:n] {
+		last := i == n-1
+		size := len(line) + 1
+		if b.Len()+size > s.opts.MaxResultBytes && i > 0 {
+			res.End, res.Partial, res.Truncated = pg.Start+int64(i), false, true
+			break
+		}
+		if size > s.opts.MaxResultBytes {
+			line = tailBytes(line, s.opts.MaxResultBytes-1)
+			res.Truncated = true
+		}
+		b.WriteString(line)
+		if !(last && res.Partial) {
+			b.WriteByte('\n')
+		}
+		res.Lines++
+	}
+	res.Text = b.String()
+	return res, nil
+}
+
+// tailBytes returns the last n bytes of s, not starting inside a UTF-8
+// sequence.
+func tailBytes(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	i := len(s) - max(n, 0)
+	for i < len(s) && !isRuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}

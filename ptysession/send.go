@@ -1,0 +1,149 @@
+package ptysession
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// SendRequest is one write to a session.
+type SendRequest struct {
+	// Data is written byte-exact (control characters included: "\x03" is
+	// Ctrl-C).
+	Data string
+	// Submit appends the backend's Enter key after Data. nil means true,
+	// so that interactive programs receive a line; pass false for
+	// byte-exact writes.
+	Submit *bool
+	// Timeout overrides the seam's absolute send deadline (0: its
+	// default).
+	Timeout time.Duration
+	// QuietWindow overrides the seam's silence window (0: its default).
+	QuietWindow time.Duration
+	// Progress, if set, receives the output produced so far every
+	// Options.ProgressInterval while the send runs (only when there is new
+	// output). It is called from Send's goroutine.
+	Progress func(core.OutputDelta)
+}
+
+// SendResult is how a send settled.
+type SendResult struct {
+	// Delta is the cleaned output produced since the write (the newest
+	// part, at most Options.MaxResultBytes).
+	Delta string `json:"delta"`
+	// Status is the session's status when the send settled. A settled
+	// send does not mean the program exited.
+	Status core.Status `json:"status"`
+	// WaitReason says why control came back.
+	WaitReason core.WaitReason `json:"waitReason"`
+	// Truncated reports that older parts of Delta were dropped.
+	Truncated bool `json:"truncated"`
+	// Skipped counts whole lines dropped from Delta.
+	Skipped int64 `json:"skipped,omitempty"`
+	// ExitCode is the exit code the shell reported for the command when
+	// the send settled on a prompt, else nil.
+	ExitCode *int `json:"exitCode,omitempty"`
+}
+
+// Bool returns a pointer to b, for SendRequest.Submit.
+func Bool(b bool) *bool { return &b }
+
+// Send writes to a session and waits until the write settled. Only one
+// send may run per session (SEND_ACTIVE otherwise). When ctx ends first,
+// the send is cancelled (SIGINT to the foreground process group) and Send
+// returns what was printed until then together with a CANCELLED error that
+// also matches ctx's error. Bad input is INVALID_ARGUMENT naming the field.
+func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionID, req SendRequest) (SendResult, error) {
+	const op = "send"
+	if err := checkCall(ctx, op, owner, id); err != nil {
+		return SendResult{}, err
+	}
+	submit := req.Submit == nil || *req.Submit
+	n := len(req.Data)
+	if submit {
+		n++
+	}
+	switch {
+	case req.Data == "" && !submit:
+		return SendResult{}, invalid(op, id, "data", "is empty and submit is false: nothing to send")
+	case n > s.opts.MaxSendBytes:
+		return SendResult{}, invalid(op, id, "data", "%d bytes exceeds the limit of %d", len(req.Data), s.opts.MaxSendBytes)
+	case req.Timeout < 0:
+		return SendResult{}, invalid(op, id, "timeout", "must not be negative")
+	case req.QuietWindow < 0:
+		return SendResult{}, invalid(op, id, "quietWindow", "must not be negative")
+	}
+	res, err := s.run(ctx, owner, id, core.SendRequest{
+		Data:        []byte(req.Data),
+		Submit:      submit,
+		Timeout:     req.Timeout,
+		QuietWindow: req.QuietWindow,
+	}, req.Progress)
+	if err != nil && res.WaitReason == "" {
+		return SendResult{}, err
+	}
+	text, truncated, skipped := boundNewest(res.Output, s.opts.MaxResultBytes)
+	return SendResult{
+		Delta:      text,
+		Status:     res.Status,
+		WaitReason: res.WaitReason,
+		Truncated:  res.Truncated || truncated,
+		Skipped:    res.SkippedLines + skipped,
+		ExitCode:   res.CommandExitCode,
+	}, err
+}
+
+// run starts a send and waits for it, reporting progress and cancelling
+// it when ctx ends.
+func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SendRequest, progress func(core.OutputDelta)) (core.SendResult, error) {
+	op, err := s.t.Send(ctx, owner, id, req)
+	if err != nil {
+		return core.SendResult{}, err
+	}
+	var tick <-chan time.Time
+	if progress != nil {
+		t := time.NewTicker(s.opts.ProgressInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-op.Done():
+			res, err := op.Wait(context.Background())
+			if err == nil && res.WaitReason == core.WaitCancelled && ctx.Err() != nil {
+				err = cancelled("send", id, ctx.Err())
+			}
+			return res, err
+		case <-tick:
+			if d := op.ReadOutput(); d.Text != "" || d.Truncated {
+				progress(d)
+			}
+		case <-ctx.Done():
+			op.Cancel()
+			res, _ := op.Wait(context.Background())
+			return res, cancelled("send", id, ctx.Err())
+		}
+	}
+}
+
+// boundNewest keeps the newest max bytes of text, starting at a line
+// start where one is in reach, and counts the whole lines dropped.
+func boundNewest(text string, max int) (string, bool, int64) {
+	if len(text) <= max {
+		return text, false, 0
+	}
+	cut := len(text) - max
+	if i := strings.IndexByte(text[cut:], '\n'); i >= 0 && cut+i+1 < len(text) {
+		cut += i + 1
+	} else {
+		for cut < len(text) && !isRuneStart(text[cut]) {
+			cut++
+		}
+	}
+	skipped := int64(strings.Count(text[:cut], "\n"))
+	return text[cut:], true, skipped
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,76 @@
+package ptysession
+
+import (
+	"sync"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Sessions is the facade. Create it with [New]; it is safe for concurrent
+// use. It keeps one tail cursor per (owner, session) and nothing else: the
+// sessions themselves live in the core.Terminals it wraps.
+type Sessions struct {
+	t    core.Terminals
+	opts Options
+
+	mu      sync.Mutex
+	cursors map[cursorKey]*cursorState
+}
+
+type cursorKey struct {
+	owner *core.Owner
+	id    core.SessionID
+}
+
+// cursorState serialises the tails of one session so that two concurrent
+// tails never return the same output.
+type cursorState struct {
+	mu  sync.Mutex
+	cur core.Cursor
+}
+
+// New returns a facade over t. t must not be nil.
+func New(t core.Terminals, opts Options) *Sessions {
+	return &Sessions{t: t, opts: opts.withDefaults(), cursors: make(map[cursorKey]*cursorState)}
+}
+
+// Options returns the effective options (defaults filled in).
+func (s *Sessions) Options() Options { return s.opts }
+
+// Terminals returns the seam the facade works over.
+func (s *Sessions) Terminals() core.Terminals { return s.t }
+
+func (s *Sessions) cursor(owner *core.Owner, id core.SessionID) *cursorState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := cursorKey{owner, id}
+	c := s.cursors[k]
+	if c == nil {
+		c = &cursorState{}
+		s.cursors[k] = c
+	}
+	return c
+}
+
+func (s *Sessions) forget(owner *core.Owner, id core.SessionID) {
+	s.mu.Lock()
+	delete(s.cursors, cursorKey{owner, id})
+	s.mu.Unlock()
+}
+
+func (s *Sessions) forgetOwner(owner *core.Owner) {
+	s.mu.Lock()
+	for k := range s.cursors {
+		if k.owner == owner {
+			delete(s.cursors, k)
+		}
+	}
+	s.mu.Unlock()
+}
+
+// cursorCount reports how many cursors are held (for tests).
+func (s *Sessions) cursorCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.cursors)
+}

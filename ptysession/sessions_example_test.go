@@ -1,0 +1,118 @@
+package ptysession_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// newService returns the real seam with the local PTY backends.
+func newService() *core.Service {
+	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err := localpty.Register(svc); err != nil {
+		panic(err)
+	}
+	return svc
+}
+
+// Open a program, type a line into it, tail what it printed, and close it.
+// Here the program is cat on the "exec" backend (argv, no shell): the
+// terminal echoes the line and cat prints it back.
+func Example() {
+	ctx := context.Background()
+	svc := newService()
+	defer svc.Shutdown(ctx)
+	s := ptysession.New(svc, ptysession.Options{Backend: "exec"})
+	owner := core.NewOwner("agent-1")
+
+	opened, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "cat"})
+	if err != nil {
+		panic(err)
+	}
+	sent, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{Data: "hello"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("delta %q, %s\n", sent.Delta, sent.Status)
+
+	tail, _ := s.Tail(ctx, owner, opened.SessionID, 0)
+	fmt.Printf("tail %q (%d lines)\n", tail.Text, tail.Lines)
+	tail, _ = s.Tail(ctx, owner, opened.SessionID, 0)
+	fmt.Printf("again %q\n", tail.Text)
+
+	closed, _ := s.Close(ctx, owner, opened.SessionID)
+	fmt.Println("closed:", closed.Closed)
+	closed, _ = s.Close(ctx, owner, opened.SessionID)
+	fmt.Println("closed again:", closed.Closed)
+	// Output:
+	// delta "hello\nhello\n", running
+	// tail "hello\nhello\n" (2 lines)
+	// again ""
+	// closed: true
+	// closed again: false
+}
+
+// A model's tool calls go through a dispatcher holding the pty tools.
+func ExamplePtyTools() {
+	ctx := context.Background()
+	svc := newService()
+	defer svc.Shutdown(ctx)
+	s := ptysession.New(svc, ptysession.Options{Backend: "exec"})
+	d, err := tools.NewDispatcher(tools.Options{}, ptysession.PtyTools(s)...)
+	if err != nil {
+		panic(err)
+	}
+	owner := core.NewOwner("model-1")
+
+	res, err := d.Call(ctx, owner, "pty_open", json.RawMessage(`{"command":"cat"}`), tools.CallOptions{})
+	if err != nil {
+		panic(err)
+	}
+	id := res.Structured.(ptysession.OpenResult).SessionID
+
+	res, _ = d.Call(ctx, owner, "pty_send", json.RawMessage(`{"id":"`+string(id)+`","data":"ping"}`), tools.CallOptions{})
+	fmt.Print(res.Text)
+
+	_, err = d.Call(ctx, owner, "pty_tail", json.RawMessage(`{"id":"`+string(id)+`","lines":-5}`), tools.CallOptions{})
+	fmt.Println(err.(*tools.ToolError).Text())
+
+	_, err = d.Call(ctx, core.NewOwner("model-2"), "pty_close", json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
+	fmt.Println(err.(*tools.ToolError).Code)
+
+	res, _ = d.Call(ctx, owner, "pty_close", json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
+	fmt.Println(res.Structured.(ptysession.CloseResult).Closed)
+	// Output:
+	// [stdin_read; session running]
+	// ping
+	// ping
+	// INVALID_ARGUMENT: field "lines": must be at least 0, got -5
+	// Next: Fix the named argument and call the tool again.
+	// FOREIGN_SESSION
+	// true
+}
+
+// SplitCommand turns a command line into argv for argv backends.
+func ExampleSplitCommand() {
+	argv, err := ptysession.SplitCommand(`gdb -q --args ./prog "two words" 'it'\''s'`)
+	fmt.Printf("%q %v\n", argv, err)
+	// Output:
+	// ["gdb" "-q" "--args" "./prog" "two words" "it's"] <nil>
+}
+
+// QuoteEnv spells an export for a shell that only takes typed text.
+func ExampleQuoteEnv() {
+	st, _ := ptysession.QuoteEnv("GREETING", "it's here")
+	fmt.Println(st)
+	st, _ = ptysession.QuoteEnv("TABBED", "a\tb")
+	fmt.Println(st)
+	// Output:
+	// export GREETING='it'\''s here'
+	// TABBED=$(printf 'a\011b'); export TABBED
+}

@@ -1,0 +1,63 @@
+package ptysession
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// SignalResult says what a signal reached.
+type SignalResult struct {
+	// Signal is the canonical name of the signal sent ("SIGINT").
+	Signal string `json:"signal"`
+	// Delivered reports that the signal was delivered.
+	Delivered bool `json:"delivered"`
+	// TargetPGID is the foreground process group signalled (omitted where
+	// the backend cannot name one).
+	TargetPGID int `json:"targetPgid,omitempty"`
+	// Leader reports that the target was the session's own top-level
+	// process group (the shell).
+	Leader bool `json:"leader"`
+	// Method says how the signal travelled ("pgid", "ssh-signal", ...).
+	Method string `json:"method,omitempty"`
+}
+
+// Signal sends a signal to the session's foreground process group. sig is
+// one of SIGINT, SIGTERM, SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT, with
+// or without the SIG prefix, in any case. SIGKILL aimed at the session's
+// own shell is refused (SIGNAL_REFUSED): close the session instead.
+func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig string) (SignalResult, error) {
+	const op = "signal"
+	if err := checkCall(ctx, op, owner, id); err != nil {
+		return SignalResult{}, err
+	}
+	name, ok := ParseSignal(sig)
+	if !ok {
+		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", quoteForMsg(sig), signalNames())
+	}
+	r, err := s.t.Signal(ctx, owner, id, core.SignalRequest{Signal: name})
+	if err != nil {
+		return SignalResult{}, err
+	}
+	return SignalResult{Signal: string(name), Delivered: r.Delivered, TargetPGID: r.TargetPGID, Leader: r.Leader, Method: r.Method}, nil
+}
+
+// ParseSignal returns the allowed signal sig names ("int", "SIGINT" and
+// "INT" all name SIGINT).
+func ParseSignal(sig string) (core.Signal, bool) {
+	n := strings.ToUpper(strings.TrimSpace(sig))
+	if !strings.HasPrefix(n, "SIG") {
+		n = "SIG" + n
+	}
+	s := core.Signal(n)
+	return s, s.Valid()
+}
+
+func signalNames() string {
+	names := make([]string, len(core.AllowedSignals))
+	for i, s := range core.AllowedSignals {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,75 @@
+package ptysession
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// TailResult is the output since the previous tail.
+type TailResult struct {
+	// Text is the new cleaned output. Completed lines end with "\n"; an
+	// unterminated last line (a prompt such as ">>> ") is included as is
+	// and continued by the next tail. If a line already partly returned was
+	// rewritten since (a carriage return), Text repeats it whole after a
+	// "\r"; if its rest was skipped, Text starts with "\n" closing it.
+	Text string `json:"text"`
+	// Lines counts the lines Text touches (a continued or unterminated
+	// line counts as one).
+	Lines int `json:"lines"`
+	// Truncated reports that output between the previous tail and Text was
+	// skipped because the backlog exceeded the line budget (or
+	// Options.MaxResultBytes). It is never set when nothing was skipped.
+	Truncated bool `json:"truncated"`
+	// Skipped counts the whole lines skipped.
+	Skipped int64 `json:"skipped"`
+}
+
+// Tail returns the output the session printed since the previous Tail by
+// the same owner (since the session started, for the first), at most lines
+// lines (0: Options.TailLines). Tails never resend: concatenating every
+// tail's Text gives the session's cleaned output exactly, except where a
+// tail says Truncated, and then Skipped says exactly how many lines it
+// left out (the newest lines are kept). Sends do not move the tail cursor.
+// lines below 0 or above 10,000 is INVALID_ARGUMENT. Tail works on an
+// exited session until it is closed.
+func (s *Sessions) Tail(ctx context.Context, owner *core.Owner, id core.SessionID, lines int) (TailResult, error) {
+	const op = "tail"
+	if err := checkCall(ctx, op, owner, id); err != nil {
+		return TailResult{}, err
+	}
+	if lines < 0 || lines > MaxLines {
+		return TailResult{}, invalid(op, id, "lines", "must be between 0 and %d, got %d", MaxLines, lines)
+	}
+	if lines == 0 {
+		lines = s.opts.TailLines
+	}
+	cs := s.cursor(owner, id)
+	cs.mu.Lock()
+	d, err := cs.cur.Next(s.reader(owner, id), lines, s.opts.MaxResultBytes)
+	cs.mu.Unlock()
+	if err != nil {
+		switch core.CodeOf(err) {
+		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
+			s.forget(owner, id)
+		}
+		return TailResult{}, err
+	}
+	return TailResult{Text: d.Text, Lines: countLines(d.Text), Truncated: d.Truncated, Skipped: d.SkippedLines}, nil
+}
+
+// countLines counts the lines text touches: its newlines, plus one for an
+// unterminated last line. A leading "\n" that only closes a line returned
+// earlier does not count.
+func countLines(text string) int {
+	text = strings.TrimPrefix(text, "\n")
+	if text == "" {
+		return 0
+	}
+	n := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,130 @@
+package ptysession
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The text renderings the pty tools give a model: a bracketed summary line,
+// then the output as is.
+
+func renderOpen(r OpenResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[session %s opened", r.SessionID)
+	if r.PID > 0 {
+		fmt.Fprintf(&b, ", pid %d", r.PID)
+	}
+	fmt.Fprintf(&b, "; %s", r.Status)
+	if r.WaitReason != "" {
+		fmt.Fprintf(&b, "; settled: %s", r.WaitReason)
+	}
+	if r.Truncated {
+		b.WriteString("; older output cut")
+	}
+	b.WriteString("]\n")
+	writeOutput(&b, r.InitialOutput)
+	return b.String()
+}
+
+func renderSend(r SendResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s", r.WaitReason)
+	if r.ExitCode != nil {
+		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
+	}
+	fmt.Fprintf(&b, "; session %s", r.Status)
+	if r.Truncated {
+		fmt.Fprintf(&b, "; %d older lines cut", r.Skipped)
+	}
+	b.WriteString("]\n")
+	writeOutput(&b, r.Delta)
+	return b.String()
+}
+
+func renderTail(r TailResult) string {
+	var b strings.Builder
+	switch {
+	case r.Text == "" && !r.Truncated:
+		return "[no new output]"
+	case r.Truncated:
+		fmt.Fprintf(&b, "[%s; %d older lines skipped]\n", plural(r.Lines, "new line"), r.Skipped)
+	default:
+		fmt.Fprintf(&b, "[%s]\n", plural(r.Lines, "new line"))
+	}
+	b.WriteString(r.Text)
+	return b.String()
+}
+
+func renderClose(id string, r CloseResult) string {
+	if r.Closed {
+		return "session " + id + " closed"
+	}
+	return "session " + id + " was already closed"
+}
+
+func renderList(r ListResult) string {
+	if len(r.Sessions) == 0 {
+		return "no open sessions"
+	}
+	var b strings.Builder
+	for _, s := range r.Sessions {
+		fmt.Fprintf(&b, "%s  %s", s.SessionID, s.Type)
+		if s.PID > 0 {
+			fmt.Fprintf(&b, "  pid %d", s.PID)
+		}
+		fmt.Fprintf(&b, "  %s  %s", s.Status, plural(int(s.TotalLines), "line"))
+		if s.Name != "" {
+			fmt.Fprintf(&b, "  %q", s.Name)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func renderRead(r ReadResult) string {
+	var b strings.Builder
+	if r.Lines == 0 {
+		fmt.Fprintf(&b, "[no lines at %d; %s in total]\n", r.Start, plural(int(r.Total), "line"))
+	} else {
+		fmt.Fprintf(&b, "[lines %d-%d of %d", r.Start, r.End-1, r.Total)
+		if r.Dropped > 0 {
+			fmt.Fprintf(&b, "; %d requested lines no longer retained", r.Dropped)
+		}
+		if r.End < r.Total {
+			fmt.Fprintf(&b, "; page on from %d", r.End)
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString(r.Text)
+	return b.String()
+}
+
+func renderSignal(id string, r SignalResult) string {
+	if !r.Delivered {
+		return fmt.Sprintf("%s was not delivered to session %s", r.Signal, id)
+	}
+	s := fmt.Sprintf("%s delivered to session %s", r.Signal, id)
+	if r.TargetPGID > 0 {
+		s += fmt.Sprintf(" (process group %d", r.TargetPGID)
+		if r.Leader {
+			s += ", the session's shell"
+		}
+		s += ")"
+	}
+	return s
+}
+
+func writeOutput(b *strings.Builder, out string) {
+	if out == "" {
+		b.WriteString("(no output)")
+		return
+	}
+	b.WriteString(out)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

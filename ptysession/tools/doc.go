@@ -1,0 +1,15 @@
+// Package tools defines tools for language models and a dispatcher that any
+// agent framework can call: a tool name, JSON arguments and the calling
+// owner go in; a structured result plus a bounded text rendering for the
+// model, or a [*ToolError] carrying a stable code and one sentence on what
+// to do next, come out.
+//
+// The dispatcher is generic: every layer adds its tools to the same
+// [Dispatcher] (the ptysession facade adds pty_*, the jobs layer bg_*), and
+// the command serves all of them over the Model Context Protocol.
+//
+// Arguments are checked against each tool's input schema before the
+// handler runs: unknown fields, wrong types, missing required fields and
+// out-of-range values are INVALID_ARGUMENT errors that name the field. The
+// schema subset understood is documented on [ParseSchema].
+package tools

@@ -1,0 +1,63 @@
+package tools
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Bound returns s if it is at most max bytes long. Otherwise it keeps the
+// first quarter and the last part of the budget, cut at UTF-8 boundaries,
+// with a marker between them saying how many bytes were cut; the result is
+// at most max bytes. With max too small to hold the marker, it keeps only
+// the last max bytes. max <= 0 means no bound.
+func Bound(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	// The marker's length depends on the number it holds; size it for the
+	// largest possible cut.
+	m := cutMarker(len(s))
+	if max < len(m)+8 {
+		return tailRunes(s, max)
+	}
+	budget := max - len(m)
+	head := headRunes(s, budget/4)
+	tail := tailRunes(s[len(head):], budget-len(head))
+	return head + cutMarker(len(s)-len(head)-len(tail)) + tail
+}
+
+func cutMarker(n int) string {
+	return "\n[... " + strconv.Itoa(n) + " bytes cut ...]\n"
+}
+
+// headRunes returns the longest prefix of s of at most n bytes that does
+// not split a UTF-8 sequence.
+func headRunes(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}
+
+// tailRunes returns the longest suffix of s of at most n bytes that does
+// not start inside a UTF-8 sequence.
+func tailRunes(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
