@@ -100,6 +100,18 @@ type ForegroundState struct {
 	// needs it to be zero, so output printed just before a program
 	// blocked is never cut off.
 	PendingOutput int
+	// PendingInput counts bytes written to the terminal that the program
+	// could read but has not read yet (-1 when unknown). A program that
+	// still has input waiting is not waiting for input.
+	PendingInput int
+}
+
+// PromptMarker is implemented by backend sessions that run a shell known to
+// print the OSC 133;B prompt marker (the local "shell" type). For them the
+// service waits for the first prompt before Spawn returns, rather than for
+// silence or a terminal read.
+type PromptMarker interface {
+	EmitsPromptMarker() bool
 }
 
 // EnterProvider is implemented by backends whose Enter key is not "\r"

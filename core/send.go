@@ -259,7 +259,7 @@ func (sess *session) awaitCommandStart(p settleParams) {
 		marks := sess.buf.Marks()
 		changed := sess.changed
 		sess.mu.Unlock()
-		if marks.PromptEnds > p.marks0.PromptEnds || (fg.ReadingInput && fg.Switches != p.fg0.Switches) {
+		if marks.PromptEnds > p.marks0.PromptEnds || (fg.ReadingInput && fg.PendingInput <= 0 && fg.Switches != p.fg0.Switches) {
 			return
 		}
 		select {

@@ -16,6 +16,9 @@ type settleParams struct {
 	fg0       ForegroundState
 	writeDone <-chan struct{} // nil: nothing being written
 	initial   bool            // the initial-output wait of a spawn
+	// promptOnly settles only on the prompt marker, exit or the deadline:
+	// the initial wait of a shell known to print the marker.
+	promptOnly bool
 }
 
 // settleOutcome is why a wait ended.
@@ -103,7 +106,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		// output in between, so output the program wrote just before it
 		// blocked (still in the kernel or in our reader) is never cut off.
 		var nextProbe time.Duration = -1
-		if sess.prober != nil && !writeDoneAt.IsZero() {
+		if sess.prober != nil && !writeDoneAt.IsZero() && !p.promptOnly {
 			if candidate && lastOutput != candidateOutput {
 				candidate = false
 			}
@@ -113,7 +116,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 			}
 			if quietFor >= due {
 				fg, ok := sess.probe()
-				reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 &&
+				reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
 					(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
 				switch {
 				case reading && candidate:
@@ -139,14 +142,14 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if p.initial && lastOutput.Equal(sess.created) {
 			quiet = 3 * p.quiet
 		}
-		if quietFor >= quiet && !writeDoneAt.IsZero() {
+		if quietFor >= quiet && !writeDoneAt.IsZero() && !p.promptOnly {
 			return settleOutcome{reason: WaitInferredIdle}
 		}
 		if !now.Before(p.deadline) {
 			return settleOutcome{reason: WaitTimeout}
 		}
 		wait := p.deadline.Sub(now)
-		if q := quiet - quietFor; q < wait {
+		if q := quiet - quietFor; q < wait && !p.promptOnly {
 			wait = q
 		}
 		if nextProbe >= 0 && nextProbe < wait {

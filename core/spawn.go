@@ -58,6 +58,10 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 			deadline: time.Now().Add(s.opts.SpawnSettle),
 			initial:  true,
 		}
+		if pm, ok := be.(PromptMarker); ok && pm.EmitsPromptMarker() {
+			p.promptOnly = true
+			p.deadline = time.Now().Add(max(s.opts.SpawnSettle, promptSpawnSettle))
+		}
 		sess.settle(ctx, p, nil)
 	}
 	if err := ctx.Err(); err != nil {
@@ -76,6 +80,10 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 	s.log.Info("ptyseam: session spawned", "session", id, "owner", owner.Name(), "type", req.Type, "pid", info.PID)
 	return SpawnResult{SessionInfo: info, InitialOutput: d.Text, Truncated: d.Truncated}, nil
 }
+
+// promptSpawnSettle bounds the wait for a marked shell's first prompt: a
+// loaded machine can take seconds to start bash.
+const promptSpawnSettle = 10 * time.Second
 
 // reserve counts a spawn in flight for owner and reserves its name.
 func (s *Service) reserve(owner *Owner, name string) error {

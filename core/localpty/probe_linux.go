@@ -61,7 +61,28 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 		}
 	}
 	st.ReadingInput = live > 0 && sleeping && blocked
+	st.PendingInput = -1
+	if st.ReadingInput {
+		st.PendingInput = s.pendingInput()
+	}
 	return st, nil
+}
+
+// pendingInput returns the bytes of input the program could read but has
+// not (TIOCINQ on the terminal's slave side, opened for the moment without
+// becoming our controlling terminal), or -1 when it cannot tell. In
+// canonical mode only complete lines count, as only they can be read.
+func (s *session) pendingInput() int {
+	fd, err := unix.Open(s.ttyName, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	defer unix.Close(fd)
+	n, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // pendingOutput returns the bytes of output waiting in the terminal to be

@@ -136,3 +136,7 @@ func (s *session) withMaster(op string, f func(fd int) error) error {
 	}
 	return ferr
 }
+
+// EmitsPromptMarker reports whether the session runs the "shell" type,
+// whose prompt carries the OSC 133;B marker (see core.PromptMarker).
+func (s *session) EmitsPromptMarker() bool { return s.typ == TypeShell }

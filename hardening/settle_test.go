@@ -1,0 +1,73 @@
+package hardening
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness"
+)
+
+// TestSettleNeverEarly sends hundreds of commands to programs that wait for
+// input in different ways (bash at its marked prompt, the Python REPL in
+// select, a Go program whose runtime threads wake all the time, cat in a
+// canonical read) and checks that no send settles before the program
+// answered: each result holds the answer.
+func TestSettleNeverEarly(t *testing.T) {
+	child := testharness.BuildChildren(t)
+	svc := newService(t, core.Options{})
+	ctx := testCtx(t, 5*time.Minute)
+	owner := core.NewOwner("settle")
+	n := rounds(150, 1000)
+	programs := []struct {
+		name   string
+		req    core.SpawnRequest
+		send   func(i int) string
+		answer func(i int) string
+		reason core.WaitReason
+	}{
+		{"bash", core.SpawnRequest{Type: "shell"},
+			func(i int) string { return fmt.Sprintf("echo MARK-$((%d+1))", i) },
+			func(i int) string { return fmt.Sprintf("MARK-%d\n", i+1) }, core.WaitPrompt},
+		{"python3", core.SpawnRequest{Type: "exec", Command: []string{"python3", "-q", "-i"}},
+			func(i int) string { return fmt.Sprintf("%d+1", i) },
+			func(i int) string { return fmt.Sprintf("\n%d\n>>> ", i+1) }, core.WaitStdinRead},
+		{"go echo-repl", core.SpawnRequest{Type: "exec", Command: []string{child, "echo-repl"}},
+			func(i int) string { return fmt.Sprintf("ping-%d", i) },
+			func(i int) string { return fmt.Sprintf("ping-%d\n> ", i) }, core.WaitStdinRead},
+		{"cat", core.SpawnRequest{Type: "exec", Command: []string{"cat"}},
+			func(i int) string { return fmt.Sprintf("line-%d", i) },
+			func(i int) string { return fmt.Sprintf("line-%d\nline-%d\n", i, i) }, core.WaitStdinRead},
+	}
+	for _, p := range programs {
+		t.Run(p.name, func(t *testing.T) {
+			s, err := svc.Spawn(ctx, owner, p.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer svc.Close(ctx, owner, s.ID, "done")
+			var early []string
+			var worst time.Duration
+			for i := range n {
+				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(p.send(i)), Submit: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := op.Wait(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				worst = max(worst, res.Elapsed)
+				if res.WaitReason != p.reason || !strings.Contains(res.Output, p.answer(i)) {
+					early = append(early, fmt.Sprintf("#%d %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output))
+				}
+			}
+			if len(early) > 0 {
+				t.Fatalf("%d of %d sends settled before the answer (e.g. %s)", len(early), n, early[0])
+			}
+			t.Logf("%d sends, slowest %s", n, worst)
+		})
+	}
+}
