@@ -48,7 +48,7 @@ func TestSettleNeverEarly(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer svc.Close(ctx, owner, s.ID, "done")
-			var early []string
+			var early, late []string
 			var worst time.Duration
 			for i := range n {
 				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(p.send(i)), Submit: true})
@@ -60,14 +60,22 @@ func TestSettleNeverEarly(t *testing.T) {
 					t.Fatal(err)
 				}
 				worst = max(worst, res.Elapsed)
-				if res.WaitReason != p.reason || !strings.Contains(res.Output, p.answer(i)) {
+				switch {
+				case !strings.Contains(res.Output, p.answer(i)):
 					early = append(early, fmt.Sprintf("#%d %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output))
+				case res.WaitReason != p.reason:
+					// Complete but not recognised: a late settle (the
+					// silence window), a cost in latency, not in output.
+					late = append(late, fmt.Sprintf("#%d %s after %s", i, res.WaitReason, res.Elapsed))
 				}
 			}
 			if len(early) > 0 {
 				t.Fatalf("%d of %d sends settled before the answer (e.g. %s)", len(early), n, early[0])
 			}
-			t.Logf("%d sends, slowest %s", n, worst)
+			if len(late)*50 > n {
+				t.Fatalf("%d of %d sends were not recognised as %s (e.g. %s)", len(late), n, p.reason, late[0])
+			}
+			t.Logf("%d sends, slowest %s, %d settled late: %v", n, worst, len(late), late)
 		})
 	}
 }
