@@ -89,6 +89,7 @@ var demoSections = []demoSection{
 	{"3. A program asking for a password", demoPassword},
 	{"4. A command that does not finish: a timeout returns control, SIGINT reaches its foreground group", demoSignal},
 	{"5. gdb through GDB/MI on a ptyseam session", demoGDB},
+	{"6. ssh: a remote shell on the in-process SSH test server", demoSSH},
 	{"7. A background job: a web server, its address detected, its log filtered", demoJobs},
 	{"8. Close leaves no process behind, not even a setsid double fork", demoClose},
 }
