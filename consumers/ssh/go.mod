@@ -3,8 +3,8 @@ module github.com/ptyseam/ptyseam/consumers/ssh
 go 1.26.8
 
 require (
-	github.com/creack/pty v1.1.24 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
-	golang.org/x/crypto v0.59.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	github.com/creack/pty v1.1.24
+	go.uber.org/goleak v1.3.0
+	golang.org/x/crypto v0.59.0
+	golang.org/x/sys v0.50.0
 )

@@ -1,0 +1,133 @@
+package ssh
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Type is the backend type string: spawn requests with Type "ssh" reach
+// this backend.
+const Type = "ssh"
+
+// BackendOptions configure a Backend.
+type BackendOptions struct {
+	// Logger receives connection events: host, port, user, method names,
+	// fingerprints and errors. Never secrets, never terminal bytes.
+	// Default: slog.Default().
+	Logger *slog.Logger
+}
+
+// Backend is the core backend of type "ssh". Spawn requests must carry a
+// *Target in Options. Create it with NewBackend and register it with
+// core.Service.Register.
+type Backend struct {
+	log  *slog.Logger
+	pool pool
+}
+
+// NewBackend returns an ssh backend.
+func NewBackend(opts BackendOptions) *Backend {
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.Default()
+	}
+	return &Backend{log: lg, pool: pool{conns: map[string]*poolEntry{}, log: lg}}
+}
+
+// Type returns "ssh".
+func (b *Backend) Type() string { return Type }
+
+// Spawn connects (or reuses a connection to the same host, port, user and
+// credentials), opens a session channel with a PTY and starts the login
+// shell (empty Command) or the command. Command is an argv: each element
+// is quoted for a POSIX shell, so the remote side runs exactly that
+// program with exactly those arguments; run a command line with
+// []string{"sh", "-c", line}. Env is sent with "env" requests; variables
+// the server refuses (OpenSSH accepts only its AcceptEnv names) are
+// exported by a POSIX-shell prefix instead, as is a Dir. The remote login
+// shell must then be a POSIX shell. Marker is not used: a remote process
+// cannot be found by it.
+//
+// The first session of a new connection starts its output with the
+// server's banner, if it sent one (see also Connections).
+func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	t, ok := req.Options.(*Target)
+	if !ok {
+		return nil, core.Errorf(core.CodeInvalidArgument, "ssh backend needs a *ssh.Target in Options, got %T", req.Options)
+	}
+	if err := t.validate(); err != nil {
+		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Msg: err.Error()}
+	}
+	c, fresh, err := b.pool.acquire(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openSession(ctx, c, t, req)
+	if err != nil {
+		b.pool.release(c)
+		b.log.Info("ssh session failed", "host", t.Host, "port", t.port(), "user", t.User, "err", err)
+		return nil, err
+	}
+	s.release = func() { b.pool.release(c) }
+	if fresh && c.banner != "" {
+		s.pending = bannerBytes(c.banner)
+	}
+	s.start()
+	return s, nil
+}
+
+// ConnInfo describes a shared connection.
+type ConnInfo struct {
+	Host string
+	Port int
+	User string
+	// Banner is the text the server sent before authentication.
+	Banner string
+	// ServerVersion is the server's identification ("SSH-2.0-OpenSSH_9.2p1 ...").
+	ServerVersion string
+	// HostKeyFingerprint is the SHA256 fingerprint of the verified host key.
+	HostKeyFingerprint string
+	// Sessions counts the sessions using the connection.
+	Sessions int
+}
+
+// Connections describes the live connections.
+func (b *Backend) Connections() []ConnInfo {
+	b.pool.mu.Lock()
+	defer b.pool.mu.Unlock()
+	var out []ConnInfo
+	for _, e := range b.pool.conns {
+		if e.c == nil || e.c.isDead() {
+			continue
+		}
+		c := e.c
+		out = append(out, ConnInfo{Host: c.target.Host, Port: c.target.port(), User: c.target.User,
+			Banner: c.banner, ServerVersion: c.server, HostKeyFingerprint: c.hostFP, Sessions: c.refs})
+	}
+	return out
+}
+
+// bannerBytes renders a banner for the terminal stream: CRLF line ends and
+// a final line end.
+func bannerBytes(banner string) []byte {
+	out := make([]byte, 0, len(banner)+8)
+	for i := 0; i < len(banner); i++ {
+		if banner[i] == '\n' && (i == 0 || banner[i-1] != '\r') {
+			out = append(out, '\r')
+		}
+		out = append(out, banner[i])
+	}
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\r', '\n')
+	}
+	return out
+}
+
+var _ core.Backend = (*Backend)(nil)
+
+func errSpawn(format string, args ...any) error {
+	return &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: fmt.Sprintf(format, args...)}
+}

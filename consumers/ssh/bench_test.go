@@ -1,0 +1,115 @@
+package ssh
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
+	"github.com/ptyseam/ptyseam/core"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// BenchmarkSecondSession compares opening a session on an existing
+// connection with opening the first session over a fresh dial, against a
+// real sshd, in the same run. Metric second/first is the ratio.
+func BenchmarkSecondSession(b *testing.B) {
+	srv := sshdtest.Start(b, sshdtest.Options{})
+	kh := filepath.Join(b.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		b.Fatal(err)
+	}
+	tg := &Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: Auth{Password: srv.Password},
+		HostKeys: HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+	req := core.BackendRequest{Command: []string{"sleep", "30"}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg}
+	ctx := context.Background()
+	var first, second time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		be := newBackend(nil)
+		t0 := time.Now()
+		s1, err := be.Spawn(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		s2, err := be.Spawn(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		first += t1.Sub(t0)
+		second += t2.Sub(t1)
+		b.StopTimer()
+		startDrain(s1)
+		startDrain(s2)
+		_ = s2.Close(ctx)
+		_ = s1.Close(ctx)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(first.Microseconds())/float64(b.N)/1000, "ms/first")
+	b.ReportMetric(float64(second.Microseconds())/float64(b.N)/1000, "ms/second")
+	b.ReportMetric(float64(second)/float64(first), "second/first")
+}
+
+func startDrain(s core.BackendSession) {
+	go func() { _, _ = io.Copy(io.Discard, readerFunc(s.Read)) }()
+}
+
+// BenchmarkFloodThroughput compares the output throughput of a remote
+// flood read through the backend with the OpenSSH client running the same
+// remote command into /dev/null (both with a PTY and a fresh connection),
+// in the same run. Metric ours/openssh is the ratio of throughputs.
+func BenchmarkFloodThroughput(b *testing.B) {
+	signer, key := newKeyPair(b)
+	srv := sshdtest.Start(b, sshdtest.Options{AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}})
+	dir := b.TempDir()
+	kh := filepath.Join(dir, "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		b.Fatal(err)
+	}
+	keyFile := writeKeyTB(b, key, dir)
+	const size = 32 << 20
+	flood := "yes 012345678901234567890123456789012345678901234567890123456789012345678 | head -c " + strconv.Itoa(size)
+	tg := &Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: Auth{KeyFiles: []string{keyFile}},
+		HostKeys: HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+	ctx := context.Background()
+	var ours, theirs time.Duration
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		be := newBackend(nil)
+		t0 := time.Now()
+		s, err := be.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", flood}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, readerFunc(s.Read))
+		ours += time.Since(t0)
+		if err != nil || n < size {
+			b.Fatalf("read %d bytes, %v", n, err)
+		}
+		_ = s.Close(ctx)
+
+		cmd := exec.Command("ssh", "-tt", "-q", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile="+kh, "-i", keyFile,
+			"-p", strconv.Itoa(srv.Port), srv.User+"@"+srv.Host, flood)
+		devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		cmd.Stdout, cmd.Stdin = devnull, nil
+		t1 := time.Now()
+		err = cmd.Run()
+		theirs += time.Since(t1)
+		_ = devnull.Close()
+		if err != nil {
+			b.Fatalf("ssh: %v", err)
+		}
+	}
+	mb := float64(size) * float64(b.N) / (1 << 20)
+	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
+	b.ReportMetric(mb/theirs.Seconds(), "MB/s-openssh")
+	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "ours/openssh")
+}

@@ -1,0 +1,442 @@
+package ssh
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// session is one SSH session channel: a core.BackendSession.
+type session struct {
+	c       *conn
+	ch      gossh.Channel
+	reqs    <-chan *gossh.Request
+	shell   bool // the login shell, not a command
+	pty     bool
+	modes   map[uint8]uint32
+	grace   time.Duration
+	release func()
+
+	pending []byte      // output not yet returned; only Read touches it after start
+	out     chan []byte // output chunks from the pumps
+	pumps   atomic.Int32
+	writes  chan writeReq
+
+	mu     sync.Mutex
+	status core.Status
+
+	exited   chan struct{}
+	exitOnce sync.Once
+	reqsDone chan struct{} // the channel is closed on both sides
+	closing  chan struct{} // Close has begun
+	closed   chan struct{} // Close has closed the channel
+	closeMu  sync.Mutex
+	closeOK  bool
+	stopOnce sync.Once
+	relOnce  sync.Once
+	wg       sync.WaitGroup
+}
+
+type writeReq struct {
+	p   []byte
+	res chan writeRes
+}
+
+type writeRes struct {
+	n   int
+	err error
+}
+
+// openSession opens and starts the channel. On error it has closed it.
+func openSession(ctx context.Context, c *conn, t *Target, req core.BackendRequest) (*session, error) {
+	type opened struct {
+		ch   gossh.Channel
+		reqs <-chan *gossh.Request
+		err  error
+	}
+	res := make(chan opened, 1)
+	c.goTracked(func() {
+		ch, reqs, err := c.client.OpenChannel("session", nil)
+		res <- opened{ch, reqs, err}
+	})
+	var o opened
+	select {
+	case o = <-res:
+	case <-ctx.Done():
+		// x/crypto cannot cancel an open; close the channel if it comes.
+		c.goTracked(func() {
+			if o := <-res; o.err == nil {
+				_ = o.ch.Close()
+				gossh.DiscardRequests(o.reqs)
+			}
+		})
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "opening the ssh session channel", Err: ctx.Err()}
+	}
+	if o.err != nil {
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "opening the ssh session channel", Err: o.err}
+	}
+	s := &session{
+		c: c, ch: o.ch, reqs: o.reqs,
+		shell:    len(req.Command) == 0,
+		pty:      !t.NoPTY,
+		modes:    mergedModes(t.Modes),
+		grace:    t.closeGrace(),
+		out:      make(chan []byte, 8),
+		writes:   make(chan writeReq),
+		status:   core.Running,
+		exited:   make(chan struct{}),
+		reqsDone: make(chan struct{}),
+		closing:  make(chan struct{}),
+		closed:   make(chan struct{}),
+	}
+	if err := s.setup(ctx, t, req); err != nil {
+		_ = s.ch.Close()
+		c.goTracked(func() { gossh.DiscardRequests(s.reqs) })
+		if ctx.Err() != nil {
+			err = &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "setting up the ssh session", Err: ctx.Err()}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *session) setup(ctx context.Context, t *Target, req core.BackendRequest) error {
+	if s.pty {
+		size := req.Size
+		if size.Rows == 0 || size.Cols == 0 {
+			size = core.DefaultSize
+		}
+		ok, err := s.request(ctx, "pty-req", true, gossh.Marshal(ptyRequestMsg{
+			Term: t.term(), Columns: uint32(size.Cols), Rows: uint32(size.Rows), Modelist: encodeModes(s.modes),
+		}))
+		if err != nil {
+			return errSpawn("ssh pty request: %v", err)
+		}
+		if !ok {
+			return errSpawn("the server refused the PTY request")
+		}
+	}
+	var exports []string
+	for _, kv := range req.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		ok, err := s.request(ctx, "env", true, gossh.Marshal(envRequestMsg{Name: name, Value: value}))
+		if err != nil {
+			return errSpawn("ssh env request: %v", err)
+		}
+		if !ok {
+			exports = append(exports, "export "+name+"="+ShellQuote(value)+"; ")
+		}
+	}
+	line := remoteCommand(exports, req.Dir, req.Command)
+	var ok bool
+	var err error
+	if line == "" {
+		ok, err = s.request(ctx, "shell", true, nil)
+	} else {
+		ok, err = s.request(ctx, "exec", true, gossh.Marshal(execMsg{Command: line}))
+	}
+	if err != nil {
+		return errSpawn("ssh shell/exec request: %v", err)
+	}
+	if !ok {
+		return errSpawn("the server refused to start the program")
+	}
+	return nil
+}
+
+// remoteCommand builds the exec line, or "" for a plain shell request.
+func remoteCommand(exports []string, dir string, argv []string) string {
+	if len(exports) == 0 && dir == "" && len(argv) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range exports {
+		b.WriteString(e)
+	}
+	if dir != "" {
+		b.WriteString("cd " + ShellQuote(dir) + " && ")
+	}
+	if len(argv) == 0 {
+		b.WriteString(`exec "${SHELL:-/bin/sh}" -l`)
+	} else {
+		b.WriteString(ShellJoin(argv))
+	}
+	return b.String()
+}
+
+// request sends a channel request, bounded by ctx.
+func (s *session) request(ctx context.Context, name string, wantReply bool, payload []byte) (bool, error) {
+	type result struct {
+		ok  bool
+		err error
+	}
+	res := make(chan result, 1)
+	s.c.goTracked(func() {
+		ok, err := s.ch.SendRequest(name, wantReply, payload)
+		res <- result{ok, err}
+	})
+	select {
+	case r := <-res:
+		return r.ok, r.err
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+// start launches the goroutines that serve the channel.
+func (s *session) start() {
+	s.pumps.Store(2)
+	s.wg.Add(4)
+	go s.serveRequests()
+	go s.pump(s.ch)
+	go s.pump(s.ch.Stderr())
+	go s.writer()
+}
+
+func (s *session) pump(r io.Reader) {
+	defer s.wg.Done()
+	defer func() {
+		if s.pumps.Add(-1) == 0 {
+			close(s.out)
+		}
+	}()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			select {
+			case s.out <- bytes.Clone(buf[:n]):
+			case <-s.closed:
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *session) serveRequests() {
+	defer s.wg.Done()
+	for r := range s.reqs {
+		switch r.Type {
+		case "exit-status":
+			var m exitStatusMsg
+			if gossh.Unmarshal(r.Payload, &m) == nil {
+				s.setExit(core.ExitedWithCode(int(m.Status)))
+			}
+		case "exit-signal":
+			var m exitSignalMsg
+			if gossh.Unmarshal(r.Payload, &m) == nil {
+				s.setExit(core.ExitedWithSignal("SIG" + m.Signal))
+			}
+		}
+		if r.WantReply {
+			_ = r.Reply(false, nil)
+		}
+	}
+	// The channel is closed. Without an exit report, say why.
+	st := core.Status{Kind: core.StatusExited, ExitCode: -1}
+	t := time.NewTimer(time.Second)
+	select {
+	case <-s.closing:
+		st.Reason = "closed"
+	case <-s.c.dead:
+		st.Reason = "connection lost"
+	case <-t.C:
+		st.Reason = "the server closed the channel without an exit status"
+	}
+	t.Stop()
+	if s.c.isDead() && st.Reason != "closed" {
+		st.Reason = "connection lost"
+	}
+	if s.setExit(st) && st.Reason == "connection lost" {
+		s.c.log.Info("ssh session ended: connection lost", "host", s.c.target.Host, "port", s.c.target.port(), "user", s.c.target.User, "cause", s.c.cause())
+	}
+	close(s.reqsDone)
+}
+
+// setExit records the exit once and reports whether this call did.
+func (s *session) setExit(st core.Status) bool {
+	did := false
+	s.exitOnce.Do(func() {
+		s.mu.Lock()
+		s.status = st
+		s.mu.Unlock()
+		close(s.exited)
+		did = true
+	})
+	return did
+}
+
+func (s *session) writer() {
+	defer s.wg.Done()
+	for {
+		select {
+		case r := <-s.writes:
+			n, err := s.ch.Write(r.p)
+			r.res <- writeRes{n, err}
+		case <-s.closed:
+			return
+		case <-s.reqsDone:
+			return
+		}
+	}
+}
+
+// PID returns 0: a remote process has no local pid.
+func (s *session) PID() int { return 0 }
+
+// Read returns the merged output. The first session of a new connection
+// starts with the server's banner. io.EOF comes once the output ended and
+// the exit is known.
+func (s *session) Read(p []byte) (int, error) {
+	if len(s.pending) > 0 {
+		n := copy(p, s.pending)
+		s.pending = s.pending[n:]
+		return n, nil
+	}
+	select {
+	case b, ok := <-s.out:
+		if ok {
+			n := copy(p, b)
+			s.pending = b[n:]
+			return n, nil
+		}
+		select {
+		case <-s.exited:
+		case <-s.closed:
+		}
+		return 0, io.EOF
+	case <-s.closed:
+		return 0, io.EOF
+	}
+}
+
+func errChannelGone() error {
+	return core.Errorf(core.CodeSessionExited, "the ssh channel is closed")
+}
+
+// Write sends input. It returns when ctx is done even if the remote side
+// does not read; the bytes already handed to the channel are still sent.
+func (s *session) Write(ctx context.Context, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	req := writeReq{p: bytes.Clone(p), res: make(chan writeRes, 1)}
+	select {
+	case s.writes <- req:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-s.closed:
+		return 0, errChannelGone()
+	case <-s.reqsDone:
+		return 0, errChannelGone()
+	}
+	select {
+	case r := <-req.res:
+		if r.err != nil {
+			return r.n, fmt.Errorf("ssh write: %w", r.err)
+		}
+		return r.n, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// Exited is closed when the remote program reported its exit, or the
+// channel or connection ended.
+func (s *session) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus returns the remote exit status, core.Running before.
+func (s *session) ExitStatus() core.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// Resize sends a window change. Without a PTY it does nothing.
+func (s *session) Resize(ctx context.Context, size core.Size) error {
+	if !s.pty {
+		return nil
+	}
+	if s.isExited() {
+		return errChannelGone()
+	}
+	_, err := s.request(ctx, "window-change", false, gossh.Marshal(windowChangeMsg{Columns: uint32(size.Cols), Rows: uint32(size.Rows)}))
+	if err != nil {
+		return fmt.Errorf("ssh window change: %w", err)
+	}
+	return nil
+}
+
+func (s *session) isExited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Close ends the remote program and the channel. It hangs the program up
+// (SIGHUP to the session's process group), then sends SIGTERM and finally
+// SIGKILL, giving each up to a share of Target.CloseGrace to bring an exit
+// report; then it closes the channel and waits, bounded by ctx, for the
+// server to confirm. A server that ignores signal requests still hangs up
+// the PTY's foreground group when the channel closes. What Close cannot
+// reach is described in the package documentation.
+func (s *session) Close(ctx context.Context) error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closeOK {
+		return nil
+	}
+	s.stopOnce.Do(func() { close(s.closing) })
+	steps := []struct {
+		sig  string
+		wait time.Duration
+	}{{"HUP", s.grace / 2}, {"TERM", s.grace / 2}, {"KILL", s.grace}}
+	for _, st := range steps {
+		if s.isExited() || ctx.Err() != nil {
+			break
+		}
+		_, _ = s.request(ctx, "signal", false, gossh.Marshal(signalMsg{Signal: st.sig}))
+		t := time.NewTimer(st.wait)
+		select {
+		case <-s.exited:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	_ = s.ch.Close()
+	var err error
+	select {
+	case <-s.reqsDone:
+	case <-ctx.Done():
+		err = &core.CleanupError{Err: fmt.Errorf("ssh: the server did not confirm closing the channel: %w", ctx.Err())}
+	}
+	// Stop reading either way, so that Read returns; a retry waits for
+	// the confirmation again.
+	s.relOnce.Do(func() { close(s.closed) })
+	if err != nil {
+		return err
+	}
+	s.wg.Wait()
+	if s.release != nil {
+		s.release()
+	}
+	s.closeOK = true
+	return nil
+}
+
+var _ core.BackendSession = (*session)(nil)

@@ -1,0 +1,240 @@
+package ssh
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
+	"github.com/ptyseam/ptyseam/core"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Integration tests against a real OpenSSH sshd.
+
+func sshdTarget(t *testing.T, srv *sshdtest.Server, auth Auth) *Target {
+	t.Helper()
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	return &Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: auth,
+		HostKeys: HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+}
+
+func TestSSHDPasswordShellBannerExitCode(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{Banner: "Authorized use only\n"})
+	logs := &logBuffer{}
+	b := newBackend(logs)
+	tg := sshdTarget(t, srv, Auth{Password: srv.Password})
+	s := spawn(t, b, tg, core.BackendRequest{})
+	tm := newTerm(s)
+	tm.waitFor(t, `^Authorized use only\r\n`, 10*time.Second)
+	tm.waitFor(t, `[$] $`, 10*time.Second)
+	tm.send(t, "echo sum=$((20+22)); whoami\r")
+	tm.waitFor(t, `sum=42\r\n`+sshdtest.User, 10*time.Second)
+
+	// A command session on the same connection, with its exit code.
+	c := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", "echo from-cmd; exit 42"}})
+	ct := newTerm(c)
+	ct.waitEOF(t, 10*time.Second)
+	if st := c.ExitStatus(); st.ExitCode != 42 || !strings.Contains(ct.String(), "from-cmd") {
+		t.Fatalf("status %+v output %q", st, ct.String())
+	}
+	if strings.Contains(ct.String(), "Authorized use only") {
+		t.Fatal("banner repeated on the second session")
+	}
+	if conns := b.Connections(); len(conns) != 1 || !strings.Contains(conns[0].ServerVersion, "OpenSSH") || conns[0].Banner != "Authorized use only\n" {
+		t.Fatalf("connections %+v", conns)
+	}
+	closeSession(t, c)
+
+	tm.send(t, "exit 5\r")
+	tm.waitEOF(t, 10*time.Second)
+	if st := s.ExitStatus(); st.ExitCode != 5 {
+		t.Fatalf("shell status %+v", st)
+	}
+	closeSession(t, s)
+	if strings.Contains(logs.String(), srv.Password) {
+		t.Fatal("password in logs")
+	}
+}
+
+func TestSSHDKeyboardInteractiveThroughPAM(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{NoPassword: true, KeyboardInteractive: true})
+	b := newBackend(nil)
+	// The password answers PAM's question without a callback...
+	s := spawn(t, b, sshdTarget(t, srv, Auth{Password: srv.Password}), core.BackendRequest{Command: []string{"true"}})
+	newTerm(s).waitEOF(t, 10*time.Second)
+	closeSession(t, s)
+	// ...and a callback sees the question.
+	var prompts []string
+	ki := func(ctx context.Context, c Challenge) ([]string, error) {
+		var ans []string
+		for _, q := range c.Questions {
+			prompts = append(prompts, q.Prompt)
+			ans = append(ans, srv.Password)
+		}
+		return ans, nil
+	}
+	s = spawn(t, b, sshdTarget(t, srv, Auth{KeyboardInteractive: ki}), core.BackendRequest{Command: []string{"true"}})
+	newTerm(s).waitEOF(t, 10*time.Second)
+	closeSession(t, s)
+	if len(prompts) == 0 || !strings.Contains(prompts[0], "assword") {
+		t.Fatalf("prompts %q", prompts)
+	}
+}
+
+func TestSSHDPublicKey(t *testing.T) {
+	signer, key := newKeyPair(t)
+	srv := sshdtest.Start(t, sshdtest.Options{NoPassword: true, AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}})
+	b := newBackend(nil)
+	s := spawn(t, b, sshdTarget(t, srv, Auth{KeyFiles: []string{writeKey(t, key, "")}}), core.BackendRequest{Command: []string{"id", "-un"}})
+	tm := newTerm(s)
+	tm.waitEOF(t, 10*time.Second)
+	closeSession(t, s)
+	if !strings.Contains(tm.String(), sshdtest.User) {
+		t.Fatalf("output %q", tm.String())
+	}
+}
+
+func TestSSHDWrongPasswordUnknownHostChangedKey(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	logs := &logBuffer{}
+	b := newBackend(logs)
+	const secret = "Not-The-Password-93"
+	_, err := b.Spawn(context.Background(), core.BackendRequest{Options: sshdTarget(t, srv, Auth{Password: secret})})
+	var ae *AuthError
+	if !errors.As(err, &ae) || !errors.Is(err, ErrAuth) {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), secret) || strings.Contains(logs.String(), secret) || strings.Contains(srv.Logs(), secret) {
+		t.Fatal("secret leaked into an error or a log")
+	}
+
+	// Unknown host: empty known_hosts.
+	tg := sshdTarget(t, srv, Auth{Password: srv.Password})
+	empty := filepath.Join(t.TempDir(), "known_hosts")
+	tg.HostKeys.KnownHostsFiles = []string{empty}
+	_, err = b.Spawn(context.Background(), core.BackendRequest{Options: tg})
+	var uh *UnknownHostError
+	if !errors.As(err, &uh) || uh.Fingerprint != gossh.FingerprintSHA256(srv.HostKey) {
+		t.Fatalf("err = %v", err)
+	}
+
+	// Changed key: known_hosts holds another ed25519 key for the address.
+	other := newSigner(t)
+	writeKnownFor(t, empty, srv.Host, srv.Port, other.PublicKey())
+	tg.HostKeys.AcceptNew = true
+	_, err = b.Spawn(context.Background(), core.BackendRequest{Options: tg})
+	var hc *HostKeyChangedError
+	if !errors.As(err, &hc) || hc.Fingerprint != gossh.FingerprintSHA256(srv.HostKey) {
+		t.Fatalf("err = %v", err)
+	}
+	if data, _ := os.ReadFile(empty); strings.Count(string(data), "\n") != 1 {
+		t.Fatalf("known_hosts changed: %q", data)
+	}
+}
+
+func TestSSHDWindowChangeSignalsEnv(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{AcceptEnv: []string{"LC_PTYSEAM"}})
+	b := newBackend(nil)
+	tg := sshdTarget(t, srv, Auth{Password: srv.Password})
+	s := spawn(t, b, tg, core.BackendRequest{Size: core.Size{Rows: 30, Cols: 90}})
+	defer closeSession(t, s)
+	tm := newTerm(s)
+	tm.waitFor(t, `[$] $`, 10*time.Second)
+	tm.send(t, "stty size\r")
+	tm.waitFor(t, `30 90\r\n`, 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Resize(ctx, core.Size{Rows: 48, Cols: 120}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	tm.send(t, "stty size\r")
+	tm.waitFor(t, `48 120\r\n`, 10*time.Second)
+
+	// SIGINT reaches a foreground job through the PTY.
+	tm.send(t, "sleep 100\r")
+	time.Sleep(300 * time.Millisecond)
+	if res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGINT}); err != nil || res.Method != "tty-char" {
+		t.Fatalf("signal %+v %v", res, err)
+	}
+	tm.send(t, "echo rc=$?\r")
+	tm.waitFor(t, `rc=130`, 10*time.Second)
+
+	// A command session gets SIGTERM as an SSH signal request.
+	c := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", "echo up; exec sleep 100"}})
+	ct := newTerm(c)
+	ct.waitFor(t, "up", 10*time.Second)
+	if res, err := c.Signal(ctx, core.SignalRequest{Signal: core.SIGTERM}); err != nil || res.Method != "ssh-signal" {
+		t.Fatalf("signal %+v %v", res, err)
+	}
+	ct.waitEOF(t, 10*time.Second)
+	if st := c.ExitStatus(); st.Signal != "SIGTERM" {
+		t.Fatalf("status %+v", st)
+	}
+	closeSession(t, c)
+
+	// Env: accepted by AcceptEnv, or exported when refused.
+	e := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", `echo "[$LC_PTYSEAM][$OTHER_VAR]"`},
+		Env: []string{"LC_PTYSEAM=accepted", "OTHER_VAR=it's exported"}})
+	et := newTerm(e)
+	et.waitEOF(t, 10*time.Second)
+	closeSession(t, e)
+	if !strings.Contains(et.String(), "[accepted][it's exported]") {
+		t.Fatalf("env output %q", et.String())
+	}
+}
+
+func TestSSHDConnectionDropped(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	b := newBackend(nil)
+	tg := sshdTarget(t, srv, Auth{Password: srv.Password})
+	s1 := spawn(t, b, tg, core.BackendRequest{})
+	s2 := spawn(t, b, tg, core.BackendRequest{Command: []string{"sleep", "100"}})
+	t1, t2 := newTerm(s1), newTerm(s2)
+	t1.waitFor(t, `[$] $`, 10*time.Second)
+	t1.send(t, "sleep 100\r")
+	start := time.Now()
+	srv.Kill()
+	for i, tm := range []*term{t1, t2} {
+		tm.waitEOF(t, 10*time.Second)
+		if st := tm.s.ExitStatus(); !st.Exited() || st.Reason != "connection lost" {
+			t.Fatalf("session %d: %+v", i, st)
+		}
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("sessions ended %v after the server died", el)
+	}
+	closeSession(t, s1)
+	closeSession(t, s2)
+}
+
+func TestSSHDCloseEndsRemoteProcesses(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	b := newBackend(nil)
+	s := spawn(t, b, sshdTarget(t, srv, Auth{Password: srv.Password}), core.BackendRequest{})
+	tm := newTerm(s)
+	tm.waitFor(t, `[$] $`, 10*time.Second)
+	tm.send(t, "sleep 100 & sleep 200\r")
+	time.Sleep(300 * time.Millisecond)
+	before := len(srv.Remaining())
+	closeSession(t, s)
+	if st := s.ExitStatus(); !st.Exited() {
+		t.Fatalf("status %+v", st)
+	}
+	// Only the listener remains once the connection is closed.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(srv.Remaining()) > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("remote processes left after close: %v (had %d)", srv.Remaining(), before)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

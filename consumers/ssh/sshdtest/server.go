@@ -1,0 +1,333 @@
+package sshdtest
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/pem"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/ssh/internal/procscan"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// SSHD is the server binary.
+const SSHD = "/usr/sbin/sshd"
+
+const markerVar = "PTYSEAM_SSHD_MARKER"
+
+// Options configure the server. The zero value offers password and public
+// key authentication.
+type Options struct {
+	// NoPassword turns PasswordAuthentication off.
+	NoPassword bool
+	// KeyboardInteractive turns KbdInteractiveAuthentication on (through
+	// PAM, which asks "Password: ").
+	KeyboardInteractive bool
+	// Banner is sent before authentication (the Banner option).
+	Banner string
+	// AuthorizedKeys may log in as the test user with public key auth.
+	AuthorizedKeys []gossh.PublicKey
+	// AcceptEnv lists variable names the server accepts from "env"
+	// requests.
+	AcceptEnv []string
+	// ExtraConfig is appended to sshd_config verbatim.
+	ExtraConfig string
+}
+
+// Server is a running sshd.
+type Server struct {
+	// Addr is "127.0.0.1:PORT".
+	Addr string
+	// Host is "127.0.0.1".
+	Host string
+	// Port is the listening port.
+	Port int
+	// User is the test user; Password its password.
+	User, Password string
+	// HostKey is the server's public host key.
+	HostKey gossh.PublicKey
+	// Dir is the private directory holding the configuration.
+	Dir string
+
+	marker    string
+	finalLogs string
+	cmd       *exec.Cmd
+	waited    chan struct{}
+	once      sync.Once
+}
+
+// Require skips the test (or fails it when $CI is set) unless sshd can
+// run here: the binary exists and the process is root.
+func Require(tb testing.TB) {
+	tb.Helper()
+	fail := tb.Skipf
+	if os.Getenv("CI") != "" {
+		fail = tb.Fatalf
+	}
+	if _, err := os.Stat(SSHD); err != nil {
+		fail("consumers/ssh/sshdtest: %s is not installed (apt-get install openssh-server): %v", SSHD, err)
+	}
+	if os.Geteuid() != 0 {
+		fail("consumers/ssh/sshdtest: sshd tests need root (to run sshd and create the user %s)", User)
+	}
+}
+
+// Start starts sshd for the test and stops it (and everything it started)
+// when the test ends.
+func Start(tb testing.TB, opts Options) *Server {
+	tb.Helper()
+	Require(tb)
+	s, err := start(opts)
+	if err != nil {
+		tb.Fatalf("consumers/ssh/sshdtest: %v", err)
+	}
+	tb.Cleanup(func() {
+		s.Close()
+		if tb.Failed() {
+			tb.Logf("sshd log:\n%s", s.Logs())
+		}
+	})
+	return s
+}
+
+func start(opts Options) (*Server, error) {
+	pw, err := ensureUser()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "ptyseam-sshd-")
+	if err != nil {
+		return nil, err
+	}
+	// The test user must be able to read authorized_keys.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir}
+	if err := s.writeFiles(opts); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		if lastErr = s.run(opts); lastErr == nil {
+			return s, nil
+		}
+	}
+	_ = os.RemoveAll(dir)
+	return nil, lastErr
+}
+
+func (s *Server) writeFiles(opts Options) error {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return err
+	}
+	blk, err := gossh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(s.Dir, "host_ed25519"), pem.EncodeToMemory(blk), 0o600); err != nil {
+		return err
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		return err
+	}
+	s.HostKey = signer.PublicKey()
+	var ak bytes.Buffer
+	for _, k := range opts.AuthorizedKeys {
+		ak.Write(gossh.MarshalAuthorizedKey(k))
+	}
+	if err := os.WriteFile(filepath.Join(s.Dir, "authorized_keys"), ak.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if opts.Banner != "" {
+		if err := os.WriteFile(filepath.Join(s.Dir, "banner"), []byte(opts.Banner), 0o644); err != nil {
+			return err
+		}
+	}
+	m := make([]byte, 12)
+	if _, err := rand.Read(m); err != nil {
+		return err
+	}
+	s.marker = hex.EncodeToString(m)
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func (s *Server) config(opts Options, port int) string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	w("Port %d", port)
+	w("ListenAddress 127.0.0.1")
+	w("HostKey %s", filepath.Join(s.Dir, "host_ed25519"))
+	w("PidFile %s", filepath.Join(s.Dir, "sshd.pid"))
+	w("AuthorizedKeysFile %s", filepath.Join(s.Dir, "authorized_keys"))
+	w("StrictModes no")
+	w("UsePAM yes")
+	w("PasswordAuthentication %s", yesNo(!opts.NoPassword))
+	w("KbdInteractiveAuthentication %s", yesNo(opts.KeyboardInteractive))
+	w("PubkeyAuthentication yes")
+	w("PermitRootLogin no")
+	w("AllowUsers %s", User)
+	w("PrintMotd no")
+	w("MaxStartups 64:30:128")
+	w("MaxSessions 64")
+	w("SetEnv %s=%s", markerVar, s.marker)
+	if len(opts.AcceptEnv) > 0 {
+		w("AcceptEnv %s", strings.Join(opts.AcceptEnv, " "))
+	}
+	if opts.Banner != "" {
+		w("Banner %s", filepath.Join(s.Dir, "banner"))
+	}
+	b.WriteString(opts.ExtraConfig)
+	return b.String()
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (s *Server) run(opts Options) error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	cfgPath := filepath.Join(s.Dir, "sshd_config")
+	if err := os.WriteFile(cfgPath, []byte(s.config(opts, port)), 0o600); err != nil {
+		return err
+	}
+	if out, err := exec.Command(SSHD, "-t", "-f", cfgPath).CombinedOutput(); err != nil {
+		return fmt.Errorf("sshd -t: %v: %s", err, out)
+	}
+	logFile, err := os.OpenFile(filepath.Join(s.Dir, "sshd.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(SSHD, "-D", "-e", "-f", cfgPath)
+	cmd.Env = append(os.Environ(), markerVar+"="+s.marker)
+	// A file, not a pipe: Wait must not wait for children holding it.
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	s.cmd = cmd
+	s.waited = make(chan struct{})
+	s.once = sync.Once{}
+	go func() {
+		_ = cmd.Wait()
+		close(s.waited)
+	}()
+	s.Port = port
+	s.Addr = net.JoinHostPort(s.Host, strconv.Itoa(port))
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-s.waited:
+			return fmt.Errorf("sshd exited at start: %s", s.Logs())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", s.Addr, time.Second); err == nil {
+			_ = c.SetDeadline(time.Now().Add(2 * time.Second))
+			line, _ := bufio.NewReader(c).ReadString('\n')
+			_ = c.Close()
+			if strings.HasPrefix(line, "SSH-2.0-") {
+				return nil
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.kill(false)
+	return fmt.Errorf("sshd did not answer within 10s: %s", s.Logs())
+}
+
+// KnownHostsLine returns the known_hosts line that trusts the server.
+func (s *Server) KnownHostsLine() string {
+	return knownhosts.Line([]string{s.Addr}, s.HostKey)
+}
+
+// WriteKnownHosts writes a known_hosts file that trusts the server.
+func (s *Server) WriteKnownHosts(path string) error {
+	return os.WriteFile(path, []byte(s.KnownHostsLine()+"\n"), 0o600)
+}
+
+// Logs returns what sshd logged so far.
+func (s *Server) Logs() string {
+	if s.finalLogs != "" {
+		return s.finalLogs
+	}
+	b, _ := os.ReadFile(filepath.Join(s.Dir, "sshd.log"))
+	return string(b)
+}
+
+// DropConnections kills every per-connection sshd process and the
+// sessions' programs, as a crash of the connections would, and keeps the
+// listener.
+func (s *Server) DropConnections() { s.killTree(s.cmd.Process.Pid) }
+
+// Kill kills sshd and everything it started at once (SIGKILL), as a
+// crash of the server would. It returns when they are gone.
+func (s *Server) Kill() { s.kill(true) }
+
+func (s *Server) kill(wait bool) {
+	s.killTree(0)
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	if wait {
+		select {
+		case <-s.waited:
+		case <-time.After(10 * time.Second):
+		}
+	}
+}
+
+// killTree kills every process carrying the marker or descending from
+// sshd, except keep.
+func (s *Server) killTree(keep int) {
+	procscan.KillAll(markerVar+"="+s.marker, s.cmd.Process.Pid, keep)
+}
+
+// Remaining lists processes that the server started and that are still
+// alive (none after Close).
+func (s *Server) Remaining() []int {
+	return procscan.Find(markerVar+"="+s.marker, s.cmd.Process.Pid)
+}
+
+// Close kills the server and everything it started, and removes its files.
+func (s *Server) Close() {
+	s.once.Do(func() {
+		s.kill(true)
+		s.finalLogs = s.Logs()
+		_ = os.RemoveAll(s.Dir)
+	})
+}
