@@ -49,7 +49,7 @@ func (s *Service) closeSession(ctx context.Context, sess *session, reason string
 		ctx, cancel = context.WithTimeout(ctx, s.opts.CloseTimeout)
 		defer cancel()
 	}
-	s.log.Info("ptyseam: closing session", "session", sess.id, "owner", sess.owner.Name(), "reason", reason)
+	s.log.Debug("ptyseam: closing session", "session", sess.id, "owner", sess.owner.Name(), "reason", reason)
 	err := sess.be.Close(ctx)
 	if err == nil {
 		select {
@@ -81,7 +81,7 @@ func (s *Service) closeSession(ctx context.Context, sess *session, reason string
 	sess.closing = nil
 	sess.mu.Unlock()
 	close(td.done)
-	s.log.Info("ptyseam: session closed", "session", sess.id, "reason", reason, "status", sess.info().Status.String())
+	s.log.Debug("ptyseam: session closed", "session", sess.id, "reason", reason, "status", sess.info().Status.String())
 	return true, nil
 }
 

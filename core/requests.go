@@ -32,6 +32,10 @@ type SpawnRequest struct {
 	// NoInitialWait skips waiting for the initial output: Spawn returns as
 	// soon as the backend started the program.
 	NoInitialWait bool
+	// WithTap returns, in SpawnResult.Tap, a tap created before any output
+	// was read, so that it sees every byte the program prints (a job's
+	// data events, a protocol client). The caller owns it.
+	WithTap bool
 }
 
 // SessionInfo describes a published session.
@@ -55,6 +59,9 @@ type SpawnResult struct {
 	InitialOutput string
 	// Truncated reports that InitialOutput was cut to the result bound.
 	Truncated bool
+	// Tap sees all of the session's output, when the request asked
+	// WithTap; nil otherwise.
+	Tap *Tap
 }
 
 // SendRequest is one write to a session.

@@ -219,25 +219,40 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 		<-writeDone
 	}
 	sess.awaitCommandStart(p)
-	fg0, _ := sess.probe()
-	sess.mu.Lock()
-	marks0 := sess.buf.Marks()
-	sess.mu.Unlock()
-	start := time.Now()
-	sigCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-	_, err := sess.be.Signal(sigCtx, SignalRequest{Signal: SIGINT, AllowLeader: true})
-	cancel()
-	if err != nil {
-		return
+	// A SIGINT that lands between a shell's fork and the command's exec
+	// can be lost: if the same group still runs, quiet and not reading,
+	// after the reaction window, interrupt it again (three times at most).
+	for attempt := 0; attempt < cancelAttempts; attempt++ {
+		fg0, _ := sess.probe()
+		sess.mu.Lock()
+		marks0 := sess.buf.Marks()
+		sess.mu.Unlock()
+		start := time.Now()
+		sigCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+		sent, err := sess.be.Signal(sigCtx, SignalRequest{Signal: SIGINT, AllowLeader: true})
+		cancel()
+		if err != nil {
+			return
+		}
+		out := sess.settle(context.Background(), settleParams{
+			start:    start,
+			quiet:    cancelQuiet,
+			deadline: start.Add(cancelSettle),
+			marks0:   marks0,
+			fg0:      fg0,
+		}, nil)
+		if out.reason != WaitInferredIdle && out.reason != WaitTimeout {
+			return
+		}
+		fg, ok := sess.probe()
+		if !ok || fg.Leader || fg.ReadingInput || fg.PGID != sent.TargetPGID {
+			return
+		}
 	}
-	sess.settle(context.Background(), settleParams{
-		start:    start,
-		quiet:    cancelQuiet,
-		deadline: start.Add(cancelSettle),
-		marks0:   marks0,
-		fg0:      fg0,
-	}, nil)
 }
+
+// cancelAttempts bounds the SIGINTs one cancel sends.
+const cancelAttempts = 3
 
 // cancelStartWait bounds how long a cancel waits for a shell to start the
 // command it was just given before it signals.

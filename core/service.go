@@ -153,7 +153,7 @@ func (s *Service) DisposeOwner(ctx context.Context, owner *Owner) error {
 		sessions = append(sessions, st.sessions...)
 	}
 	s.mu.Unlock()
-	s.log.Info("ptyseam: disposing owner", "owner", owner.Name(), "sessions", len(sessions))
+	s.log.Debug("ptyseam: disposing owner", "owner", owner.Name(), "sessions", len(sessions))
 	return s.closeAll(ctx, sessions, "owner disposed")
 }
 
@@ -176,7 +176,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		sessions = append(sessions, st.sessions...)
 	}
 	s.mu.Unlock()
-	s.log.Info("ptyseam: shutting down", "sessions", len(sessions))
+	s.log.Debug("ptyseam: shutting down", "sessions", len(sessions))
 	return s.closeAll(ctx, sessions, "service shutdown")
 }
 

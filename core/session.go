@@ -30,6 +30,7 @@ type session struct {
 	status     Status
 	send       *operation // the live send, if any
 	taps       []*Tap
+	firstTap   *Tap      // the WithTap tap, handed out by Spawn
 	closing    *teardown // the teardown under way, if any
 	closed     bool      // teardown finished
 }
@@ -68,6 +69,10 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		t := newTap(sess)
 		sess.taps = append(sess.taps, t)
 		hook(sess.infoLocked(), owner, t)
+	}
+	if req.WithTap {
+		sess.firstTap = newTap(sess)
+		sess.taps = append(sess.taps, sess.firstTap)
 	}
 	go sess.readLoop()
 	return sess

@@ -77,8 +77,8 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 	d := sess.buf.Since(&c, MaxPageLinesLimit, s.opts.MaxResultBytes)
 	info := sess.infoLocked()
 	sess.mu.Unlock()
-	s.log.Info("ptyseam: session spawned", "session", id, "owner", owner.Name(), "type", req.Type, "pid", info.PID)
-	return SpawnResult{SessionInfo: info, InitialOutput: d.Text, Truncated: d.Truncated}, nil
+	s.log.Debug("ptyseam: session spawned", "session", id, "owner", owner.Name(), "type", req.Type, "pid", info.PID)
+	return SpawnResult{SessionInfo: info, InitialOutput: d.Text, Truncated: d.Truncated, Tap: sess.firstTap}, nil
 }
 
 // promptSpawnSettle bounds the wait for a marked shell's first prompt: a

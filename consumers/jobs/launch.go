@@ -121,6 +121,7 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 			MaxLineBytes: MaxLineBytes,
 		},
 		NoInitialWait: true,
+		WithTap:       true, // data events see every byte, from the first
 	})
 	if err != nil {
 		return Info{}, err
@@ -145,7 +146,7 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 		tapDone:  make(chan struct{}),
 		state:    StateRunning,
 	}
-	tap, tapErr := m.svc.Tap(owner, res.ID)
+	tap, tapErr := res.Tap, error(nil)
 
 	m.mu.Lock()
 	if m.closed {
