@@ -5,4 +5,5 @@ go 1.26.8
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
 )

@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/core"
@@ -62,6 +63,9 @@ func Line(command, nonce string) string {
 // for it to finish. It fails with ErrSendActive-coded errors while a send
 // is live on the session. If ctx ends first, the command keeps running.
 func Run(ctx context.Context, t Terminals, owner *core.Owner, id core.SessionID, command string, opts Options) (Result, error) {
+	if strings.IndexByte(command, 0) >= 0 {
+		return Result{}, &core.Error{Code: core.CodeInvalidArgument, Op: "run", Session: id, Msg: "the command contains a NUL byte, which no shell can read"}
+	}
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = 4 << 20
 	}
