@@ -1,0 +1,292 @@
+package screen
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// DefaultRingBytes is the raw output a session keeps for its emulator
+// unless Options.RingBytes says otherwise.
+const DefaultRingBytes = 1 << 20
+
+// DefaultReplyTimeout bounds the write of one answer to a terminal query.
+const DefaultReplyTimeout = 5 * time.Second
+
+// DefaultEscapeWait is how long SendKeys waits, after keys that end with a
+// bare Escape, for the program to redraw (see Options.EscapeWait).
+const DefaultEscapeWait = 1100 * time.Millisecond
+
+// Options configure a [Manager]. The zero value is usable.
+type Options struct {
+	// RingBytes bounds the raw output kept per session for an emulator
+	// that has not caught up yet. Default DefaultRingBytes.
+	RingBytes int
+	// DefaultSize is the terminal size assumed for a session until it is
+	// resized through the manager or spawned through [Manager.Spawn].
+	// Default core.DefaultSize, the size the service gives a spawn request
+	// that names none.
+	DefaultSize core.Size
+	// ReplyTimeout bounds the write of an answer to a terminal query (a
+	// program that never reads its input cannot hold the answers up
+	// forever). Default DefaultReplyTimeout.
+	ReplyTimeout time.Duration
+	// EscapeWait is how long SendKeys waits for output after keys that
+	// end with a bare Escape settled. Programs cannot tell the Escape key
+	// from the start of an escape sequence at once: vim waits
+	// 'timeoutlen' (1s without a vimrc), ncurses ESCDELAY (1s), and they
+	// redraw only then, so the screen right after the send would still
+	// show the state before the keys. Default DefaultEscapeWait; negative
+	// turns the wait off.
+	EscapeWait time.Duration
+	// Logger receives structured logs (session ids, emulator resets; never
+	// terminal bytes). Default slog.Default().
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.RingBytes <= 0 {
+		o.RingBytes = DefaultRingBytes
+	}
+	if o.DefaultSize == (core.Size{}) {
+		o.DefaultSize = core.DefaultSize
+	}
+	if o.ReplyTimeout <= 0 {
+		o.ReplyTimeout = DefaultReplyTimeout
+	}
+	if o.EscapeWait == 0 {
+		o.EscapeWait = DefaultEscapeWait
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Manager keeps a screen for every session of a service: it answers the
+// terminal's queries, takes snapshots, resizes sessions and sends named
+// keys.
+//
+// Plug its OnSpawn method into core.Options.OnSpawn and bind it to the
+// service:
+//
+//	m := screen.NewManager(screen.Options{})
+//	svc := core.New(core.Options{OnSpawn: m.OnSpawn})
+//	m.Bind(svc)
+//	defer m.Close()
+//
+// Per session it runs one goroutine that moves the raw output into a
+// bounded buffer and scans it for terminal queries. The terminal emulator
+// (github.com/charmbracelet/x/vt) is created and fed only when something
+// needs it: a snapshot, a query to answer, or keys whose encoding depends
+// on the terminal's mode. Sessions nobody asks about pay a copy and a scan
+// of their output, nothing more.
+//
+// Every method authorizes the caller through the service: another owner's
+// session id gets FOREIGN_SESSION.
+type Manager struct {
+	opts   Options
+	log    *slog.Logger
+	ctx    context.Context // ends at Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	svc    core.Terminals
+	states map[core.SessionID]*state
+	closed bool
+}
+
+// NewManager returns a manager. Bind it to a service before using it.
+func NewManager(opts Options) *Manager {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{
+		opts:   opts,
+		log:    opts.Logger,
+		ctx:    ctx,
+		cancel: cancel,
+		states: make(map[core.SessionID]*state),
+	}
+}
+
+// Bind sets the service whose sessions the manager serves: it authorizes
+// callers through it and resizes and sends through it. Bind it to the
+// service whose Options.OnSpawn is m.OnSpawn. A *core.Service also lets the
+// manager attach to sessions it did not see spawn.
+func (m *Manager) Bind(svc core.Terminals) {
+	m.mu.Lock()
+	m.svc = svc
+	m.mu.Unlock()
+}
+
+// OnSpawn is the core.Options.OnSpawn hook: it starts watching a new
+// session. It does not block.
+func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Tap) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		tap.Close()
+		return
+	}
+	m.startLocked(info.ID, owner, tap, false)
+}
+
+// startLocked creates a session's state and starts its drain goroutine.
+// m.mu is held.
+func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Tap, late bool) *state {
+	st := newState(m, id, owner, tap)
+	if late {
+		st.approx = true
+	}
+	m.states[id] = st
+	m.wg.Add(1)
+	go st.run()
+	return st
+}
+
+// Close stops watching every session: it ends the manager's goroutines and
+// detaches its taps. Later calls fail with SERVICE_DISPOSING. It is
+// idempotent and does not close the sessions.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	m.wg.Wait()
+	m.mu.Lock()
+	states := m.states
+	m.states = make(map[core.SessionID]*state)
+	m.mu.Unlock()
+	for _, st := range states {
+		st.closeTap()
+	}
+}
+
+// tapper is the part of *core.Service that opens a tap on a running
+// session.
+type tapper interface {
+	Tap(owner *core.Owner, id core.SessionID) (*core.Tap, error)
+}
+
+// service returns the bound service or an error.
+func (m *Manager) service(op string) (core.Terminals, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, &core.Error{Code: core.CodeServiceDisposing, Op: op, Msg: "the screen manager was closed"}
+	}
+	if m.svc == nil {
+		return nil, &core.Error{Code: core.CodeInternal, Op: op, Msg: "the screen manager is not bound to a service (call Bind)"}
+	}
+	return m.svc, nil
+}
+
+// lookup authorizes owner for id through the service and returns the
+// session's state, attaching to the session if the manager did not see it
+// spawn.
+func (m *Manager) lookup(op string, owner *core.Owner, id core.SessionID) (core.Terminals, *state, error) {
+	svc, err := m.service(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := svc.Info(owner, id); err != nil {
+		return nil, nil, err
+	}
+	m.mu.Lock()
+	st := m.states[id]
+	m.mu.Unlock()
+	if st != nil {
+		return svc, st, nil
+	}
+	tp, ok := svc.(tapper)
+	if !ok {
+		return nil, nil, &core.Error{Code: core.CodeUnsupported, Op: op, Session: id,
+			Msg: "the screen manager did not see this session start (set core.Options.OnSpawn to Manager.OnSpawn)"}
+	}
+	tap, err := tp.Tap(owner, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		tap.Close()
+		return nil, nil, &core.Error{Code: core.CodeServiceDisposing, Op: op, Msg: "the screen manager was closed"}
+	}
+	if st := m.states[id]; st != nil { // attached by a concurrent call
+		tap.Close()
+		return svc, st, nil
+	}
+	m.log.Debug("ptyseam/screen: attached to a running session", "session", id)
+	return svc, m.startLocked(id, owner, tap, true), nil
+}
+
+// sweep forgets ended sessions that the service no longer has (closed, or
+// their owner disposed), so that their buffers are freed.
+func (m *Manager) sweep(except *state) {
+	m.mu.Lock()
+	svc := m.svc
+	var ended []*state
+	for _, st := range m.states {
+		if st != except && st.ended() {
+			ended = append(ended, st)
+		}
+	}
+	m.mu.Unlock()
+	if svc == nil {
+		return
+	}
+	for _, st := range ended {
+		if _, err := svc.Info(st.owner, st.id); err != nil {
+			switch core.CodeOf(err) {
+			case core.CodeNoSession, core.CodeOwnerDisposed, core.CodeForeignSession:
+				m.forget(st)
+			}
+		}
+	}
+}
+
+// forget drops a session's state.
+func (m *Manager) forget(st *state) {
+	m.mu.Lock()
+	if m.states[st.id] == st {
+		delete(m.states, st.id)
+	}
+	m.mu.Unlock()
+}
+
+// Spawn starts a session through the bound service, like the service's
+// Spawn, and records the request's terminal size for the session's screen
+// (the OnSpawn hook does not learn it).
+func (m *Manager) Spawn(ctx context.Context, owner *core.Owner, req core.SpawnRequest) (core.SpawnResult, error) {
+	svc, err := m.service("spawn")
+	if err != nil {
+		return core.SpawnResult{}, err
+	}
+	res, err := svc.Spawn(ctx, owner, req)
+	if err != nil {
+		return res, err
+	}
+	size := req.Size
+	if size == (core.Size{}) {
+		size = core.DefaultSize
+	}
+	m.mu.Lock()
+	st := m.states[res.ID]
+	m.mu.Unlock()
+	if st != nil {
+		st.setInitialSize(size)
+	}
+	return res, nil
+}
+
+// watched reports how many sessions the manager holds state for (tests).
+func (m *Manager) watched() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.states)
+}

@@ -1,0 +1,53 @@
+package screen
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// maxDimension is the largest row or column count the service accepts.
+const maxDimension = 4096
+
+// Resize changes the session's terminal size through the service (the
+// program gets SIGWINCH and sees the new size) and resizes its screen from
+// that point of the output on. A size out of 1..4096 is INVALID_ARGUMENT;
+// a backend that cannot resize reports UNSUPPORTED.
+func (m *Manager) Resize(ctx context.Context, owner *core.Owner, id core.SessionID, size core.Size) error {
+	svc, st, err := m.lookup("resize", owner, id)
+	if err != nil {
+		return err
+	}
+	if size.Rows == 0 || size.Cols == 0 || size.Rows > maxDimension || size.Cols > maxDimension {
+		return &core.Error{Code: core.CodeInvalidArgument, Op: "resize", Session: id,
+			Msg: fmt.Sprintf("terminal size %dx%d out of range (1..%d)", size.Rows, size.Cols, maxDimension)}
+	}
+	st.resizeMu.Lock()
+	defer st.resizeMu.Unlock()
+	// Output printed before the resize belongs to the old size: take in
+	// what the service has, then mark the point where the size changes.
+	if err := st.sync(ctx); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	old := st.sizeAtLocked(st.ring.end)
+	st.addMarkLocked(size)
+	st.mu.Unlock()
+	if err := svc.Resize(ctx, owner, id, size); err != nil {
+		st.mu.Lock()
+		st.addMarkLocked(old)
+		st.mu.Unlock()
+		return err
+	}
+	st.mu.Lock()
+	if st.term != nil {
+		st.catchUpLocked() // the emulator reflows now, and reports the size if asked to
+	}
+	kick := len(st.replies) > 0
+	st.mu.Unlock()
+	if kick {
+		st.kickReplier()
+	}
+	return nil
+}

@@ -1,0 +1,397 @@
+package screen
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// state is what the manager keeps for one session.
+type state struct {
+	m     *Manager
+	id    core.SessionID
+	owner *core.Owner
+
+	// The drain goroutine is the only reader of the tap. tapMu guards the
+	// fields it shares with callers that want it to flush (sync).
+	tapMu      sync.Mutex
+	tap        *core.Tap
+	waitCtx    context.Context // the drain's current wait; cancelled to make it flush
+	waitCancel context.CancelFunc
+	barriers   []chan struct{} // closed once the drain flushed the tap
+	done       chan struct{}   // closed when the drain goroutine returned
+
+	resizeMu sync.Mutex // one resize at a time
+
+	// mu guards the rest; it is held while the emulator catches up.
+	mu       sync.Mutex
+	ring     ring
+	grew     chan struct{} // closed and replaced whenever output arrives
+	scan     queryScanner
+	base     core.Size  // the size in force at ring.start
+	marks    []sizeMark // later resizes, by increasing offset
+	term     *term      // nil until something needs the emulator
+	fed      int64      // stream offset the emulator has consumed
+	answered int64      // replies were produced for every byte before this
+	approx   bool       // the emulator missed output since the last full redraw
+	eof      bool       // the session's output ended
+	last     []string   // rows of the previous snapshot
+	lastSize core.Size
+	haveLast bool
+
+	replies     []byte // answers waiting to be written to the terminal
+	replier     bool   // the replier goroutine runs
+	replyKick   chan struct{}
+	repliesLost int64 // bytes of answers dropped (queue full)
+}
+
+// sizeMark records that the terminal had size from stream offset off on.
+type sizeMark struct {
+	off  int64
+	size core.Size
+}
+
+// maxQueuedReplies bounds the answers waiting for a program that does not
+// read its input.
+const maxQueuedReplies = 64 << 10
+
+func newState(m *Manager, id core.SessionID, owner *core.Owner, tap *core.Tap) *state {
+	st := &state{
+		m:         m,
+		id:        id,
+		owner:     owner,
+		tap:       tap,
+		done:      make(chan struct{}),
+		ring:      newRing(m.opts.RingBytes),
+		base:      m.opts.DefaultSize,
+		replyKick: make(chan struct{}, 1),
+		grew:      make(chan struct{}),
+	}
+	st.waitCtx, st.waitCancel = context.WithCancel(m.ctx)
+	return st
+}
+
+// cancelled is a context that has ended: Tap.Next with it returns queued
+// output and then CANCELLED instead of waiting.
+var cancelled = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
+// run is the drain goroutine: it moves the tap's output into the ring
+// until the output ends or the manager closes.
+func (st *state) run() {
+	defer st.m.wg.Done()
+	defer close(st.done)
+	defer st.finish()
+	st.m.sweep(st)
+	for {
+		st.tapMu.Lock()
+		tap, ctx := st.tap, st.waitCtx
+		st.tapMu.Unlock()
+		c, err := tap.Next(ctx)
+		if err == nil {
+			st.ingest(c)
+			continue
+		}
+		if !st.recover(err) {
+			return
+		}
+		if core.CodeOf(err) == core.CodeCancelled {
+			if !st.flush() {
+				return
+			}
+		}
+	}
+}
+
+// recover handles an error from Tap.Next and reports whether draining
+// goes on.
+func (st *state) recover(err error) bool {
+	switch {
+	case errors.Is(err, io.EOF):
+		return false
+	case core.CodeOf(err) == core.CodeCancelled:
+		return st.m.ctx.Err() == nil
+	case core.CodeOf(err) == core.CodeTapOverflow:
+		return st.reattach()
+	}
+	st.m.log.Warn("ptyseam/screen: reading the session's output failed", "session", st.id, "err", err)
+	return false
+}
+
+// flush drains what the tap holds without waiting, then releases the
+// callers waiting for it. It reports whether draining goes on.
+func (st *state) flush() bool {
+	st.tapMu.Lock()
+	bar := st.barriers
+	st.barriers = nil
+	st.waitCancel()
+	st.waitCtx, st.waitCancel = context.WithCancel(st.m.ctx)
+	tap := st.tap
+	st.tapMu.Unlock()
+	defer func() {
+		for _, b := range bar {
+			close(b)
+		}
+	}()
+	for {
+		c, err := tap.Next(cancelled)
+		if err == nil {
+			st.ingest(c)
+			continue
+		}
+		if core.CodeOf(err) == core.CodeCancelled {
+			return st.m.ctx.Err() == nil
+		}
+		if !st.recover(err) {
+			return false
+		}
+		st.tapMu.Lock()
+		tap = st.tap
+		st.tapMu.Unlock()
+	}
+}
+
+// reattach replaces a tap that overflowed (the drain fell more than the
+// tap's bound behind) with a new one; the output in between is lost and
+// the screen becomes approximate. It reports whether draining goes on.
+func (st *state) reattach() bool {
+	st.m.log.Warn("ptyseam/screen: output was lost before the screen saw it", "session", st.id)
+	st.mu.Lock()
+	st.approx = true
+	st.mu.Unlock()
+	svc, err := st.m.service("screen")
+	if err != nil {
+		return false
+	}
+	tp, ok := svc.(tapper)
+	if !ok {
+		return false
+	}
+	tap, err := tp.Tap(st.owner, st.id)
+	if err != nil {
+		return false
+	}
+	st.tapMu.Lock()
+	old := st.tap
+	st.tap = tap
+	st.tapMu.Unlock()
+	old.Close()
+	return true
+}
+
+// sync waits until everything the session's tap had received when sync
+// was called is in the ring.
+func (st *state) sync(ctx context.Context) error {
+	ch := make(chan struct{})
+	st.tapMu.Lock()
+	select {
+	case <-st.done:
+		st.tapMu.Unlock()
+		return nil
+	default:
+	}
+	st.barriers = append(st.barriers, ch)
+	st.waitCancel()
+	st.tapMu.Unlock()
+	select {
+	case <-ch:
+	case <-st.done:
+	case <-ctx.Done():
+		return &core.Error{Code: core.CodeCancelled, Op: "screen", Session: st.id, Msg: "the caller's context ended", Err: ctx.Err()}
+	}
+	return nil
+}
+
+// ingest appends a chunk of output and answers the queries in it.
+func (st *state) ingest(c []byte) {
+	st.mu.Lock()
+	st.ring.write(c)
+	close(st.grew)
+	st.grew = make(chan struct{})
+	st.trimMarksLocked()
+	if st.scan.scan(c) > 0 && !st.eof {
+		st.catchUpLocked()
+	}
+	kick := len(st.replies) > 0
+	st.mu.Unlock()
+	if kick {
+		st.kickReplier()
+	}
+}
+
+// finish marks the output ended and detaches the tap.
+func (st *state) finish() {
+	st.mu.Lock()
+	st.eof = true
+	st.replies = nil
+	st.mu.Unlock()
+	st.closeTap()
+}
+
+func (st *state) closeTap() {
+	st.tapMu.Lock()
+	tap := st.tap
+	st.waitCancel()
+	st.tapMu.Unlock()
+	tap.Close()
+}
+
+// ended reports whether the session's output ended.
+func (st *state) ended() bool {
+	select {
+	case <-st.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// setInitialSize sets the size the session had from its start.
+func (st *state) setInitialSize(size core.Size) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.marks) == 0 {
+		st.base = size
+	}
+}
+
+// sizeAtLocked returns the terminal size in force at stream offset off.
+func (st *state) sizeAtLocked(off int64) core.Size {
+	size := st.base
+	for _, mk := range st.marks {
+		if mk.off > off {
+			break
+		}
+		size = mk.size
+	}
+	return size
+}
+
+// nextMarkLocked returns the offset of the first resize after off, or -1.
+func (st *state) nextMarkLocked(off int64) int64 {
+	for _, mk := range st.marks {
+		if mk.off > off {
+			return mk.off
+		}
+	}
+	return -1
+}
+
+// addMarkLocked records a resize at the current end of the stream.
+func (st *state) addMarkLocked(size core.Size) {
+	if st.sizeAtLocked(st.ring.end) == size {
+		return
+	}
+	if n := len(st.marks); n > 0 && st.marks[n-1].off == st.ring.end {
+		st.marks[n-1].size = size
+		return
+	}
+	st.marks = append(st.marks, sizeMark{off: st.ring.end, size: size})
+}
+
+// trimMarksLocked folds resizes older than the ring's start into base.
+func (st *state) trimMarksLocked() {
+	i := 0
+	for i < len(st.marks) && st.marks[i].off <= st.ring.start {
+		st.base = st.marks[i].size
+		i++
+	}
+	if i > 0 {
+		st.marks = append(st.marks[:0], st.marks[i:]...)
+	}
+}
+
+// queueRepliesLocked queues answers for the terminal.
+func (st *state) queueRepliesLocked(r []byte) {
+	if len(r) == 0 || st.eof {
+		return
+	}
+	if len(st.replies)+len(r) > maxQueuedReplies {
+		st.repliesLost += int64(len(r))
+		return
+	}
+	st.replies = append(st.replies, r...)
+	if !st.replier {
+		st.replier = true
+		st.m.wg.Add(1)
+		go st.replyLoop()
+	}
+}
+
+func (st *state) kickReplier() {
+	select {
+	case st.replyKick <- struct{}{}:
+	default:
+	}
+}
+
+// replyLoop writes queued answers to the terminal, outside every lock, so
+// that a program that does not read its input holds up nothing but its
+// own answers.
+func (st *state) replyLoop() {
+	defer st.m.wg.Done()
+	for {
+		st.mu.Lock()
+		r := st.replies
+		st.replies = nil
+		st.mu.Unlock()
+		if len(r) > 0 {
+			st.tapMu.Lock()
+			tap := st.tap
+			st.tapMu.Unlock()
+			ctx, cancel := context.WithTimeout(st.m.ctx, st.m.opts.ReplyTimeout)
+			err := tap.Reply(ctx, r)
+			cancel()
+			if err != nil {
+				st.m.log.Debug("ptyseam/screen: an answer to a terminal query was not delivered", "session", st.id, "err", err)
+			}
+			continue
+		}
+		select {
+		case <-st.replyKick:
+		case <-st.done:
+			return
+		case <-st.m.ctx.Done():
+			return
+		}
+	}
+}
+
+// waitOutput waits up to d for output to arrive and reports whether some
+// did.
+func (st *state) waitOutput(ctx context.Context, d time.Duration) bool {
+	st.mu.Lock()
+	grew := st.grew
+	st.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-grew:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	case <-st.done:
+	}
+	return false
+}
+
+// redrawQuiet is the silence that ends a redraw after an Escape.
+const redrawQuiet = 50 * time.Millisecond
+
+// awaitRedraw waits up to first for the program to start printing, then
+// until it has been quiet for redrawQuiet (at most first again).
+func (st *state) awaitRedraw(ctx context.Context, first time.Duration) {
+	if first <= 0 || !st.waitOutput(ctx, first) {
+		return
+	}
+	deadline := time.Now().Add(first)
+	for time.Now().Before(deadline) && st.waitOutput(ctx, redrawQuiet) {
+	}
+}

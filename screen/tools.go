@@ -1,0 +1,157 @@
+package screen
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// Tool names.
+const (
+	ToolScreen = "pty_screen"
+	ToolResize = "pty_resize"
+	ToolKeys   = "pty_keys"
+)
+
+// Tools returns the model-facing screen tools over m, in the order
+// pty_screen, pty_resize, pty_keys. Add them to the tools.Dispatcher that
+// serves the pty_* tools of the same service. Errors are *tools.ToolError
+// values whose hint names the tool to use next.
+func Tools(m *Manager) []tools.Tool {
+	return []tools.Tool{
+		{
+			Definition: tools.Definition{
+				Name:  ToolScreen,
+				Title: "Look at a terminal session's screen",
+				Description: "Return what the session's terminal shows now, as a terminal would display it: the rows of text, " +
+					"the cursor position, whether a full-screen program (vim, less, top, a menu) uses the alternate screen, and " +
+					"the window title. Use it for full-screen programs, where pty_tail's line output is unreadable. " +
+					"changed lists the rows that changed since your previous look; changedOnly returns just those rows. " +
+					"Type into the program with pty_keys.",
+				InputSchema:  mustJSON(screenInput),
+				OutputSchema: mustJSON(screenOutput),
+			},
+			Handler: m.screenTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolResize,
+				Title: "Resize a terminal session",
+				Description: "Change a session's terminal size (rows and columns, 1 to 4096). The program is told (SIGWINCH) and " +
+					"full-screen programs redraw at the new size; pty_screen then shows it.",
+				InputSchema:  mustJSON(resizeInput),
+				OutputSchema: mustJSON(resizeOutput),
+			},
+			Handler: m.resizeTool,
+		},
+		{
+			Definition: tools.Definition{
+				Name:  ToolKeys,
+				Title: "Press keys in a terminal session",
+				Description: "Type optional literal text, then press named keys, as one send: for full-screen programs and menus " +
+					"(vim, less, top, curses installers). For example {\"text\":\"ihello\",\"keys\":[\"Escape\"]} in vim, " +
+					"{\"keys\":[\"Down\",\"Down\",\"Enter\"]} in a menu, {\"keys\":[\"C-c\"]} to interrupt. Arrow keys follow " +
+					"the mode the program set. Waits until the program settles (waitReason stdin_read: it waits for the next " +
+					"key) and returns the screen afterwards. An unknown key name is an INVALID_ARGUMENT error naming it.",
+				InputSchema:  mustJSON(keysInput),
+				OutputSchema: mustJSON(keysOutput),
+			},
+			Handler: m.keysTool,
+		},
+	}
+}
+
+// screenHints name the tool to use next, per error code.
+var screenHints = map[core.Code]string{
+	core.CodeNoSession:       "Call pty_list to see your open sessions, or pty_open to start a new one.",
+	core.CodeForeignSession:  "Use a sessionId that your own pty_open returned; pty_list shows yours.",
+	core.CodeSendActive:      "Another call is still typing into this session: wait for it, look with pty_screen, or interrupt with pty_signal SIGINT.",
+	core.CodeSessionExited:   "The program has exited: pty_screen shows its last screen; then pty_close the session.",
+	core.CodeSessionClosing:  "The session is being closed; call pty_open for a new one.",
+	core.CodeInvalidArgument: "Fix the named argument (key names: Enter, Escape, Up, C-c, ...) and call the tool again.",
+	core.CodeUnsupported:     "This session's backend cannot do that.",
+}
+
+func toolErr(err error) error {
+	return tools.AsToolError(err, screenHints[core.CodeOf(err)])
+}
+
+type screenArgs struct {
+	ID          string `json:"id"`
+	ChangedOnly bool   `json:"changedOnly"`
+}
+
+type resizeArgs struct {
+	ID   string `json:"id"`
+	Rows int    `json:"rows"`
+	Cols int    `json:"cols"`
+}
+
+type keysArgs struct {
+	ID          string   `json:"id"`
+	Text        string   `json:"text"`
+	Keys        []string `json:"keys"`
+	ChangedOnly bool     `json:"changedOnly"`
+}
+
+// ResizeResult is the structured result of pty_resize.
+type ResizeResult struct {
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+}
+
+// KeysToolResult is the structured result of pty_keys.
+type KeysToolResult struct {
+	WaitReason core.WaitReason `json:"waitReason"`
+	Status     core.Status     `json:"status"`
+	Screen     Snapshot        `json:"screen"`
+}
+
+func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a screenArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	s, err := m.Snapshot(ctx, owner, core.SessionID(a.ID), SnapshotOptions{ChangedOnly: a.ChangedOnly})
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	return tools.Result{Structured: s, Text: s.Text()}, nil
+}
+
+func (m *Manager) resizeTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a resizeArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	if a.Rows < 1 || a.Rows > maxDimension {
+		return tools.Result{}, tools.InvalidArgument("rows", "must be 1 to %d", maxDimension)
+	}
+	if a.Cols < 1 || a.Cols > maxDimension {
+		return tools.Result{}, tools.InvalidArgument("cols", "must be 1 to %d", maxDimension)
+	}
+	size := core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)}
+	if err := m.Resize(ctx, owner, core.SessionID(a.ID), size); err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	r := ResizeResult{Rows: a.Rows, Cols: a.Cols}
+	return tools.Result{Structured: r, Text: renderResize(a.ID, r)}, nil
+}
+
+func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	var a keysArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return tools.Result{}, err
+	}
+	if a.Text == "" && len(a.Keys) == 0 {
+		return tools.Result{}, tools.InvalidArgument("keys", "give text, keys or both")
+	}
+	r, err := m.SendKeys(ctx, owner, core.SessionID(a.ID), KeysRequest{Text: a.Text, Keys: a.Keys, ChangedOnly: a.ChangedOnly})
+	if err != nil {
+		return tools.Result{}, toolErr(err)
+	}
+	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, Screen: r.Screen}
+	return tools.Result{Structured: out, Text: renderKeys(out)}, nil
+}
