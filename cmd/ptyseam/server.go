@@ -15,6 +15,7 @@ import (
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
+	"github.com/ptyseam/ptyseam/screen"
 )
 
 // version is reported to MCP clients.
@@ -27,6 +28,7 @@ type toolServer struct {
 	svc      *core.Service
 	sessions *ptysession.Sessions
 	jobs     *jobs.Manager
+	screens  *screen.Manager
 	disp     *tools.Dispatcher
 	log      *slog.Logger
 	server   *mcp.Server
@@ -39,11 +41,14 @@ type toolServer struct {
 // newToolServer builds the service, the facade, the tools and the MCP
 // server for cfg.
 func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
+	screens := screen.NewManager(screen.Options{})
 	svc := core.New(core.Options{
 		Logger:              log,
 		Scrollback:          core.ScrollbackLimits{MaxLines: cfg.ScrollbackLines, MaxBytes: cfg.ScrollbackBytes},
 		MaxSessionsPerOwner: cfg.MaxSessions,
+		OnSpawn:             screens.OnSpawn,
 	})
+	screens.Bind(svc)
 	if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell})); err != nil {
 		return nil, err
 	}
@@ -63,6 +68,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			return nil, err
 		}
 	}
+	for _, t := range screen.Tools(screens) {
+		if err := disp.Add(t); err != nil {
+			return nil, err
+		}
+	}
 	jm, err := jobs.New(svc, jobs.Config{Logger: log})
 	if err != nil {
 		return nil, err
@@ -74,7 +84,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			}
 		}
 	}
-	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, disp: disp, log: log, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
 			"returns what it printed and why control came back, pty_tail returns only new output, pty_close ends it " +
@@ -171,6 +181,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 // shutdown closes every session of every client.
 func (ts *toolServer) shutdown(ctx context.Context) error {
 	err := errors.Join(ts.jobs.Shutdown(ctx), ts.svc.Shutdown(ctx))
+	ts.screens.Close()
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()
 	select {

@@ -75,7 +75,7 @@ func TestToolsOverInMemoryTransport(t *testing.T) {
 		have[tool.Name] = true
 	}
 	for _, want := range []string{"pty_open", "pty_send", "pty_tail", "pty_close", "pty_list", "pty_read", "pty_signal",
-		"bg_launch", "bg_send", "bg_read", "bg_list", "bg_stop", "bg_stop_group", "bg_drop"} {
+		"pty_screen", "pty_resize", "pty_keys", "bg_launch", "bg_send", "bg_read", "bg_list", "bg_stop", "bg_stop_group", "bg_drop"} {
 		if !have[want] {
 			t.Errorf("tool %s is not served", want)
 		}
@@ -85,6 +85,13 @@ func TestToolsOverInMemoryTransport(t *testing.T) {
 	sent, _ := call(t, cs, "pty_send", map[string]any{"id": id, "data": "echo $((6*7))"})
 	if !strings.Contains(sent["delta"].(string), "42") {
 		t.Fatalf("pty_send delta %q", sent["delta"])
+	}
+	scr, res := call(t, cs, "pty_screen", map[string]any{"id": id})
+	if res.IsError {
+		t.Fatalf("pty_screen: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	if rows, _ := json.Marshal(scr["rows"]); !strings.Contains(string(rows), "42") {
+		t.Fatalf("the screen does not show the answer: %s", rows)
 	}
 	_, bad := call(t, cs, "pty_close", map[string]any{"id": "pty_guess"})
 	if !bad.IsError || !strings.Contains(bad.Content[0].(*mcp.TextContent).Text, "NO_SESSION") || bad.Meta["code"] != "NO_SESSION" {
