@@ -42,6 +42,9 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 	if err := sess.be.Resize(ctx, size); err != nil {
 		return backendError("resize", id, err)
 	}
+	sess.mu.Lock()
+	sess.size = size
+	sess.mu.Unlock()
 	return nil
 }
 

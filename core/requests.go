@@ -46,6 +46,8 @@ type SessionInfo struct {
 	PID     int
 	Status  Status
 	Created time.Time
+	// Size is the terminal size (as spawned, then as last resized).
+	Size Size
 	// TotalLines counts the scrollback lines so far (including dropped
 	// ones and an unterminated last line).
 	TotalLines int64

@@ -28,6 +28,7 @@ type session struct {
 	changed    chan struct{} // closed and replaced on every change
 	lastOutput time.Time
 	status     Status
+	size       Size
 	send       *operation // the live send, if any
 	taps       []*Tap
 	firstTap   *Tap      // the WithTap tap, handed out by Spawn
@@ -57,6 +58,7 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		buf:        scrollback.New(limits),
 		changed:    make(chan struct{}),
 		status:     Running,
+		size:       req.Size,
 	}
 	sess.lastOutput = sess.created
 	if p, ok := be.(ForegroundProber); ok {
@@ -140,6 +142,7 @@ func (sess *session) infoLocked() SessionInfo {
 		PID:        sess.be.PID(),
 		Status:     sess.status,
 		Created:    sess.created,
+		Size:       sess.size,
 		TotalLines: sess.buf.Total(),
 	}
 }

@@ -79,10 +79,11 @@ func (t *Tap) wakeLocked() {
 	}
 }
 
-// Next returns the next chunk of raw output. It returns io.EOF after the
-// last chunk once the session's output ended, ErrTapOverflow (with the
-// count of lost bytes in the message) if the reader fell too far behind,
-// and a CANCELLED error when ctx ends first.
+// Next returns the raw output queued since the previous call (all of it,
+// in order, as one slice). It returns io.EOF after the last byte once the
+// session's output ended, ErrTapOverflow (with the count of lost bytes in
+// the message) once the reader fell too far behind — and from then on: open
+// a new tap to resume — and a CANCELLED error when ctx ends first.
 func (t *Tap) Next(ctx context.Context) ([]byte, error) {
 	for {
 		t.mu.Lock()
@@ -90,11 +91,23 @@ func (t *Tap) Next(ctx context.Context) ([]byte, error) {
 		case t.closed:
 			t.mu.Unlock()
 			return nil, io.EOF
-		case len(t.chunks) > 0:
+		case len(t.chunks) == 1:
 			c := t.chunks[0]
 			t.chunks[0] = nil
-			t.chunks = t.chunks[1:]
-			t.size -= len(c)
+			t.chunks = t.chunks[:0]
+			t.size = 0
+			t.mu.Unlock()
+			return c, nil
+		case len(t.chunks) > 1:
+			// Everything queued at once: one wake-up and one call per
+			// batch, not per read of the terminal.
+			c := make([]byte, 0, t.size)
+			for i, x := range t.chunks {
+				c = append(c, x...)
+				t.chunks[i] = nil
+			}
+			t.chunks = t.chunks[:0]
+			t.size = 0
 			t.mu.Unlock()
 			return c, nil
 		case t.overflow > 0:

@@ -132,7 +132,10 @@ func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Ta
 		tap.Close()
 		return
 	}
-	m.startLocked(info.ID, owner, tap, false)
+	st := m.startLocked(info.ID, owner, tap, false)
+	if info.Size != (core.Size{}) {
+		st.base = info.Size // the size the session was spawned with
+	}
 }
 
 // startLocked creates a session's state and starts its drain goroutine.
