@@ -132,16 +132,17 @@ func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Ta
 		tap.Close()
 		return
 	}
-	st := m.startLocked(info.ID, owner, tap, false)
-	if info.Size != (core.Size{}) {
-		st.base = info.Size // the size the session was spawned with
-	}
+	m.startLocked(info.ID, owner, tap, false, info.Size)
 }
 
 // startLocked creates a session's state and starts its drain goroutine.
 // m.mu is held.
-func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Tap, late bool) *state {
+// size is the session's terminal size (zero: Options.DefaultSize).
+func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Tap, late bool, size core.Size) *state {
 	st := newState(m, id, owner, tap)
+	if size != (core.Size{}) {
+		st.base = size // before the goroutine starts
+	}
 	if late {
 		st.approx = true
 	}
@@ -196,7 +197,8 @@ func (m *Manager) lookup(op string, owner *core.Owner, id core.SessionID) (core.
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := svc.Info(owner, id); err != nil {
+	info, err := svc.Info(owner, id)
+	if err != nil {
 		return nil, nil, err
 	}
 	m.mu.Lock()
@@ -225,7 +227,7 @@ func (m *Manager) lookup(op string, owner *core.Owner, id core.SessionID) (core.
 		return svc, st, nil
 	}
 	m.log.Debug("ptyseam/screen: attached to a running session", "session", id)
-	return svc, m.startLocked(id, owner, tap, true), nil
+	return svc, m.startLocked(id, owner, tap, true, info.Size), nil
 }
 
 // sweep forgets ended sessions that the service no longer has (closed, or
