@@ -78,6 +78,13 @@ type ForegroundProber interface {
 	ProbeForeground() (ForegroundState, error)
 }
 
+// ForegroundGrouper is implemented by backends that can name the
+// terminal's foreground process group cheaply (one ioctl), without the
+// full probe. The service uses it to confirm a prompt.
+type ForegroundGrouper interface {
+	ForegroundGroup() (pgid int, leader bool, err error)
+}
+
 // ForegroundState is a snapshot of the terminal's foreground process group.
 type ForegroundState struct {
 	// PGID is the foreground process group id (TIOCGPGRP).

@@ -57,7 +57,17 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			return nil, cancelled("send", id, ctx.Err())
 		}
 	}
-	fg0, _ := sess.probe() // before the write: a wait seen later is new
+	// The baseline of "a wait that is new since the write": a marked shell
+	// that settled at its prompt with nothing printed since needs none (a
+	// read it is blocked in counts once our input is consumed); anything
+	// else is probed before the write.
+	sess.mu.Lock()
+	noBaseline := sess.promptMarked && sess.atPrompt && sess.lastOutput.Equal(sess.atPromptOutput)
+	sess.mu.Unlock()
+	var fg0 ForegroundState
+	if !noBaseline {
+		fg0, _ = sess.probe()
+	}
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
 		sess.mu.Unlock()
@@ -77,12 +87,14 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	sess.send = op
 	p := settleParams{
-		start:    time.Now(),
-		quiet:    quiet,
-		marks0:   sess.buf.Marks(),
-		fg0:      fg0,
-		deadline: time.Now().Add(timeout),
+		start:      time.Now(),
+		quiet:      quiet,
+		marks0:     sess.buf.Marks(),
+		fg0:        fg0,
+		noBaseline: noBaseline,
+		deadline:   time.Now().Add(timeout),
 	}
+	sess.atPrompt = false
 	sess.mu.Unlock()
 	go op.run(ctx, data, p)
 	return op, nil
@@ -141,6 +153,9 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	op.settled = true
 	if sess.send == op {
 		sess.send = nil
+	}
+	if out.reason == WaitPrompt {
+		sess.atPrompt, sess.atPromptOutput = true, sess.lastOutput
 	}
 	sess.notifyLocked()
 	sess.mu.Unlock()

@@ -19,6 +19,8 @@ type session struct {
 	prober  ForegroundProber // nil when the backend cannot probe
 	enter   []byte
 	limits  ScrollbackLimits
+	// promptMarked: the backend runs a shell that prints OSC 133;B.
+	promptMarked bool
 
 	readerDone chan struct{} // closed when the read loop has finished
 	exitedCh   chan struct{} // closed once status is exited (output drained)
@@ -31,9 +33,13 @@ type session struct {
 	size       Size
 	send       *operation // the live send, if any
 	taps       []*Tap
-	firstTap   *Tap      // the WithTap tap, handed out by Spawn
-	closing    *teardown // the teardown under way, if any
-	closed     bool      // teardown finished
+	firstTap   *Tap // the WithTap tap, handed out by Spawn
+	// atPrompt: the last send settled on the prompt marker, when the
+	// output stood at atPromptOutput.
+	atPrompt       bool
+	atPromptOutput time.Time
+	closing        *teardown // the teardown under way, if any
+	closed         bool      // teardown finished
 }
 
 // teardown is one shared close attempt.
@@ -66,6 +72,9 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 	}
 	if e, ok := be.(EnterProvider); ok {
 		sess.enter = append([]byte(nil), e.Enter()...)
+	}
+	if pm, ok := be.(PromptMarker); ok && pm.EmitsPromptMarker() {
+		sess.promptMarked = true
 	}
 	if hook := svc.opts.OnSpawn; hook != nil {
 		t := newTap(sess)

@@ -19,6 +19,9 @@ type settleParams struct {
 	// promptOnly settles only on the prompt marker, exit or the deadline:
 	// the initial wait of a shell known to print the marker.
 	promptOnly bool
+	// noBaseline: fg0 was not taken (a marked shell at its prompt); a
+	// foreground read then counts once the input was consumed.
+	noBaseline bool
 }
 
 // settleOutcome is why a wait ended.
@@ -77,7 +80,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 			// The prompt tier: a prompt marker after the write, with
 			// nothing after it, and the shell in the foreground.
 			if marks.PromptEnds > p.marks0.PromptEnds && marks.TextSincePromptEnd == 0 {
-				if fg, ok := sess.probe(); !ok || fg.Leader {
+				if leader, ok := sess.leaderInForeground(); !ok || leader {
 					out := settleOutcome{reason: WaitPrompt}
 					if marks.CommandEnds > p.marks0.CommandEnds && marks.LastExitValid && !p.initial {
 						code := marks.LastExitCode
@@ -117,7 +120,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 			if quietFor >= due {
 				fg, ok := sess.probe()
 				reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
-					(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
+					(p.initial || p.noBaseline || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
 				switch {
 				case reading && candidate:
 					return settleOutcome{reason: WaitStdinRead}
@@ -197,4 +200,16 @@ func (sess *session) probe() (ForegroundState, bool) {
 		return ForegroundState{}, false
 	}
 	return fg, true
+}
+
+// leaderInForeground reports whether the session's top-level process group
+// holds the terminal, by the cheapest means the backend offers; ok is false
+// when the backend cannot tell.
+func (sess *session) leaderInForeground() (leader, ok bool) {
+	if g, isGrouper := sess.be.(ForegroundGrouper); isGrouper {
+		_, leader, err := g.ForegroundGroup()
+		return leader, err == nil
+	}
+	fg, ok := sess.probe()
+	return fg.Leader, ok
 }

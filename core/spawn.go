@@ -58,11 +58,15 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 			deadline: time.Now().Add(s.opts.SpawnSettle),
 			initial:  true,
 		}
-		if pm, ok := be.(PromptMarker); ok && pm.EmitsPromptMarker() {
+		if sess.promptMarked {
 			p.promptOnly = true
 			p.deadline = time.Now().Add(max(s.opts.SpawnSettle, promptSpawnSettle))
 		}
-		sess.settle(ctx, p, nil)
+		if out := sess.settle(ctx, p, nil); out.reason == WaitPrompt {
+			sess.mu.Lock()
+			sess.atPrompt, sess.atPromptOutput = true, sess.lastOutput
+			sess.mu.Unlock()
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return SpawnResult{}, s.abandon(sess, cancelled("spawn", "", err))
