@@ -62,26 +62,33 @@ func BenchmarkIngestScreen(b *testing.B) {
 	b.SetBytes(2 * floodBytes)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		d, id := flood(b, plain, owner)
-		tPlain += d
-		_, _ = plain.Close(context.Background(), owner, id, "bench")
+		// Interleave and keep the best of three of each side, so that
+		// noise from other processes hits both alike.
+		bestPlain, bestScreen := time.Duration(1<<62), time.Duration(1<<62)
+		for range 3 {
+			d, id := flood(b, plain, owner)
+			bestPlain = min(bestPlain, d)
+			_, _ = plain.Close(context.Background(), owner, id, "bench")
 
-		d, id = flood(b, withScreen, owner)
-		tScreen += d
-		st := time.Now()
-		s, err := m.Snapshot(context.Background(), owner, id, SnapshotOptions{})
-		tSnap += time.Since(st)
-		if err != nil || len(s.Rows) == 0 {
-			b.Fatalf("snapshot: %v", err)
+			d, id = flood(b, withScreen, owner)
+			bestScreen = min(bestScreen, d)
+			st := time.Now()
+			s, err := m.Snapshot(context.Background(), owner, id, SnapshotOptions{})
+			tSnap += time.Since(st)
+			if err != nil || len(s.Rows) == 0 {
+				b.Fatalf("snapshot: %v", err)
+			}
+			_, _ = withScreen.Close(context.Background(), owner, id, "bench")
 		}
-		_, _ = withScreen.Close(context.Background(), owner, id, "bench")
+		tPlain += bestPlain
+		tScreen += bestScreen
 	}
 	b.StopTimer()
 	mbps := func(d time.Duration) float64 { return float64(floodBytes) * float64(b.N) / d.Seconds() / 1e6 }
 	b.ReportMetric(mbps(tPlain), "plain-MB/s")
 	b.ReportMetric(mbps(tScreen), "screen-MB/s")
 	b.ReportMetric(mbps(tScreen)/mbps(tPlain), "screen/plain")
-	b.ReportMetric(float64(tSnap.Milliseconds())/float64(b.N), "first-snapshot-ms")
+	b.ReportMetric(float64(tSnap.Milliseconds())/float64(3*b.N), "first-snapshot-ms")
 }
 
 // BenchmarkEmulatorFeed measures the emulator alone on shell-like output
