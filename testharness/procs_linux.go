@@ -81,3 +81,31 @@ func processesRunning(path string) []int {
 }
 
 func killProcess(pid int) { _ = unix.Kill(pid, unix.SIGKILL) }
+
+// processesWithEnv lists processes whose environment holds entry
+// ("NAME=VALUE").
+func processesWithEnv(entry string) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	want := []byte(entry)
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if bytes.Equal(kv, want) {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}

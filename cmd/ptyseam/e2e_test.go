@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // requireNode returns node's path and the e2e folder with its installed
@@ -132,7 +134,7 @@ func waitNoSurvivors(t *testing.T, within time.Duration, except ...int) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		left := processesWith(runMarker, except...)
+		left := testharness.Survivors(runMarker, except...)
 		if len(left) == 0 {
 			return
 		}

@@ -1,0 +1,75 @@
+package testharness
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// RunMarkerEnv is the environment variable [MarkRun] sets; every process a
+// test starts inherits it.
+const RunMarkerEnv = "PTYSEAM_TEST_RUN"
+
+// MarkRun tags this test process, and through the environment every
+// process it starts, with a random marker (the same one for the whole test
+// binary), and returns the "NAME=VALUE" entry to look for with
+// [Survivors].
+func MarkRun() string {
+	markOnce.Do(func() {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		v := hex.EncodeToString(b[:])
+		os.Setenv(RunMarkerEnv, v)
+		runMarker = RunMarkerEnv + "=" + v
+	})
+	return runMarker
+}
+
+var (
+	markOnce  sync.Once
+	runMarker string
+)
+
+// Survivors lists live processes (zombies count as gone), other than this
+// one and except, whose environment holds marker. It works where /proc
+// does (Linux) and finds nothing elsewhere.
+func Survivors(marker string, except ...int) []int {
+	var pids []int
+	for _, pid := range processesWithEnv(marker) {
+		if pid != os.Getpid() && !slices.Contains(except, pid) && processAlive(pid, 0) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// RunMarked is a TestMain for packages whose tests start processes: it
+// marks the run, runs the tests, fails the run if any process carrying
+// the marker survived them, and checks for leaked goroutines (goleak).
+//
+//	func TestMain(m *testing.M) { testharness.RunMarked(m) }
+func RunMarked(m *testing.M, opts ...goleak.Option) {
+	marker := MarkRun()
+	code := m.Run()
+	if left := Survivors(marker); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "processes outlived the tests: %v\n", left)
+		code = 1
+	}
+	if code == 0 {
+		if err := goleak.Find(opts...); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: %v\n", err)
+			code = 1
+		}
+	}
+	if err := Cleanup(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = max(code, 1)
+	}
+	os.Exit(code)
+}
