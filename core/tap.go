@@ -25,6 +25,11 @@ type Tap struct {
 	eof      bool
 	closed   bool
 	notify   chan struct{}
+	// The wake policy (see SetWakePolicy): wake the reader only once
+	// wakeBytes are queued, or when urgent says a chunk needs it now.
+	wakeBytes int
+	urgent    func([]byte) bool
+	ready     bool // the wake policy's condition held since the last Next
 }
 
 // Tap returns a new tap on one of owner's sessions.
@@ -61,7 +66,25 @@ func (t *Tap) feedLocked(p []byte) {
 	}
 	t.chunks = append(t.chunks, append([]byte(nil), p...))
 	t.size += len(p)
-	t.wakeLocked()
+	if t.wakeBytes <= 0 || t.size >= t.wakeBytes || (t.urgent != nil && t.urgent(p)) {
+		t.ready = true
+		t.wakeLocked()
+	}
+}
+
+// SetWakePolicy lets a reader that does not need every byte at once (a
+// screen emulator that works only when asked) be woken less: a blocked Next
+// returns only once minBytes are queued, when urgent (called with each new
+// chunk, in order, under the session's lock: it must be quick and must not
+// call the service) reports that the chunk needs attention now, at end of
+// output, or on overflow. A Next with an ended ctx still returns whatever is
+// queued. minBytes <= 0 restores waking on every chunk.
+func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
+	t.sess.mu.Lock()
+	defer t.sess.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.wakeBytes, t.urgent = minBytes, urgent
 }
 
 // endLocked marks end of output. sess.mu is held.
@@ -87,10 +110,18 @@ func (t *Tap) wakeLocked() {
 func (t *Tap) Next(ctx context.Context) ([]byte, error) {
 	for {
 		t.mu.Lock()
+		// Under a wake policy, queued output waits for its condition
+		// unless the caller asks for it now (an ended ctx).
+		held := t.wakeBytes > 0 && !t.ready && !t.eof && ctx.Err() == nil
+		if len(t.chunks) > 0 && !held {
+			t.ready = false
+		}
 		switch {
 		case t.closed:
 			t.mu.Unlock()
 			return nil, io.EOF
+		case held && t.overflow == 0:
+			// Wait below.
 		case len(t.chunks) == 1:
 			c := t.chunks[0]
 			t.chunks[0] = nil

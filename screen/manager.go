@@ -132,8 +132,17 @@ func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Ta
 		tap.Close()
 		return
 	}
+	// Output is drained in batches (nothing needs it byte by byte until a
+	// snapshot, which drains what is queued); a terminal query, which a
+	// program waits on, wakes the drain at once.
+	var urgent queryScanner
+	tap.SetWakePolicy(drainBatch, func(p []byte) bool { return urgent.scan(p) > 0 })
 	m.startLocked(info.ID, owner, tap, false, info.Size)
 }
+
+// drainBatch is how much output queues in a session's tap before the drain
+// goroutine is woken for it.
+const drainBatch = 256 << 10
 
 // startLocked creates a session's state and starts its drain goroutine.
 // m.mu is held.
