@@ -90,6 +90,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		start:      time.Now(),
 		quiet:      quiet,
 		marks0:     sess.buf.Marks(),
+		total0:     sess.buf.Total(),
 		fg0:        fg0,
 		noBaseline: noBaseline,
 		deadline:   time.Now().Add(timeout),
@@ -240,7 +241,7 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 	for attempt := 0; attempt < cancelAttempts; attempt++ {
 		fg0, _ := sess.probe()
 		sess.mu.Lock()
-		marks0 := sess.buf.Marks()
+		marks0, total0 := sess.buf.Marks(), sess.buf.Total()
 		sess.mu.Unlock()
 		start := time.Now()
 		sigCtx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -254,6 +255,7 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 			quiet:    cancelQuiet,
 			deadline: start.Add(cancelSettle),
 			marks0:   marks0,
+			total0:   total0,
 			fg0:      fg0,
 		}, nil)
 		if out.reason != WaitInferredIdle && out.reason != WaitTimeout {

@@ -13,6 +13,7 @@ type settleParams struct {
 	quiet     time.Duration // silence window for inferred_idle
 	deadline  time.Time     // absolute deadline for timeout
 	marks0    scrollback.Marks
+	total0    int64 // scrollback lines at the write
 	fg0       ForegroundState
 	writeDone <-chan struct{} // nil: nothing being written
 	initial   bool            // the initial-output wait of a spawn
@@ -68,6 +69,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		exited := sess.status.Exited()
 		closing := sess.closing != nil || sess.closed
 		marks := sess.buf.Marks()
+		total := sess.buf.Total()
 		lastOutput := sess.lastOutput
 		changed := sess.changed
 		sess.mu.Unlock()
@@ -77,9 +79,11 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		}
 		now := time.Now()
 		if !writeDoneAt.IsZero() {
-			// The prompt tier: a prompt marker after the write, with
-			// nothing after it, and the shell in the foreground.
-			if marks.PromptEnds > p.marks0.PromptEnds && marks.TextSincePromptEnd == 0 {
+			// The prompt tier: a prompt marker after the write, on a
+			// new line (a prompt redrawn in place, as readline does on
+			// SIGWINCH, is not a command finishing), with nothing after
+			// it, and the shell in the foreground.
+			if marks.PromptEnds > p.marks0.PromptEnds && marks.TextSincePromptEnd == 0 && total > p.total0 {
 				if leader, ok := sess.leaderInForeground(); !ok || leader {
 					out := settleOutcome{reason: WaitPrompt}
 					if marks.CommandEnds > p.marks0.CommandEnds && marks.LastExitValid && !p.initial {

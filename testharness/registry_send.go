@@ -55,7 +55,7 @@ func (r *Registry) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	}
 	s.send = op
 	now := time.Now()
-	p := settleParams{start: now, quiet: quiet, deadline: now.Add(timeout), marks0: s.buf.Marks()}
+	p := settleParams{start: now, quiet: quiet, deadline: now.Add(timeout), marks0: s.buf.Marks(), total0: s.buf.Total()}
 	go op.run(ctx, data, p)
 	return op, nil
 }

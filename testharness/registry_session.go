@@ -122,12 +122,13 @@ type settleParams struct {
 	quiet     time.Duration
 	deadline  time.Time
 	marks0    scrollback.Marks
+	total0    int64           // scrollback lines at the write
 	writeDone <-chan struct{} // nil: nothing is being written
 	initial   bool            // Spawn's wait for the initial output
 }
 
 // settle waits for, in order of precedence: exit or close, a new prompt
-// marker with nothing after it, p.quiet of silence after the write, the
+// marker on a new line with nothing after it, p.quiet of silence after the write, the
 // deadline. cancel closing or ctx ending returns WaitCancelled.
 func (s *fakeSession) settle(ctx context.Context, p settleParams, cancel <-chan struct{}) (core.WaitReason, *int) {
 	writeDone := p.writeDone
@@ -141,6 +142,7 @@ func (s *fakeSession) settle(ctx context.Context, p settleParams, cancel <-chan 
 		s.r.mu.Lock()
 		ended := s.status.Exited() || s.closing != nil || s.closed
 		marks := s.buf.Marks()
+		total := s.buf.Total()
 		last := s.lastOutput
 		changed := s.changed
 		s.r.mu.Unlock()
@@ -151,7 +153,9 @@ func (s *fakeSession) settle(ctx context.Context, p settleParams, cancel <-chan 
 		now := time.Now()
 		wait := p.deadline.Sub(now)
 		if !wroteAt.IsZero() {
-			if marks.PromptEnds > p.marks0.PromptEnds && marks.TextSincePromptEnd == 0 {
+			// A prompt on a new line: one redrawn in place (readline on
+			// SIGWINCH) is not a command finishing.
+			if marks.PromptEnds > p.marks0.PromptEnds && marks.TextSincePromptEnd == 0 && total > p.total0 {
 				var code *int
 				if !p.initial && marks.CommandEnds > p.marks0.CommandEnds && marks.LastExitValid {
 					c := marks.LastExitCode

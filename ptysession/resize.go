@@ -1,0 +1,37 @@
+package ptysession
+
+import (
+	"context"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// ResizeResult is the size a session's terminal now has.
+type ResizeResult struct {
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+}
+
+// maxDimension bounds rows and columns, as the service does.
+const maxDimension = 4096
+
+// Resize changes the session's terminal size; the program sees SIGWINCH
+// and the new size (stty size). Rows and columns must be 1 to 4096. A
+// screen emulator watching the session (package screen) follows a resize
+// made through its own Resize; this one changes the terminal alone.
+func (s *Sessions) Resize(ctx context.Context, owner *core.Owner, id core.SessionID, rows, cols int) (ResizeResult, error) {
+	const op = "resize"
+	if err := checkCall(ctx, op, owner, id); err != nil {
+		return ResizeResult{}, err
+	}
+	if rows < 1 || rows > maxDimension {
+		return ResizeResult{}, invalid(op, id, "rows", "must be 1 to %d, not %d", maxDimension, rows)
+	}
+	if cols < 1 || cols > maxDimension {
+		return ResizeResult{}, invalid(op, id, "cols", "must be 1 to %d, not %d", maxDimension, cols)
+	}
+	if err := s.t.Resize(ctx, owner, id, core.Size{Rows: uint16(rows), Cols: uint16(cols)}); err != nil {
+		return ResizeResult{}, err
+	}
+	return ResizeResult{Rows: rows, Cols: cols}, nil
+}
