@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -103,10 +102,7 @@ func TestChildKilledMidSend(t *testing.T) {
 // send that never finishes, and drops the connection: the server must close
 // the session, exit, and leave no process behind.
 func TestMCPClientVanishesMidSend(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "ptyseam")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ptyseam/ptyseam/cmd/ptyseam").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildServer(t)
 	ctx := testCtx(t, 2*time.Minute)
 	cmd := exec.Command(bin, "mcp", "--log-level", "error")
 	client := mcp.NewClient(&mcp.Implementation{Name: "vanishing", Version: "1"}, nil)
