@@ -36,8 +36,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"shell: until the prompt came back, the program waited for input, or output went quiet). " +
 					"The session keeps its state (working directory, variables, the running program) between calls. " +
 					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done.",
-				InputSchema:  mustJSON(openInput),
-				OutputSchema: mustJSON(openOutput),
+				InputSchema:  openInput,
+				OutputSchema: openOutput,
 			},
 			Handler: s.openTool,
 		},
@@ -52,8 +52,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"Returns delta (the output since the write), status (running, or exited with its code) and waitReason. " +
 					"A returned send does not mean the program exited. One send per session at a time; for output that " +
 					"keeps coming later, use pty_tail.",
-				InputSchema:  mustJSON(sendInput),
-				OutputSchema: mustJSON(sendOutput),
+				InputSchema:  sendInput,
+				OutputSchema: sendOutput,
 			},
 			Handler: s.sendTool,
 		},
@@ -65,8 +65,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"everything from the start). It never returns the same output twice. If more than `lines` lines are " +
 					"pending, it returns the newest ones with truncated true and skipped = the exact number of lines left " +
 					"out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
-				InputSchema:  mustJSON(tailInput),
-				OutputSchema: mustJSON(tailOutput),
+				InputSchema:  tailInput,
+				OutputSchema: tailOutput,
 			},
 			Handler: s.tailTool,
 		},
@@ -76,8 +76,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Title: "Close a terminal session",
 				Description: "Close a session: terminate its program and every process it started, and free the session. " +
 					"Returns closed true, or closed false if it was already closed. Close sessions you no longer need.",
-				InputSchema:  mustJSON(closeInput),
-				OutputSchema: mustJSON(closeOutput),
+				InputSchema:  closeInput,
+				OutputSchema: closeOutput,
 			},
 			Handler: s.closeTool,
 		},
@@ -86,8 +86,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:         ToolList,
 				Title:        "List terminal sessions",
 				Description:  "List your open sessions: sessionId, backend type, pid, status and the number of lines printed so far.",
-				InputSchema:  mustJSON(listInput),
-				OutputSchema: mustJSON(listOutput),
+				InputSchema:  listInput,
+				OutputSchema: listOutput,
 			},
 			Handler: s.listTool,
 		},
@@ -97,8 +97,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Title: "Read a page of a session's scrollback",
 				Description: "Read lines of a session's scrollback by absolute line number (line 0 is the first line it printed), " +
 					"without moving pty_tail's position. newest true reads the last lines. Page forward from end.",
-				InputSchema:  mustJSON(readInput),
-				OutputSchema: mustJSON(readOutput),
+				InputSchema:  readInput,
+				OutputSchema: readOutput,
 			},
 			Handler: s.readTool,
 		},
@@ -108,8 +108,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Title: "Signal a terminal session's program",
 				Description: "Send a signal to the program in the foreground of a session (not to the shell): SIGINT is Ctrl-C, " +
 					"SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. To end the whole session use pty_close.",
-				InputSchema:  mustJSON(signalInput),
-				OutputSchema: mustJSON(signalOutput),
+				InputSchema:  signalInput,
+				OutputSchema: signalOutput,
 			},
 			Handler: s.signalTool,
 		},

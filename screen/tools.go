@@ -30,8 +30,8 @@ func Tools(m *Manager) []tools.Tool {
 					"the window title. Use it for full-screen programs, where pty_tail's line output is unreadable. " +
 					"changed lists the rows that changed since your previous look; changedOnly returns just those rows. " +
 					"Type into the program with pty_keys.",
-				InputSchema:  mustJSON(screenInput),
-				OutputSchema: mustJSON(screenOutput),
+				InputSchema:  screenInput,
+				OutputSchema: screenOutput,
 			},
 			Handler: m.screenTool,
 		},
@@ -41,8 +41,8 @@ func Tools(m *Manager) []tools.Tool {
 				Title: "Resize a terminal session",
 				Description: "Change a session's terminal size (rows and columns, 1 to 4096). The program is told (SIGWINCH) and " +
 					"full-screen programs redraw at the new size; pty_screen then shows it.",
-				InputSchema:  mustJSON(resizeInput),
-				OutputSchema: mustJSON(resizeOutput),
+				InputSchema:  resizeInput,
+				OutputSchema: resizeOutput,
 			},
 			Handler: m.resizeTool,
 		},
@@ -55,8 +55,8 @@ func Tools(m *Manager) []tools.Tool {
 					"{\"keys\":[\"Down\",\"Down\",\"Enter\"]} in a menu, {\"keys\":[\"C-c\"]} to interrupt. Arrow keys follow " +
 					"the mode the program set. Waits until the program settles (waitReason stdin_read: it waits for the next " +
 					"key) and returns the screen afterwards. An unknown key name is an INVALID_ARGUMENT error naming it.",
-				InputSchema:  mustJSON(keysInput),
-				OutputSchema: mustJSON(keysOutput),
+				InputSchema:  keysInput,
+				OutputSchema: keysOutput,
 			},
 			Handler: m.keysTool,
 		},

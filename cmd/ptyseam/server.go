@@ -79,7 +79,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	}
 	if len(cfg.Allow) == 0 { // jobs run arbitrary commands: not under an allowlist
 		for _, t := range jobtools.Tools(jm) {
-			if err := disp.Add(fromJobTool(t)); err != nil {
+			if err := disp.Add(t); err != nil {
 				return nil, err
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 func Example() {
@@ -21,15 +22,17 @@ func Example() {
 	m, _ := jobs.New(svc, jobs.Config{Backend: jobs.BackendPipe, Logger: log})
 	defer m.Shutdown(ctx)
 
-	tools := map[string]jobtools.Tool{}
-	for _, t := range jobtools.Tools(m) {
-		tools[t.Name] = t
+	// The bg_* tools go into the same dispatcher as any other tools.
+	d, err := tools.NewDispatcher(tools.Options{}, jobtools.Tools(m)...)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
 	owner := core.NewOwner("agent")
-	call := func(name, args string) jobtools.Result {
-		res, err := tools[name].Handler(ctx, owner, json.RawMessage(args))
+	call := func(name, args string) tools.Result {
+		res, err := d.Call(ctx, owner, name, json.RawMessage(args), tools.CallOptions{})
 		if err != nil {
-			fmt.Println(err.(*jobtools.ToolError).Text())
+			fmt.Println(err.(*tools.ToolError).Text())
 		}
 		return res
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // conform checks a decoded JSON value against the subset of JSON Schema
@@ -102,7 +104,7 @@ func asList(v any) []any {
 
 // checkOutput validates a result's structured value against the tool's
 // output schema.
-func checkOutput(def Definition, res Result) error {
+func checkOutput(def tools.Definition, res tools.Result) error {
 	var schema map[string]any
 	if err := json.Unmarshal(def.OutputSchema, &schema); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // Tool names.
@@ -25,43 +26,51 @@ const (
 // bg_send, bg_read, bg_list, bg_stop, bg_stop_group, bg_drop. Every handler
 // acts for the calling owner: an owner sees and touches only the jobs it
 // launched.
-func Tools(m *jobs.Manager) []Tool {
+func Tools(m *jobs.Manager) []tools.Tool {
 	h := handlers{m: m, now: time.Now}
-	return []Tool{
-		{Definition{ToolLaunch, "Launch a background job",
-			"Start a long-running program in the background (a dev server, a watcher, a long build) that keeps running after " +
-				"this call. Returns the job: id (for the other bg_* tools), pid, status and warnings (a requested port " +
-				"already in use). Optional: args, cwd, env, title, group, timeoutMs (stop it after that long), ports " +
-				"(checked before launch), notifyOnExit (get a notice when it ends instead of polling). Service addresses it " +
+	return []tools.Tool{
+		tool(ToolLaunch, "Launch a background job",
+			"Start a long-running program in the background (a dev server, a watcher, a long build) that keeps running after "+
+				"this call. Returns the job: id (for the other bg_* tools), pid, status and warnings (a requested port "+
+				"already in use). Optional: args, cwd, env, title, group, timeoutMs (stop it after that long), ports "+
+				"(checked before launch), notifyOnExit (get a notice when it ends instead of polling). Service addresses it "+
 				"prints (http://localhost:5173) appear in bg_list. Read its output with bg_read, stop it with bg_stop.",
-			mustJSON(launchInput), mustJSON(launchOutput)}, h.launch},
-		{Definition{ToolSend, "Send input to a background job",
-			"Write input to a job: text and escapes such as \"rs\\n\" (type rs and Enter) or \"\\x03\" (Ctrl-C, which " +
-				"interrupts the program on a pty job). Returns how many bytes were written and an echo of them. It does " +
+			launchInput, launchOutput, h.launch),
+		tool(ToolSend, "Send input to a background job",
+			"Write input to a job: text and escapes such as \"rs\\n\" (type rs and Enter) or \"\\x03\" (Ctrl-C, which "+
+				"interrupts the program on a pty job). Returns how many bytes were written and an echo of them. It does "+
 				"not wait for output: read it with bg_read.",
-			mustJSON(sendInput), mustJSON(sendOutput)}, h.send},
-		{Definition{ToolRead, "Read a background job's output",
-			"Page through a job's output buffer (the newest lines are kept; escape sequences removed). Without from it " +
-				"returns the newest lines; with from it continues at that global line number: pass the previous result's " +
-				"next to read only what is new. pattern keeps matching lines only (a regular expression; ignoreCase " +
+			sendInput, sendOutput, h.send),
+		tool(ToolRead, "Read a background job's output",
+			"Page through a job's output buffer (the newest lines are kept; escape sequences removed). Without from it "+
+				"returns the newest lines; with from it continues at that global line number: pass the previous result's "+
+				"next to read only what is new. pattern keeps matching lines only (a regular expression; ignoreCase "+
 				"available). dropped and truncated tell when older history was discarded. Works after the job ended too.",
-			mustJSON(readInput), mustJSON(readOutput)}, h.read},
-		{Definition{ToolList, "List background jobs",
-			"List your jobs, optionally only one group or status: id, pid, status (running, stopping, finished, failed, " +
+			readInput, readOutput, h.read),
+		tool(ToolList, "List background jobs",
+			"List your jobs, optionally only one group or status: id, pid, status (running, stopping, finished, failed, "+
 				"stopped), exit code or signal, output statistics and the service addresses found in their output.",
-			mustJSON(listInput), mustJSON(listOutput)}, h.list},
-		{Definition{ToolStop, "Stop a background job",
-			"Stop a job: SIGTERM, then SIGKILL if it has not ended after the grace period (reason forced). force kills at " +
-				"once. drop also deletes its record and output. Returns the job's final state. Stopping an ended job " +
+			listInput, listOutput, h.list),
+		tool(ToolStop, "Stop a background job",
+			"Stop a job: SIGTERM, then SIGKILL if it has not ended after the grace period (reason forced). force kills at "+
+				"once. drop also deletes its record and output. Returns the job's final state. Stopping an ended job "+
 				"just returns it.",
-			mustJSON(stopInput), mustJSON(stopOutput)}, h.stop},
-		{Definition{ToolStopGroup, "Stop a group of background jobs",
+			stopInput, stopOutput, h.stop),
+		tool(ToolStopGroup, "Stop a group of background jobs",
 			"Stop every running job of a group at once (as bg_stop does), optionally dropping their records.",
-			mustJSON(stopGroupInput), mustJSON(stopGroupOutput)}, h.stopGroup},
-		{Definition{ToolDrop, "Delete ended background jobs",
-			"Delete the records (and output) of ended jobs: one by id, every ended job of a group, or with neither every " +
+			stopGroupInput, stopGroupOutput, h.stopGroup),
+		tool(ToolDrop, "Delete ended background jobs",
+			"Delete the records (and output) of ended jobs: one by id, every ended job of a group, or with neither every "+
 				"ended job. Running jobs are kept and listed as skipped; stop them first with bg_stop.",
-			mustJSON(dropInput), mustJSON(dropOutput)}, h.drop},
+			dropInput, dropOutput, h.drop),
+	}
+}
+
+// tool assembles one bg_* tool.
+func tool(name, title, description string, in, out json.RawMessage, h tools.Handler) tools.Tool {
+	return tools.Tool{
+		Definition: tools.Definition{Name: name, Title: title, Description: description, InputSchema: in, OutputSchema: out},
+		Handler:    h,
 	}
 }
 
@@ -70,14 +79,14 @@ type handlers struct {
 	now func() time.Time
 }
 
-func (h handlers) done(structured any, text string, err error) (Result, error) {
+func (h handlers) done(structured any, text string, err error) (tools.Result, error) {
 	if err != nil {
-		return Result{}, toolError(err)
+		return tools.Result{}, toolError(err)
 	}
-	return Result{Structured: structured, Text: bound(text, MaxTextBytes)}, nil
+	return tools.Result{Structured: structured, Text: bound(text, MaxTextBytes)}, nil
 }
 
-func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		Command      string            `json:"command"`
 		Args         []string          `json:"args"`
@@ -90,21 +99,21 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 		NotifyOnExit bool              `json:"notifyOnExit"`
 		Backend      string            `json:"backend"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	switch {
 	case a.Command == "":
-		return Result{}, invalidArg("command", "required")
+		return tools.Result{}, tools.InvalidArgument("command", "required")
 	case a.TimeoutMs < 0:
-		return Result{}, invalidArg("timeoutMs", "must not be negative")
+		return tools.Result{}, tools.InvalidArgument("timeoutMs", "must not be negative")
 	case a.TimeoutMs > int64(24*time.Hour/time.Millisecond)*365:
-		return Result{}, invalidArg("timeoutMs", "too large")
+		return tools.Result{}, tools.InvalidArgument("timeoutMs", "too large")
 	}
 	switch jobs.BackendChoice(a.Backend) {
 	case "", jobs.BackendAuto, jobs.BackendPTY, jobs.BackendPipe:
 	default:
-		return Result{}, invalidArg("backend", `must be "auto", "pty" or "pipe"`)
+		return tools.Result{}, tools.InvalidArgument("backend", `must be "auto", "pty" or "pipe"`)
 	}
 	info, err := h.m.Launch(ctx, owner, jobs.LaunchRequest{
 		Command: a.Command, Args: a.Args, Cwd: a.Cwd, Env: a.Env, Title: a.Title, Group: a.Group,
@@ -117,17 +126,17 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	return h.done(jobOut(info, h.now()), renderLaunch(info), nil)
 }
 
-func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		ID   string `json:"id"`
 		Data string `json:"data"`
 		Raw  bool   `json:"raw"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	if err := requireID(a.ID); err != nil {
-		return Result{}, err
+		return tools.Result{}, err
 	}
 	var res jobs.WriteResult
 	var err error
@@ -147,7 +156,7 @@ func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(out, fmt.Sprintf("[sent %d bytes to job %s (%s)] %s", res.Bytes, a.ID, info.State, res.Echo), nil)
 }
 
-func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		ID         string `json:"id"`
 		From       *int64 `json:"from"`
@@ -155,17 +164,17 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMess
 		Pattern    string `json:"pattern"`
 		IgnoreCase bool   `json:"ignoreCase"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	if err := requireID(a.ID); err != nil {
-		return Result{}, err
+		return tools.Result{}, err
 	}
 	switch {
 	case a.From != nil && *a.From < 0:
-		return Result{}, invalidArg("from", "must not be negative")
+		return tools.Result{}, tools.InvalidArgument("from", "must not be negative")
 	case a.Limit < 0 || a.Limit > jobs.MaxReadLimit:
-		return Result{}, invalidArg("limit", "must be 1 to %d", jobs.MaxReadLimit)
+		return tools.Result{}, tools.InvalidArgument("limit", "must be 1 to %d", jobs.MaxReadLimit)
 	}
 	res, err := h.m.Read(owner, a.ID, jobs.ReadRequest{From: a.From, Limit: a.Limit, Pattern: a.Pattern, IgnoreCase: a.IgnoreCase})
 	if err != nil {
@@ -181,16 +190,16 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(out, renderRead(a.ID, a.Pattern, res), nil)
 }
 
-func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		Group  string `json:"group"`
 		Status string `json:"status"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	if a.Status != "" && !jobs.State(a.Status).Valid() {
-		return Result{}, invalidArg("status", "must be one of running, stopping, finished, failed, stopped")
+		return tools.Result{}, tools.InvalidArgument("status", "must be one of running, stopping, finished, failed, stopped")
 	}
 	infos, err := h.m.List(owner, jobs.ListFilter{Group: a.Group, State: jobs.State(a.Status)})
 	if err != nil {
@@ -204,17 +213,17 @@ func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(out, renderList(infos, now), nil)
 }
 
-func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		ID    string `json:"id"`
 		Drop  bool   `json:"drop"`
 		Force bool   `json:"force"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	if err := requireID(a.ID); err != nil {
-		return Result{}, err
+		return tools.Result{}, err
 	}
 	info, err := h.m.Stop(ctx, owner, a.ID, jobs.StopOptions{Drop: a.Drop, Force: a.Force})
 	if err != nil {
@@ -227,17 +236,17 @@ func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(StopOut{Job: jobOut(info, h.now()), Dropped: a.Drop}, text, nil)
 }
 
-func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		Group string `json:"group"`
 		Drop  bool   `json:"drop"`
 		Force bool   `json:"force"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	if a.Group == "" {
-		return Result{}, invalidArg("group", "required")
+		return tools.Result{}, tools.InvalidArgument("group", "required")
 	}
 	infos, err := h.m.StopGroup(ctx, owner, a.Group, jobs.StopOptions{Drop: a.Drop, Force: a.Force})
 	if err != nil {
@@ -251,16 +260,16 @@ func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.Ra
 	return h.done(out, renderStopGroup(a.Group, infos, a.Drop), nil)
 }
 
-func (h handlers) drop(ctx context.Context, owner *core.Owner, args json.RawMessage) (Result, error) {
+func (h handlers) drop(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct {
 		ID    string `json:"id"`
 		Group string `json:"group"`
 	}
-	if err := decodeArgs(args, &a); err != nil {
-		return Result{}, err
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return tools.Result{}, err
 	}
 	if a.ID != "" && a.Group != "" {
-		return Result{}, invalidArg("group", "give id or group, not both")
+		return tools.Result{}, tools.InvalidArgument("group", "give id or group, not both")
 	}
 	res, err := h.m.Drop(ctx, owner, jobs.DropRequest{ID: a.ID, Group: a.Group})
 	if err != nil {

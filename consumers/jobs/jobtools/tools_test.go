@@ -13,12 +13,17 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
+
+// noProgress stands in for the dispatcher's progress callback; the bg_*
+// tools report none.
+func noProgress(tools.ProgressUpdate) {}
 
 type fixture struct {
 	m     *jobs.Manager
 	owner *core.Owner
-	tools map[string]Tool
+	tools map[string]tools.Tool
 	t     *testing.T
 }
 
@@ -40,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Error(err)
 		}
 	})
-	f := &fixture{m: m, owner: core.NewOwner("agent"), tools: map[string]Tool{}, t: t}
+	f := &fixture{m: m, owner: core.NewOwner("agent"), tools: map[string]tools.Tool{}, t: t}
 	for _, tool := range Tools(m) {
 		f.tools[tool.Name] = tool
 	}
@@ -48,15 +53,15 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // call runs a tool and checks its result against the output schema.
-func (f *fixture) call(name string, args string) (Result, error) {
+func (f *fixture) call(name string, args string) (tools.Result, error) {
 	f.t.Helper()
 	tool, ok := f.tools[name]
 	if !ok {
 		f.t.Fatalf("no tool %s", name)
 	}
-	res, err := tool.Handler(context.Background(), f.owner, json.RawMessage(args))
+	res, err := tool.Handler(context.Background(), f.owner, json.RawMessage(args), noProgress)
 	if err != nil {
-		var te *ToolError
+		var te *tools.ToolError
 		if !errors.As(err, &te) || te.Code == "" {
 			f.t.Fatalf("%s returned a non-tool error %T %v", name, err, err)
 		}
@@ -71,7 +76,7 @@ func (f *fixture) call(name string, args string) (Result, error) {
 	return res, nil
 }
 
-func (f *fixture) mustCall(name, args string) Result {
+func (f *fixture) mustCall(name, args string) tools.Result {
 	f.t.Helper()
 	res, err := f.call(name, args)
 	if err != nil {
@@ -86,6 +91,11 @@ func TestDefinitions(t *testing.T) {
 	got := Tools(f.m)
 	if len(got) != len(want) {
 		t.Fatalf("%d tools", len(got))
+	}
+	// The schemas are ones the dispatcher accepts, and the tools sit next to
+	// others in it.
+	if _, err := tools.NewDispatcher(tools.Options{}, got...); err != nil {
+		t.Fatal(err)
 	}
 	for i, tool := range got {
 		if tool.Name != want[i] || tool.Description == "" || tool.Title == "" || tool.Handler == nil {
@@ -182,7 +192,7 @@ func TestToolErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := f.call(c.tool, c.args)
-		var te *ToolError
+		var te *tools.ToolError
 		if !errors.As(err, &te) || te.Code != c.code || !strings.Contains(te.Message, c.inMessage) || te.Hint == "" {
 			t.Errorf("%s %s: %#v", c.tool, c.args, err)
 		}
@@ -193,12 +203,12 @@ func TestToolErrors(t *testing.T) {
 		t.Errorf("bad pattern: %v", err)
 	}
 	_, err := f.call(ToolDrop, `{"id":"`+job.ID+`"}`)
-	var te *ToolError
+	var te *tools.ToolError
 	if !errors.As(err, &te) || te.Code != string(jobs.CodeJobRunning) || !strings.Contains(te.Text(), "bg_stop") {
 		t.Errorf("drop running: %v", err)
 	}
 	other := f.tools[ToolStop].Handler
-	if _, err := other(context.Background(), core.NewOwner("intruder"), json.RawMessage(`{"id":"`+job.ID+`"}`)); !errors.Is(err, core.ErrForeignSession) {
+	if _, err := other(context.Background(), core.NewOwner("intruder"), json.RawMessage(`{"id":"`+job.ID+`"}`), noProgress); !errors.Is(err, core.ErrForeignSession) {
 		t.Errorf("foreign stop: %v", err)
 	}
 }
