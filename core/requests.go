@@ -51,6 +51,9 @@ type SessionInfo struct {
 	// TotalLines counts the scrollback lines so far (including dropped
 	// ones and an unterminated last line).
 	TotalLines int64
+	// Prompts counts the shell prompt markers (OSC 133;B) seen so far: a
+	// session whose shell marks its prompts has Prompts > 0.
+	Prompts uint64
 }
 
 // SpawnResult is what Spawn returns.

@@ -153,6 +153,7 @@ func (sess *session) infoLocked() SessionInfo {
 		Created:    sess.created,
 		Size:       sess.size,
 		TotalLines: sess.buf.Total(),
+		Prompts:    sess.buf.Marks().PromptEnds,
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -43,21 +42,7 @@ func requireNoSurvivors(t *testing.T, what string) {
 
 func newService(t testing.TB, opts core.Options) *core.Service {
 	t.Helper()
-	if opts.Logger == nil {
-		opts.Logger = quietLogger()
-	}
-	svc := core.New(opts)
-	if err := localpty.Register(svc); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	return svc
+	return testharness.NewLocalService(t, opts)
 }
 
 func testCtx(t testing.TB, d time.Duration) context.Context {

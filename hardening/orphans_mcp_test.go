@@ -62,4 +62,3 @@ func TestOrphansAfterMCPDisconnect(t *testing.T) {
 		requireNoSurvivors(t, fmt.Sprintf("round %d after the MCP client disconnected", round))
 	}
 }
-

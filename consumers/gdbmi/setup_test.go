@@ -2,7 +2,7 @@ package gdbmi
 
 import (
 	"context"
-	"log/slog"
+	"github.com/ptyseam/ptyseam/testharness"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 // requireTools fails the test under CI and skips it elsewhere when gdb or
@@ -48,18 +47,7 @@ func compile(t testing.TB, name string) string {
 // the end of the test.
 func newService(t testing.TB) *core.Service {
 	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err := localpty.Register(svc); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	return svc
+	return testharness.NewLocalService(t, core.Options{})
 }
 
 // testCtx bounds one test.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/ptyseam/ptyseam/testharness"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/openssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/core/localpty"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -40,17 +40,7 @@ func (s *syncBuffer) String() string {
 func newService(t *testing.T) (*core.Service, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
-	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if err := localpty.Register(svc); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
+	svc := testharness.NewLocalService(t, core.Options{Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	return svc, logs
 }
 

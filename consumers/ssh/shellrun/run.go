@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/core"
@@ -20,6 +21,7 @@ import (
 type Terminals interface {
 	Tap(owner *core.Owner, id core.SessionID) (*core.Tap, error)
 	Write(ctx context.Context, owner *core.Owner, id core.SessionID, data []byte) (int, error)
+	Info(owner *core.Owner, id core.SessionID) (core.SessionInfo, error)
 }
 
 // Options tune Run.
@@ -77,6 +79,10 @@ func Run(ctx context.Context, t Terminals, owner *core.Owner, id core.SessionID,
 		return Result{}, err
 	}
 	nonce := hex.EncodeToString(raw)
+	info, err := t.Info(owner, id)
+	if err != nil {
+		return Result{}, err
+	}
 	tap, err := t.Tap(owner, id)
 	if err != nil {
 		return Result{}, err
@@ -95,8 +101,35 @@ func Run(ctx context.Context, t Terminals, owner *core.Owner, id core.SessionID,
 			return Result{}, err
 		}
 		if res, done := f.Feed(chunk); done {
+			if info.Prompts > 0 {
+				// A shell that marks its prompts: return once the
+				// prompt after the command is there too, so that the
+				// next send does not take it for its own.
+				awaitPrompt(ctx, tap, f.Rest())
+			}
 			return res, nil
 		}
+	}
+}
+
+// promptEnd is the OSC 133;B marker that ends a marked prompt.
+var promptEnd = []byte("]133;B")
+
+// promptWait bounds the wait for the prompt after a command's frame.
+const promptWait = 2 * time.Second
+
+// awaitPrompt reads the tap until a prompt marker arrived (seen holds what
+// followed the frame already), for at most promptWait.
+func awaitPrompt(ctx context.Context, tap *core.Tap, seen []byte) {
+	ctx, cancel := context.WithTimeout(ctx, promptWait)
+	defer cancel()
+	buf := append([]byte(nil), seen...)
+	for !bytes.Contains(buf, promptEnd) {
+		chunk, err := tap.Next(ctx)
+		if err != nil {
+			return
+		}
+		buf = append(buf[max(0, len(buf)-len(promptEnd)):], chunk...)
 	}
 }
 
@@ -109,7 +142,12 @@ type Framer struct {
 	started    bool
 	dropped    bool
 	scanned    int // f.buf[:scanned] held no end marker
+	rest       []byte
 }
+
+// Rest returns the output that followed the end marker in the chunk that
+// completed the frame.
+func (f *Framer) Rest() []byte { return f.rest }
 
 // NewFramer returns a framer for nonce that keeps at most max bytes of
 // output (max <= 0: no bound).
@@ -159,6 +197,7 @@ func (f *Framer) Feed(p []byte) (Result, bool) {
 		if err != nil {
 			code = -1
 		}
+		f.rest = append([]byte(nil), f.buf[m[1]:]...)
 		out := bytes.ReplaceAll(f.buf[:m[0]], []byte("\r\n"), []byte("\n"))
 		return Result{Output: string(out), ExitCode: code, Truncated: f.dropped}, true
 	}

@@ -2,6 +2,7 @@ package shellrun_test
 
 import (
 	"context"
+	"github.com/ptyseam/ptyseam/testharness"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -18,18 +19,7 @@ import (
 
 func newService(t *testing.T) *core.Service {
 	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err := localpty.Register(svc); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	return svc
+	return testharness.NewLocalService(t, core.Options{})
 }
 
 func run(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, cmd string) shellrun.Result {
