@@ -10,6 +10,7 @@ run() { # package pattern
   echo "== go test -bench '$2' $1" >&2
   go test -run '^$' -bench "$2" -benchtime 1x -timeout 30m "$1" 2>&1 | tee -a "$out" >&2
 }
+export PTYSEAM_BENCH_IDLE_N=${PTYSEAM_BENCH_IDLE_N:-1000}
 run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
 run ./consumers/gdbmi/... 'VsJSON|Versus|JSON'
 run ./consumers/ssh/... 'Session|Flood|Dial'
