@@ -19,8 +19,7 @@ deps:
 
 ## test: install missing dependencies, then run every module's tests with -race
 test: deps
-	$(GO) vet $(PKGS)
-	$(GO) test $(TESTFLAGS) $(PKGS)
+	TESTFLAGS="$(TESTFLAGS)" bash scripts/test.sh $(MODULES)
 
 ## lint: gofmt, go vet, and the darwin cross-compile
 lint: vet cross

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs go vet and every module's tests with the given go test flags, then
+# prints one closing line: packages passed and failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+flags=${TESTFLAGS:--race -count=1 -timeout 25m}
+vet_pkgs=()
+test_pkgs=()
+for m in "$@"; do
+  vet_pkgs+=("./$m/...")
+  # bench holds benchmarks only: make bench runs them.
+  [ "$m" = bench ] || test_pkgs+=("./$m/...")
+done
+go vet "${vet_pkgs[@]}" || exit 1
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# shellcheck disable=SC2086
+go test $flags "${test_pkgs[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+passed=$(grep -c '^ok ' "$log")
+failed=$(grep -cE '^FAIL[[:space:]]+github.com/' "$log")
+echo "packages: $passed passed, $failed failed"
+exit "$rc"
