@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs go vet and every module's tests with the given go test flags, then
+# Runs go vet, the darwin cross-build and every module's tests with the given go test flags, then
 # prints one closing line: packages passed and failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,8 @@ for m in "$@"; do
   [ "$m" = bench ] || test_pkgs+=("./$m/...")
 done
 go vet "${vet_pkgs[@]}" || exit 1
+# macOS must still build.
+GOOS=darwin GOARCH=arm64 go build "${vet_pkgs[@]}" || exit 1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # shellcheck disable=SC2086
