@@ -260,6 +260,13 @@ func (p *parser) tuple(i int) (Value, int, error) {
 	if i < len(s) && s[i] == '}' {
 		return Value{kind: KindTuple}, i + 1, nil
 	}
+	return p.results(i, open, '}', KindTuple, "tuple")
+}
+
+// results parses comma-separated results from i up to the closing byte of
+// the tuple or list opened at open, and returns them as a value of kind.
+func (p *parser) results(i, open int, closing byte, kind Kind, what string) (Value, int, error) {
+	s := p.s
 	base := len(p.scratch)
 	for {
 		r, end, err := p.result(i, base)
@@ -271,14 +278,14 @@ func (p *parser) tuple(i int) (Value, int, error) {
 		i = end
 		if i >= len(s) {
 			p.scratch = p.scratch[:base]
-			return Value{}, 0, syntaxErrorf(s, open, "unterminated tuple")
+			return Value{}, 0, syntaxErrorf(s, open, "unterminated %s", what)
 		}
-		if s[i] == '}' {
-			return Value{kind: KindTuple, fields: p.take(base)}, i + 1, nil
+		if s[i] == closing {
+			return Value{kind: kind, fields: p.take(base)}, i + 1, nil
 		}
 		if s[i] != ',' {
 			p.scratch = p.scratch[:base]
-			return Value{}, 0, syntaxErrorf(s, i, "expected ',' or '}' in a tuple, found %q", s[i])
+			return Value{}, 0, syntaxErrorf(s, i, "expected ',' or '%c' in a %s, found %q", closing, what, s[i])
 		}
 		i++
 	}
@@ -300,28 +307,7 @@ func (p *parser) list(i int) (Value, int, error) {
 	}
 	if c := s[i]; c != '"' && c != '{' && c != '[' {
 		// A list of results.
-		base := len(p.scratch)
-		for {
-			r, end, err := p.result(i, base)
-			if err != nil {
-				p.scratch = p.scratch[:base]
-				return Value{}, 0, err
-			}
-			p.scratch = append(p.scratch, r)
-			i = end
-			if i >= len(s) {
-				p.scratch = p.scratch[:base]
-				return Value{}, 0, syntaxErrorf(s, open, "unterminated list")
-			}
-			if s[i] == ']' {
-				return Value{kind: KindList, fields: p.take(base)}, i + 1, nil
-			}
-			if s[i] != ',' {
-				p.scratch = p.scratch[:base]
-				return Value{}, 0, syntaxErrorf(s, i, "expected ',' or ']' in a list, found %q", s[i])
-			}
-			i++
-		}
+		return p.results(i, open, ']', KindList, "list")
 	}
 	// A list of values.
 	base := len(p.vals)
