@@ -78,11 +78,18 @@ type ForegroundProber interface {
 	ProbeForeground() (ForegroundState, error)
 }
 
-// ForegroundGrouper is implemented by backends that can name the
-// terminal's foreground process group cheaply (one ioctl), without the
-// full probe. The service uses it to confirm a prompt.
+// ForegroundGrouper is implemented by backends that can answer two
+// questions about the foreground cheaply, without the full probe: which
+// group holds the terminal (one ioctl), and how often the top-level
+// process's main thread has blocked (one /proc read). The service uses them
+// to confirm a prompt and, for a shell at its prompt, as the baseline of a
+// send.
 type ForegroundGrouper interface {
 	ForegroundGroup() (pgid int, leader bool, err error)
+	// LeaderSwitches returns the voluntary context switches of the
+	// top-level process's main thread: the same count ProbeForeground
+	// reports as Switches when that thread alone waits on the terminal.
+	LeaderSwitches() (uint64, error)
 }
 
 // ForegroundState is a snapshot of the terminal's foreground process group.

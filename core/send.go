@@ -57,17 +57,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			return nil, cancelled("send", id, ctx.Err())
 		}
 	}
-	// The baseline of "a wait that is new since the write": a marked shell
-	// that settled at its prompt with nothing printed since needs none (a
-	// read it is blocked in counts once our input is consumed); anything
-	// else is probed before the write.
-	sess.mu.Lock()
-	noBaseline := sess.promptMarked && sess.atPrompt && sess.lastOutput.Equal(sess.atPromptOutput)
-	sess.mu.Unlock()
-	var fg0 ForegroundState
-	if !noBaseline {
-		fg0, _ = sess.probe()
-	}
+	fg0 := sess.baseline()
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
 		sess.mu.Unlock()
@@ -87,13 +77,12 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	sess.send = op
 	p := settleParams{
-		start:      time.Now(),
-		quiet:      quiet,
-		marks0:     sess.buf.Marks(),
-		total0:     sess.buf.Total(),
-		fg0:        fg0,
-		noBaseline: noBaseline,
-		deadline:   time.Now().Add(timeout),
+		start:    time.Now(),
+		quiet:    quiet,
+		marks0:   sess.buf.Marks(),
+		total0:   sess.buf.Total(),
+		fg0:      fg0,
+		deadline: time.Now().Add(timeout),
 	}
 	sess.atPrompt = false
 	sess.mu.Unlock()
@@ -299,4 +288,24 @@ func (sess *session) awaitCommandStart(p settleParams) {
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
+}
+
+// baseline returns the foreground state before a write, against which a
+// wait seen later counts as new. A marked shell that settled at its prompt
+// with nothing printed since is its own foreground reader: its group and
+// its main thread's wake-ups, two cheap reads, stand for the full probe.
+func (sess *session) baseline() ForegroundState {
+	sess.mu.Lock()
+	atPrompt := sess.promptMarked && sess.atPrompt && sess.lastOutput.Equal(sess.atPromptOutput)
+	sess.mu.Unlock()
+	if g, ok := sess.be.(ForegroundGrouper); ok && atPrompt {
+		pgid, leader, err := g.ForegroundGroup()
+		if err == nil && leader {
+			if sw, err := g.LeaderSwitches(); err == nil {
+				return ForegroundState{PGID: pgid, Leader: true, Switches: sw}
+			}
+		}
+	}
+	fg, _ := sess.probe()
+	return fg
 }

@@ -20,9 +20,6 @@ type settleParams struct {
 	// promptOnly settles only on the prompt marker, exit or the deadline:
 	// the initial wait of a shell known to print the marker.
 	promptOnly bool
-	// noBaseline: fg0 was not taken (a marked shell at its prompt); a
-	// foreground read then counts once the input was consumed.
-	noBaseline bool
 }
 
 // settleOutcome is why a wait ended.
@@ -47,125 +44,68 @@ const confirmDelay = time.Millisecond
 
 // settle waits until the session settles and says why. It never busy-polls:
 // it sleeps on output changes, exit, cancellation and the next due check.
-// ctx ending or cancel closing returns WaitCancelled.
+// ctx ending or cancel closing returns WaitCancelled. The tiers, strongest
+// first: exit or close; the prompt marker; a foreground read (probed);
+// silence; the deadline.
 func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan struct{}) settleOutcome {
 	writeDone := p.writeDone
 	var writeDoneAt time.Time
 	if writeDone == nil {
 		writeDoneAt = p.start
 	}
-	probeIdx := 0
-	var lastSeenOutput time.Time
-	var (
-		candidate       bool          // a foreground read was seen once
-		candidateOutput time.Time     // lastOutput when it was seen
-		candidateQuiet  time.Duration // quietFor when it was seen
-	)
+	var reads readWatch
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 
 	for {
 		sess.mu.Lock()
-		exited := sess.status.Exited()
-		closing := sess.closing != nil || sess.closed
+		ended := sess.status.Exited() || sess.closing != nil || sess.closed
 		marks := sess.buf.Marks()
 		total := sess.buf.Total()
 		lastOutput := sess.lastOutput
 		changed := sess.changed
 		sess.mu.Unlock()
 
-		if exited || closing {
+		if ended {
 			return settleOutcome{reason: WaitSessionExit}
 		}
+		written := !writeDoneAt.IsZero()
+		if written {
+			if out, ok := sess.promptSettled(&p, marks, total); ok {
+				return out
+			}
+		}
 		now := time.Now()
-		if !writeDoneAt.IsZero() {
-			// The prompt tier: a prompt marker after the write, on a
-			// new line (a prompt redrawn in place, as readline does on
-			// SIGWINCH, is not a command finishing), with nothing after
-			// it, and the shell in the foreground.
-			if marks.PromptEnds > p.marks0.PromptEnds && marks.TextSincePromptEnd == 0 && total > p.total0 {
-				if leader, ok := sess.leaderInForeground(); !ok || leader {
-					out := settleOutcome{reason: WaitPrompt}
-					if marks.CommandEnds > p.marks0.CommandEnds && marks.LastExitValid && !p.initial {
-						code := marks.LastExitCode
-						out.exitCode = &code
-					}
-					return out
-				}
-			}
-		}
-		if lastOutput != lastSeenOutput {
-			lastSeenOutput = lastOutput
-			probeIdx = 0
-		}
-		activity := lastOutput
-		if writeDoneAt.After(activity) {
-			activity = writeDoneAt
-		}
-		if activity.Before(p.start) {
-			activity = p.start
-		}
-		quietFor := now.Sub(activity)
+		quietFor := now.Sub(latest(lastOutput, writeDoneAt, p.start))
 
-		// The exact tier: the foreground group blocked reading the
-		// terminal, newly since the write.
-		// A wait is confirmed by a second probe confirmDelay later with no
-		// output in between, so output the program wrote just before it
-		// blocked (still in the kernel or in our reader) is never cut off.
-		var nextProbe time.Duration = -1
-		if sess.prober != nil && !writeDoneAt.IsZero() && !p.promptOnly {
-			if candidate && lastOutput != candidateOutput {
-				candidate = false
+		nextProbe := time.Duration(-1)
+		if sess.prober != nil && written && !p.promptOnly {
+			var settled bool
+			if settled, nextProbe = reads.step(sess, &p, lastOutput, quietFor); settled {
+				return settleOutcome{reason: WaitStdinRead}
 			}
-			due := probeDue(probeIdx)
-			if candidate {
-				due = candidateQuiet + confirmDelay
-			}
-			if quietFor >= due {
-				fg, ok := sess.probe()
-				reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
-					(p.initial || p.noBaseline || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
-				switch {
-				case reading && candidate:
-					return settleOutcome{reason: WaitStdinRead}
-				case reading:
-					candidate, candidateOutput, candidateQuiet = true, lastOutput, quietFor
-					due = quietFor + confirmDelay
-				default:
-					candidate = false
-					probeIdx++
-					due = probeDue(probeIdx)
-					if due <= quietFor {
-						due = quietFor + probeRepeat
-					}
-				}
-			}
-			nextProbe = due - quietFor
 		}
 
-		// The silence tier and the deadline. Before a program's first
-		// output, the initial wait allows it a longer start.
+		// Before a program's first output, the initial wait allows it a
+		// longer start.
 		quiet := p.quiet
 		if p.initial && lastOutput.Equal(sess.created) {
 			quiet = 3 * p.quiet
 		}
-		if quietFor >= quiet && !writeDoneAt.IsZero() && !p.promptOnly {
+		if written && !p.promptOnly && quietFor >= quiet {
 			return settleOutcome{reason: WaitInferredIdle}
 		}
 		if !now.Before(p.deadline) {
 			return settleOutcome{reason: WaitTimeout}
 		}
 		wait := p.deadline.Sub(now)
-		if q := quiet - quietFor; q < wait && !p.promptOnly {
-			wait = q
+		if !p.promptOnly {
+			wait = min(wait, quiet-quietFor)
 		}
-		if nextProbe >= 0 && nextProbe < wait {
-			wait = nextProbe
+		if nextProbe >= 0 {
+			wait = min(wait, nextProbe)
 		}
-		if wait < 100*time.Microsecond {
-			wait = 100 * time.Microsecond
-		}
-		timer.Reset(wait)
+		timer.Reset(max(wait, 100*time.Microsecond))
 		select {
 		case <-changed:
 		case <-timer.C:
@@ -177,13 +117,86 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		case <-ctx.Done():
 			return settleOutcome{reason: WaitCancelled}
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
+	}
+}
+
+// promptSettled is the prompt tier: a prompt marker after the write, on a
+// new line (a prompt redrawn in place, as readline does on SIGWINCH, is not
+// a command finishing), with nothing after it, and the shell in the
+// foreground.
+func (sess *session) promptSettled(p *settleParams, marks scrollback.Marks, total int64) (settleOutcome, bool) {
+	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 || total <= p.total0 {
+		return settleOutcome{}, false
+	}
+	if leader, ok := sess.leaderInForeground(); ok && !leader {
+		return settleOutcome{}, false
+	}
+	out := settleOutcome{reason: WaitPrompt}
+	if marks.CommandEnds > p.marks0.CommandEnds && marks.LastExitValid && !p.initial {
+		code := marks.LastExitCode
+		out.exitCode = &code
+	}
+	return out, true
+}
+
+// readWatch is the exact tier: the foreground group blocked reading the
+// terminal, newly since the write, with its input consumed and its output
+// read. Probes follow probeSchedule after each burst of output; a wait is
+// confirmed by a second probe confirmDelay later with no output in
+// between, so output a program wrote just before it blocked (still in the
+// kernel or in our reader) is never cut off.
+type readWatch struct {
+	idx             int           // position in probeSchedule
+	lastSeen        time.Time     // the output time the schedule started from
+	candidate       bool          // a foreground read was seen once
+	candidateOutput time.Time     // lastOutput when it was seen
+	candidateQuiet  time.Duration // quietFor when it was seen
+}
+
+// step probes if one is due; it reports whether the wait is confirmed and
+// how long until the next probe.
+func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, quietFor time.Duration) (bool, time.Duration) {
+	if lastOutput != w.lastSeen {
+		w.lastSeen, w.idx = lastOutput, 0
+	}
+	if w.candidate && lastOutput != w.candidateOutput {
+		w.candidate = false
+	}
+	due := probeDue(w.idx)
+	if w.candidate {
+		due = w.candidateQuiet + confirmDelay
+	}
+	if quietFor < due {
+		return false, due - quietFor
+	}
+	fg, ok := sess.probe()
+	reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
+		(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
+	switch {
+	case reading && w.candidate:
+		return true, 0
+	case reading:
+		w.candidate, w.candidateOutput, w.candidateQuiet = true, lastOutput, quietFor
+		return false, confirmDelay
+	}
+	w.candidate = false
+	w.idx++
+	due = probeDue(w.idx)
+	if due <= quietFor {
+		due = quietFor + probeRepeat
+	}
+	return false, due - quietFor
+}
+
+// latest returns the latest of the times.
+func latest(ts ...time.Time) time.Time {
+	var l time.Time
+	for _, t := range ts {
+		if t.After(l) {
+			l = t
 		}
 	}
+	return l
 }
 
 func probeDue(i int) time.Duration {

@@ -242,3 +242,19 @@ const (
 	pollIn  = 0x1 // POLLIN
 	epollIn = 0x1 // EPOLLIN
 )
+
+// LeaderSwitches returns the voluntary context switches of the top-level
+// process's main thread (one read of its /proc status; see
+// core.ForegroundGrouper).
+func (s *session) LeaderSwitches() (uint64, error) {
+	var buf [2048]byte
+	b, err := readProcFile(taskPath(s.pid, s.pid, "status"), buf[:0])
+	if err != nil {
+		return 0, err
+	}
+	ts, err := parseStatus(b)
+	if err != nil {
+		return 0, err
+	}
+	return ts.VoluntarySwitches, nil
+}
