@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/gdbmi"
 	"github.com/ptyseam/ptyseam/core"
@@ -80,9 +81,16 @@ func demoGDB(ctx context.Context, d *demo) error {
 		return err
 	}
 	fmt.Fprintf(d.out, "  -exec-continue -> *stopped reason=%s exit code %d\n", stop.Reason, stop.ExitCode)
-	page, err := gdb.ProgramOutput(core.PageRequest{Count: 20})
-	if err != nil {
-		return err
+	// The program's terminal is read by its own session: its last lines
+	// can arrive a moment after gdb reported the exit.
+	var page core.PageResult
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if page, err = gdb.ProgramOutput(core.PageRequest{Count: 20}); err != nil {
+			return err
+		}
+		if strings.Contains(page.Text(), "fib(10) = 55") || time.Now().After(deadline) {
+			break
+		}
 	}
 	var printed []string
 	for _, l := range page.Lines {

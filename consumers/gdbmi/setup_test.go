@@ -98,6 +98,22 @@ func programText(t testing.TB, c *Client) string {
 	return strings.Join(p.Lines, "\n")
 }
 
+// programTextWith waits (up to 10 s) until the program's terminal shows
+// want and returns its text. The program's output travels through its own
+// terminal to the holder session's reader, independently of gdb's report
+// that it exited, so it can arrive a little after the stop event.
+func programTextWith(t testing.TB, c *Client, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := programText(t, c)
+		if strings.Contains(out, want) || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // eventsUntilStop reads c's events up to and including the first *stopped
 // event with the given reason.
 func eventsUntilStop(t *testing.T, ctx context.Context, c *Client, reason string) []Event {
