@@ -82,8 +82,15 @@ func Example() {
 	stop, _ = gdb.WaitStopped(ctx)
 	fmt.Printf("%s with code %d\n", stop.Reason, stop.ExitCode)
 
-	// The program printed on its own terminal, not into the MI stream.
-	page, _ := gdb.ProgramOutput(core.PageRequest{Count: 100})
+	// The program printed on its own terminal, not into the MI stream;
+	// that terminal's session may read its last line a moment after gdb
+	// reported the exit.
+	var page core.PageResult
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if page, _ = gdb.ProgramOutput(core.PageRequest{Count: 100}); strings.Contains(page.Text(), "total=") {
+			break
+		}
+	}
 	for _, l := range page.Lines {
 		if strings.Contains(l, "total=") {
 			fmt.Println("program said:", l)
