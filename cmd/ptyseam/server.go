@@ -133,6 +133,9 @@ func (ts *toolServer) ownerOf(ss *mcp.ServerSession) *core.Owner {
 func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
 	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
 	defer cancel()
+	if err := ts.jobs.DisposeOwner(ctx, o); err != nil {
+		ts.log.Error("ptyseam: stopping a disconnected client's jobs failed", "owner", o.Name(), "error", err)
+	}
 	if err := ts.sessions.Dispose(ctx, o); err != nil {
 		ts.log.Error("ptyseam: closing a disconnected client's sessions failed", "owner", o.Name(), "error", err)
 	}
