@@ -85,6 +85,10 @@ func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.wakeBytes, t.urgent = minBytes, urgent
+	if len(t.chunks) > 0 && (minBytes <= 0 || t.size >= minBytes) {
+		t.ready = true // what is queued now meets the new policy
+		t.wakeLocked()
+	}
 }
 
 // endLocked marks end of output. sess.mu is held.

@@ -135,9 +135,15 @@ func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Ta
 	// Output is drained in batches (nothing needs it byte by byte until a
 	// snapshot, which drains what is queued); a terminal query, which a
 	// program waits on, wakes the drain at once.
+	st := m.startLocked(info.ID, owner, tap, false, info.Size)
+	st.batch(tap)
+}
+
+// batch makes the drain of tap wake only every drainBatch bytes, or at once
+// for a chunk holding a terminal query.
+func (st *state) batch(tap *core.Tap) {
 	var urgent queryScanner
 	tap.SetWakePolicy(drainBatch, func(p []byte) bool { return urgent.scan(p) > 0 })
-	m.startLocked(info.ID, owner, tap, false, info.Size)
 }
 
 // drainBatch is how much output queues in a session's tap before the drain

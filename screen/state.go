@@ -388,7 +388,17 @@ const redrawQuiet = 50 * time.Millisecond
 // awaitRedraw waits up to first for the program to start printing, then
 // until it has been quiet for redrawQuiet (at most first again).
 func (st *state) awaitRedraw(ctx context.Context, first time.Duration) {
-	if first <= 0 || !st.waitOutput(ctx, first) {
+	if first <= 0 {
+		return
+	}
+	// Watch the redraw as it comes: wake the drain on every chunk for
+	// the time being, then batch again.
+	st.tapMu.Lock()
+	tap := st.tap
+	st.tapMu.Unlock()
+	tap.SetWakePolicy(0, nil)
+	defer st.batch(tap)
+	if !st.waitOutput(ctx, first) {
 		return
 	}
 	deadline := time.Now().Add(first)
