@@ -48,9 +48,15 @@ func demoJobs(ctx context.Context, d *demo) error {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	fmt.Fprintf(d.out, "  GET %s -> %s (%d bytes)\n", url, resp.Status, len(body))
-	page, err := m.Read(d.owner, j.ID, jobs.ReadRequest{Pattern: "GET /"})
-	if err != nil {
-		return err
+	// The server logs the request after it answered: wait for the line.
+	var page jobs.ReadResult
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if page, err = m.Read(d.owner, j.ID, jobs.ReadRequest{Pattern: "GET /"}); err != nil {
+			return err
+		}
+		if len(page.Lines) > 0 || time.Now().After(deadline) {
+			break
+		}
 	}
 	for _, l := range page.Lines {
 		fmt.Fprintf(d.out, "    line %d: %s\n", l.N, l.Text)
