@@ -40,7 +40,15 @@ var probeSchedule = []time.Duration{
 const probeRepeat = 100 * time.Millisecond
 
 // confirmDelay separates the two probes that confirm a foreground read.
-const confirmDelay = time.Millisecond
+// When nothing at all was printed since the write (not even the echo of the
+// input), the program may not have seen the input yet: the kernel hands
+// bytes written to the terminal over to its reader asynchronously, and on a
+// loaded machine that can take longer than a millisecond. Such a wait is
+// confirmed only after silentConfirmDelay.
+const (
+	confirmDelay       = time.Millisecond
+	silentConfirmDelay = 50 * time.Millisecond
+)
 
 // settle waits until the session settles and says why. It never busy-polls:
 // it sleeps on output changes, exit, cancellation and the next due check.
@@ -162,9 +170,13 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	if w.candidate && lastOutput != w.candidateOutput {
 		w.candidate = false
 	}
+	confirm := confirmDelay
+	if !lastOutput.After(p.start) {
+		confirm = silentConfirmDelay
+	}
 	due := probeDue(w.idx)
 	if w.candidate {
-		due = w.candidateQuiet + confirmDelay
+		due = w.candidateQuiet + confirm
 	}
 	if quietFor < due {
 		return false, due - quietFor
@@ -177,7 +189,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 		return true, 0
 	case reading:
 		w.candidate, w.candidateOutput, w.candidateQuiet = true, lastOutput, quietFor
-		return false, confirmDelay
+		return false, confirm
 	}
 	w.candidate = false
 	w.idx++

@@ -79,3 +79,32 @@ func TestSettleNeverEarly(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstSendAfterSpawnNeverEarly sends a command the moment a shell's
+// spawn returned, while the shell may still be on its way into its read:
+// the send must settle with the command's answer.
+func TestFirstSendAfterSpawnNeverEarly(t *testing.T) {
+	svc := newService(t, core.Options{})
+	ctx := testCtx(t, 5*time.Minute)
+	owner := core.NewOwner("first-send")
+	for i := range rounds(40, 400) {
+		s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "shell"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(fmt.Sprintf("echo FIRST-$((%d+1))", i)), Submit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := op.Wait(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Output, fmt.Sprintf("FIRST-%d\n", i+1)) {
+			t.Fatalf("round %d settled as %s after %s before the answer: %q", i, res.WaitReason, res.Elapsed, res.Output)
+		}
+		if _, err := svc.Close(ctx, owner, s.ID, "round done"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
