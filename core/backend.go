@@ -118,6 +118,12 @@ type ForegroundState struct {
 	// could read but has not read yet (-1 when unknown). A program that
 	// still has input waiting is not waiting for input.
 	PendingInput int
+	// Relay reports that a task blocked on the terminal also waits on a
+	// TCP socket: it forwards the terminal to a peer (an ssh or telnet
+	// client), so its wait says nothing about whether the program at the
+	// far end waits for input. The service does not settle on such a
+	// read.
+	Relay bool
 }
 
 // PromptMarker is implemented by backend sessions that run a shell known to

@@ -36,6 +36,13 @@ type SpawnRequest struct {
 	// was read, so that it sees every byte the program prints (a job's
 	// data events, a protocol client). The caller owns it.
 	WithTap bool
+	// Relay declares that the top-level program forwards its terminal to
+	// another one (an ssh client, a container exec): while it holds the
+	// terminal, its reads say nothing about what the far end waits for, so
+	// sends settle on the prompt marker, silence, exit or the deadline,
+	// never on [WaitStdinRead]. Relays that wait on a TCP socket are
+	// recognised without it.
+	Relay bool
 }
 
 // SessionInfo describes a published session.

@@ -17,6 +17,7 @@ type session struct {
 	created time.Time
 	be      BackendSession
 	prober  ForegroundProber // nil when the backend cannot probe
+	relay   bool             // SpawnRequest.Relay
 	enter   []byte
 	limits  ScrollbackLimits
 	// promptMarked: the backend runs a shell that prints OSC 133;B.
@@ -65,6 +66,7 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		changed:    make(chan struct{}),
 		status:     Running,
 		size:       req.Size,
+		relay:      req.Relay,
 	}
 	sess.lastOutput = sess.created
 	if p, ok := be.(ForegroundProber); ok {

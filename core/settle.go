@@ -183,6 +183,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	}
 	fg, ok := sess.probe()
 	reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
+		!fg.Relay && !(sess.relay && fg.Leader) &&
 		(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
 	switch {
 	case reading && w.candidate:

@@ -54,8 +54,12 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 			// Only the wake-ups of tasks blocked on the terminal count:
 			// a runtime's other threads (Go's sysmon, a JVM's timers)
 			// wake all the time without reading anything.
-			if sleeping && s.taskWaitsOnTTY(m.pid, tid, buf[:0]) {
+			if !sleeping {
+				continue
+			}
+			if w := s.taskWaitsOnTTY(m.pid, tid, buf[:0]); w.onTTY {
 				blocked = true
+				st.Relay = st.Relay || w.relay
 				st.Switches += ts.VoluntarySwitches
 			}
 		}
@@ -144,26 +148,76 @@ func (s *session) groupMembers(pgid int, buf []byte) []member {
 	return out
 }
 
+// taskWait is what a blocked task waits for.
+type taskWait struct {
+	onTTY bool // it waits for input from the session's terminal
+	// relay: it also waits on a TCP socket, so it forwards the terminal
+	// to a peer (an ssh or telnet client) and its wait says nothing about
+	// whether the program at the far end waits for input.
+	relay bool
+}
+
 // taskWaitsOnTTY reports whether the task is blocked waiting for input
-// from the session's terminal.
-func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) bool {
+// from the session's terminal, and whether it is a relay.
+func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) taskWait {
 	b, err := readProcFile(taskPath(pid, tid, "syscall"), buf)
 	if err != nil {
-		return false
+		return taskWait{}
 	}
 	sc, err := parseSyscall(b)
 	if err != nil || !sc.Blocked {
-		return false
+		return taskWait{}
 	}
+	var fds []int
 	switch waitSyscalls[sc.Nr] {
 	case waitRead:
-		return s.isTTY(pid, int(sc.Args[0]))
+		return taskWait{onTTY: s.isTTY(pid, int(sc.Args[0]))}
 	case waitSelect:
-		return s.selectWatchesTTY(pid, sc.Args[0], sc.Args[1])
+		fds = selectInputFDs(pid, sc.Args[0], sc.Args[1])
 	case waitPoll:
-		return s.pollWatchesTTY(pid, sc.Args[0], sc.Args[1])
+		fds = pollInputFDs(pid, sc.Args[0], sc.Args[1])
 	case waitEpoll:
-		return s.epollWatchesTTY(pid, sc.Args[0], buf)
+		fds = epollInputFDs(pid, sc.Args[0], buf)
+	}
+	return s.classifyWait(pid, fds, buf)
+}
+
+// classifyWait looks at the descriptors a task waits on for input.
+func (s *session) classifyWait(pid int, fds []int, buf []byte) taskWait {
+	var w taskWait
+	var sockets []uint64
+	for _, fd := range fds {
+		l := fdLink(pid, fd)
+		switch {
+		case l == s.ttyName || l == "/dev/tty":
+			w.onTTY = true
+		default:
+			if ino, ok := parseSocketInode(l); ok {
+				sockets = append(sockets, ino)
+			}
+		}
+	}
+	if w.onTTY && len(sockets) > 0 {
+		w.relay = tcpSocketAmong(pid, sockets, buf)
+	}
+	return w
+}
+
+// tcpSocketAmong reports whether one of the socket inodes is a TCP socket
+// of pid's network namespace (listed in /proc/PID/net/tcp or tcp6). A
+// socketpair (the self-pipe of an event loop, as in prompt_toolkit) is
+// not.
+func tcpSocketAmong(pid int, inodes []uint64, buf []byte) bool {
+	for _, table := range []string{"net/tcp", "net/tcp6"} {
+		b, err := readProcFile(procPath(pid, table), buf)
+		if err != nil {
+			continue
+		}
+		for _, ino := range inodes {
+			if netTableHasInode(b, ino) {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -179,63 +233,66 @@ func (s *session) isTTY(pid, fd int) bool {
 	return l == s.ttyName || l == "/dev/tty"
 }
 
-// selectWatchesTTY reads the read fd_set a select/pselect6 call was given
-// and checks the descriptors set in it.
-func (s *session) selectWatchesTTY(pid int, nfds, readfds uint64) bool {
+// selectInputFDs reads the read fd_set a select/pselect6 call was given
+// and returns the descriptors set in it.
+func selectInputFDs(pid int, nfds, readfds uint64) []int {
 	if nfds == 0 || readfds == 0 {
-		return false
+		return nil
 	}
 	n := int(min(nfds, maxSelectFDs))
 	set := make([]byte, (n+7)/8)
 	if !readMem(pid, readfds, set) {
-		return false
+		return nil
 	}
+	var fds []int
 	for fd := range n {
-		if set[fd/8]&(1<<(fd%8)) != 0 && s.isTTY(pid, fd) {
-			return true
+		if set[fd/8]&(1<<(fd%8)) != 0 {
+			fds = append(fds, fd)
 		}
 	}
-	return false
+	return fds
 }
 
-// pollWatchesTTY reads the pollfd array of a poll/ppoll call and checks
-// the descriptors polled for input.
-func (s *session) pollWatchesTTY(pid int, fds, nfds uint64) bool {
+// pollInputFDs reads the pollfd array of a poll/ppoll call and returns the
+// descriptors polled for input.
+func pollInputFDs(pid int, fds, nfds uint64) []int {
 	if nfds == 0 || fds == 0 {
-		return false
+		return nil
 	}
 	n := int(min(nfds, maxPollFDs))
 	arr := make([]byte, 8*n) // struct pollfd { int fd; short events, revents; }
 	if !readMem(pid, fds, arr) {
-		return false
+		return nil
 	}
+	var out []int
 	for i := range n {
 		e := arr[8*i:]
 		fd := int32(binary.NativeEndian.Uint32(e))
 		events := binary.NativeEndian.Uint16(e[4:])
-		if fd >= 0 && events&pollIn != 0 && s.isTTY(pid, int(fd)) {
-			return true
+		if fd >= 0 && events&pollIn != 0 {
+			out = append(out, int(fd))
 		}
 	}
-	return false
+	return out
 }
 
-// epollWatchesTTY checks the epoll instance's registered descriptors
-// (from /proc/PID/fdinfo/EPFD) for the terminal watched for input.
-func (s *session) epollWatchesTTY(pid int, epfd uint64, buf []byte) bool {
+// epollInputFDs returns the descriptors an epoll instance watches for
+// input (from /proc/PID/fdinfo/EPFD).
+func epollInputFDs(pid int, epfd uint64, buf []byte) []int {
 	if epfd > 1<<20 {
-		return false
+		return nil
 	}
 	b, err := readProcFile(procPath(pid, "fdinfo/"+strconv.Itoa(int(epfd))), buf)
 	if err != nil {
-		return false
+		return nil
 	}
+	var out []int
 	for _, t := range parseEpollFdinfo(b) {
-		if t.Events&epollIn != 0 && s.isTTY(pid, t.FD) {
-			return true
+		if t.Events&epollIn != 0 {
+			out = append(out, t.FD)
 		}
 	}
-	return false
+	return out
 }
 
 const (

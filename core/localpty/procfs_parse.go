@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"strings"
 )
 
 var errParse = errors.New("localpty: malformed /proc data")
@@ -328,4 +329,38 @@ func parsePIDList(b []byte) []int {
 		}
 	}
 	return out
+}
+
+// parseSocketInode returns the inode of an fd link "socket:[INODE]".
+func parseSocketInode(link string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(link, "socket:[")
+	if !ok {
+		return 0, false
+	}
+	digits, ok := strings.CutSuffix(rest, "]")
+	if !ok {
+		return 0, false
+	}
+	ino, err := strconv.ParseUint(digits, 10, 64)
+	return ino, err == nil
+}
+
+// netTableHasInode reports whether a /proc/net/tcp or tcp6 table lists a
+// socket with the inode. Lines after the header look like
+// "0: 0100007F:0016 0100007F:D2F4 01 00000000:00000000 02:000A 00000000 0 0 51234 2 ...";
+// the inode is the tenth field.
+func netTableHasInode(b []byte, inode uint64) bool {
+	_, b, _ = bytes.Cut(b, []byte{'\n'}) // the header
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		f := bytes.Fields(line)
+		if len(f) < 10 {
+			continue
+		}
+		if v, err := strconv.ParseUint(string(f[9]), 10, 64); err == nil && v == inode {
+			return true
+		}
+	}
+	return false
 }

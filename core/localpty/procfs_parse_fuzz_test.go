@@ -161,3 +161,31 @@ func FuzzParsePIDList(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseSocketInode(f *testing.F) {
+	f.Add("socket:[51234]")
+	f.Add("pipe:[77]")
+	f.Fuzz(func(t *testing.T, link string) {
+		ino, ok := parseSocketInode(link)
+		if !ok {
+			return
+		}
+		if !strings.HasPrefix(link, "socket:[") || !strings.HasSuffix(link, "]") {
+			t.Fatalf("%q is no socket link but parsed as inode %d", link, ino)
+		}
+		if v, err := strconv.ParseUint(link[len("socket:["):len(link)-1], 10, 64); err != nil || v != ino {
+			t.Fatalf("%q parsed as inode %d", link, ino)
+		}
+	})
+}
+
+func FuzzNetTableHasInode(f *testing.F) {
+	f.Add([]byte(netTCPSample), uint64(51234))
+	f.Add([]byte("header only"), uint64(0))
+	f.Fuzz(func(t *testing.T, b []byte, ino uint64) {
+		got := netTableHasInode(b, ino)
+		if got && !bytes.Contains(b, []byte(strconv.FormatUint(ino, 10))) {
+			t.Fatalf("inode %d found in a table that does not hold it", ino)
+		}
+	})
+}

@@ -75,3 +75,31 @@ func TestParseEpollFdinfoAndLists(t *testing.T) {
 		t.Fatal("environHas matched wrongly")
 	}
 }
+
+const netTCPSample = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
+	"   0: 0100007F:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 18443 1 0000000000000000 100 0 0 10 0\n" +
+	"   1: 0100007F:D2F4 0100007F:0016 01 00000000:00000000 02:000A 00000000  1000        0 51234 2 0000000000000000 20 4 30 10 -1\n"
+
+func TestNetTableHasInode(t *testing.T) {
+	for _, tc := range []struct {
+		ino  uint64
+		want bool
+	}{{51234, true}, {18443, true}, {1000, false}, {0, false}, {2, false}} {
+		if got := netTableHasInode([]byte(netTCPSample), tc.ino); got != tc.want {
+			t.Errorf("inode %d: %v, want %v", tc.ino, got, tc.want)
+		}
+	}
+}
+
+func TestParseSocketInode(t *testing.T) {
+	for link, want := range map[string]uint64{"socket:[51234]": 51234, "socket:[0]": 0} {
+		if got, ok := parseSocketInode(link); !ok || got != want {
+			t.Errorf("%q: %d %v", link, got, ok)
+		}
+	}
+	for _, link := range []string{"pipe:[5]", "socket:[]", "socket:[12", "socket:[-1]", "/dev/pts/3", "anon_inode:[eventpoll]"} {
+		if _, ok := parseSocketInode(link); ok {
+			t.Errorf("%q parsed as a socket", link)
+		}
+	}
+}

@@ -145,7 +145,7 @@ func Login(ctx context.Context, svc Terminals, owner *core.Owner, opts Options) 
 	}
 	argv = append(argv, opts.Args...)
 	argv = append(argv, "-p", strconv.Itoa(port), opts.User+"@"+opts.Host)
-	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: argv, Size: opts.Size, NoInitialWait: true})
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: argv, Size: opts.Size, NoInitialWait: true, Relay: true})
 	if err != nil {
 		return Session{}, err
 	}

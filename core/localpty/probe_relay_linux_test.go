@@ -1,0 +1,50 @@
+package localpty
+
+import (
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// relayScript waits on the terminal and on a second descriptor at once:
+// a connected TCP socket (what an ssh client does), or one end of a
+// socketpair (an event loop's self-pipe, as in prompt_toolkit).
+const relayScript = `
+import select, socket, sys
+if sys.argv[1] == "tcp":
+    srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
+    other = socket.create_connection(srv.getsockname()); peer, _ = srv.accept()
+else:
+    other, peer = socket.socketpair()
+print("WAITING", flush=True)
+while True:
+    select.select([sys.stdin, other], [], [])
+    print("GOT", sys.stdin.readline().strip(), flush=True)
+`
+
+func TestProbeRelayOverTCP(t *testing.T) {
+	need(t, "python3")
+	for _, tc := range []struct {
+		mode  string
+		relay bool
+	}{{"tcp", true}, {"socketpair", false}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{
+				Command: []string{"python3", "-c", relayScript, tc.mode},
+			})
+			tm.waitFor("WAITING")
+			st := probeUntil(t, tm.s, "python in select on the terminal", func(st core.ForegroundState) bool { return st.ReadingInput })
+			if st.Relay != tc.relay {
+				t.Fatalf("%s: %+v, want Relay %v", tc.mode, st, tc.relay)
+			}
+			// The verdict holds after the program woke for input and
+			// waits again.
+			tm.send("hello\r")
+			tm.waitFor("GOT hello")
+			st = probeUntil(t, tm.s, "python back in select", func(st core.ForegroundState) bool { return st.ReadingInput })
+			if st.Relay != tc.relay {
+				t.Fatalf("%s after input: %+v, want Relay %v", tc.mode, st, tc.relay)
+			}
+		})
+	}
+}

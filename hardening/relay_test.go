@@ -1,0 +1,81 @@
+package hardening
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// farEndScript is a relay in the shape of an ssh client: it waits on the
+// terminal and on a connection to a "far end" at once, forwards each line
+// it reads to the far end, and prints what comes back. The far end (a
+// thread of the same program) answers after a delay, as a remote shell
+// does. The connection is TCP ("tcp") or a socketpair ("pair").
+const farEndScript = `
+import select, socket, sys, threading, time
+def far_end(conn):
+    f = conn.makefile("rb")
+    for line in f:
+        time.sleep(0.2)
+        conn.sendall(b"ANSWER " + line)
+if sys.argv[1] == "tcp":
+    srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
+    link = socket.create_connection(srv.getsockname()); conn, _ = srv.accept()
+else:
+    link, conn = socket.socketpair()
+threading.Thread(target=far_end, args=(conn,), daemon=True).start()
+print("RELAY READY", flush=True)
+while True:
+    ready, _, _ = select.select([sys.stdin, link], [], [])
+    if sys.stdin in ready:
+        link.sendall(sys.stdin.readline().encode())
+    if link in ready:
+        sys.stdout.write(link.recv(4096).decode()); sys.stdout.flush()
+`
+
+// TestRelaySendWaitsForTheFarEnd: a program that forwards the terminal
+// (recognised by its TCP socket, or declared with SpawnRequest.Relay) is
+// back in its read as soon as it forwarded the line; a send must still
+// wait for the far end's answer rather than settle on stdin_read.
+func TestRelaySendWaitsForTheFarEnd(t *testing.T) {
+	svc := newService(t, core.Options{})
+	ctx := testCtx(t, 2*time.Minute)
+	owner := core.NewOwner("relay")
+	for _, tc := range []struct {
+		name     string
+		mode     string
+		declared bool
+	}{{"tcp-recognised", "tcp", false}, {"pair-declared", "pair", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "exec", Command: []string{"python3", "-c", farEndScript, tc.mode}, Relay: tc.declared})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
+					t.Error(err)
+				}
+			}()
+			if !strings.Contains(s.InitialOutput, "RELAY READY") {
+				t.Fatalf("initial output %q", s.InitialOutput)
+			}
+			for i := range 3 {
+				word := fmt.Sprintf("ping-%d", i)
+				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 700 * time.Millisecond})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := op.Wait(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(res.Output, "ANSWER "+word) || res.WaitReason == core.WaitStdinRead {
+					t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output)
+				}
+			}
+		})
+	}
+}
