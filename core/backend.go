@@ -124,6 +124,12 @@ type ForegroundState struct {
 	// far end waits for input. The service does not settle on such a
 	// read.
 	Relay bool
+	// OutputRead counts the bytes the backend session's Read has returned
+	// so far, measured after PendingOutput (0 when the backend does not
+	// count). Output that left the terminal buffer may not have reached
+	// the service yet (its reader is a goroutine like any other); a
+	// settled wait needs the service to have taken in at least this much.
+	OutputRead uint64
 }
 
 // PromptMarker is implemented by backend sessions that run a shell known to

@@ -30,6 +30,7 @@ type session struct {
 	buf        *scrollback.Buffer
 	changed    chan struct{} // closed and replaced on every change
 	lastOutput time.Time
+	ingested   uint64 // raw bytes taken in from the backend's Read
 	status     Status
 	size       Size
 	send       *operation // the live send, if any
@@ -131,6 +132,7 @@ func (sess *session) readLoop() {
 func (sess *session) ingest(p []byte) {
 	sess.mu.Lock()
 	sess.buf.Write(p)
+	sess.ingested += uint64(len(p))
 	sess.lastOutput = time.Now()
 	for _, t := range sess.taps {
 		t.feedLocked(p)

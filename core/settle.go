@@ -183,6 +183,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	}
 	fg, ok := sess.probe()
 	reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
+		fg.OutputRead <= sess.ingestedBytes() &&
 		!fg.Relay && !(sess.relay && fg.Leader) &&
 		(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
 	switch {
@@ -217,6 +218,13 @@ func probeDue(i int) time.Duration {
 		return probeSchedule[i]
 	}
 	return probeSchedule[len(probeSchedule)-1] + time.Duration(i-len(probeSchedule)+1)*probeRepeat
+}
+
+// ingestedBytes returns the raw bytes the reader has taken in so far.
+func (sess *session) ingestedBytes() uint64 {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.ingested
 }
 
 // probe asks the backend about the foreground group; ok is false when the

@@ -65,6 +65,9 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 		}
 	}
 	st.ReadingInput = live > 0 && sleeping && blocked
+	// Loaded after PendingOutput was measured: output that left the
+	// terminal buffer before that measurement is counted here.
+	st.OutputRead = s.outputRead.Load()
 	st.PendingInput = -1
 	if st.ReadingInput {
 		st.PendingInput = s.pendingInput()

@@ -38,6 +38,7 @@ func (s *session) Read(p []byte) (int, error) {
 			if draining {
 				s.postExitBytes += n
 			}
+			s.outputRead.Add(uint64(n))
 			return n, nil
 		}
 		switch {
@@ -53,6 +54,7 @@ func (s *session) Read(p []byte) (int, error) {
 			// sure nothing arrived as the deadline fired.
 			n, rerr := s.rawRead(p)
 			if n > 0 {
+				s.outputRead.Add(uint64(n))
 				return n, nil
 			}
 			if rerr == nil || errors.Is(rerr, syscall.EAGAIN) || errors.Is(rerr, syscall.EIO) || errors.Is(rerr, os.ErrClosed) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -26,6 +27,10 @@ type session struct {
 	exited chan struct{} // closed once cmd.Wait returned
 
 	postExitBytes int // read since the exit was seen; Read's goroutine only
+
+	// outputRead counts the bytes Read has returned; ProbeForeground
+	// reports it so the service can tell output it has not ingested yet.
+	outputRead atomic.Uint64
 
 	mu           sync.Mutex
 	exitSeen     bool        // the waiter saw the exit (guards read deadlines)

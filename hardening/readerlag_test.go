@@ -1,0 +1,87 @@
+package hardening
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+)
+
+// laggingReader wraps the local exec backend so that every Read hands its
+// bytes over readerLag after it took them from the terminal: the service's
+// reader as a loaded machine schedules it. The foreground probe is passed
+// through, so the terminal looks drained while the reply is still on its
+// way to the scrollback.
+type laggingReader struct{ core.Backend }
+
+const readerLag = 150 * time.Millisecond
+
+func (l laggingReader) Type() string { return "lagging" }
+
+func (l laggingReader) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	s, err := l.Backend.Spawn(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return &laggingSession{BackendSession: s, prober: s.(core.ForegroundProber)}, nil
+}
+
+type laggingSession struct {
+	core.BackendSession
+	prober core.ForegroundProber
+}
+
+func (s *laggingSession) Read(p []byte) (int, error) {
+	n, err := s.BackendSession.Read(p)
+	if n > 0 {
+		time.Sleep(readerLag)
+	}
+	return n, err
+}
+
+func (s *laggingSession) ProbeForeground() (core.ForegroundState, error) {
+	return s.prober.ProbeForeground()
+}
+
+// TestSendWaitsForOutputStillInTheReader: a program that answered and went
+// back to reading has its answer out of the terminal buffer and in the
+// service's reader. A send must not settle on stdin_read until the reader
+// has handed that answer to the scrollback (CI saw a reply go missing this
+// way under load).
+func TestSendWaitsForOutputStillInTheReader(t *testing.T) {
+	svc := newService(t, core.Options{})
+	if _, err := svc.Register(laggingReader{localpty.NewExec(localpty.ExecOptions{})}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t, time.Minute)
+	owner := core.NewOwner("reader-lag")
+	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "lagging",
+		Command: []string{"python3", "-c", `print("READY", flush=True)
+while True: print("got", input(), flush=True)`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
+			t.Error(err)
+		}
+	}()
+	for i := range 3 {
+		word := fmt.Sprintf("word-%d", i)
+		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := op.Wait(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Output, "got "+word) || res.WaitReason != core.WaitStdinRead {
+			t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output)
+		}
+	}
+}
