@@ -69,11 +69,9 @@ func Example() {
 	_ = gdb.Next(ctx)
 	stop, _ = gdb.WaitStopped(ctx)
 	fmt.Printf("next: line %d\n", stop.Frame.Line)
-	// Calling a function of the program would stop at the breakpoint in
-	// add: delete it first.
 	_ = gdb.BreakDelete(ctx)
-	v, _ := gdb.Evaluate(ctx, "twice(21)")
-	fmt.Println("twice(21) =", v)
+	v, _ := gdb.Evaluate(ctx, "sum + 6 * 7")
+	fmt.Println("sum + 6 * 7 =", v)
 	if _, err := gdb.Evaluate(ctx, "nosuchvar"); err != nil {
 		fmt.Println("error:", err.(*gdbmi.MIError).Msg)
 	}
@@ -105,7 +103,7 @@ func Example() {
 	//   arg a = 0
 	//   arg b = 0
 	// next: line 10
-	// twice(21) = 42
+	// sum + 6 * 7 = 42
 	// error: No symbol "nosuchvar" in current context.
 	// exited with code 5
 	// program said: héllo wörld ✓ 日本 total=6
