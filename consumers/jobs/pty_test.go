@@ -30,11 +30,13 @@ func TestAutoPrefersPTY(t *testing.T) {
 }
 
 // TestCtrlCStopsForegroundProgram sends "\x03" through the terminal: the
-// line discipline turns it into SIGINT for the foreground program.
+// line discipline turns it into SIGINT for the foreground program. The
+// program says "working" only once its handler is in place, so a Ctrl-C
+// that follows at once (a loaded machine) is still caught.
 func TestCtrlCStopsForegroundProgram(t *testing.T) {
 	f := newFixture(t, Config{Backend: BackendPTY})
 	in := f.launch(t, LaunchRequest{Command: "python3", Args: []string{"-c",
-		"import time\nprint('working', flush=True)\ntry:\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n    raise SystemExit(130)"}})
+		"import time\ntry:\n    print('working', flush=True)\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n    raise SystemExit(130)"}})
 	f.waitOutput(t, in.ID, "working")
 	res, err := f.m.Write(context.Background(), f.owner, in.ID, `\x03`)
 	if err != nil || res.Bytes != 1 || res.Echo != `\x03` {
