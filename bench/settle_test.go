@@ -158,9 +158,10 @@ func (t *tmuxShell) close() {
 // ptyseam's Send+Wait against the raw PTY round trip (write, read to the
 // prompt marker), Netflix/go-expect's ExpectString on the same marker, and
 // tmux send-keys + capture-pane polling. Samples interleave.
-// PTYSEAM_BENCH_SETTLE_N sets the samples per side (default 300).
+// PTYSEAM_BENCH_SETTLE_N sets the samples per side (default 2000: with
+// fewer, a few slow round trips move the p50 ratio).
 func BenchmarkSettle(b *testing.B) {
-	n := envInt("PTYSEAM_BENCH_SETTLE_N", 300)
+	n := envInt("PTYSEAM_BENCH_SETTLE_N", 2000)
 	svc := newService(b, core.Options{})
 	owner := core.NewOwner("bench")
 	ctx := context.Background()
