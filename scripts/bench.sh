@@ -6,13 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-run() { # package pattern
-  echo "== go test -bench '$2' $1" >&2
-  go test -run '^$' -bench "$2" -benchtime 1x -timeout 30m "$1" 2>&1 | tee -a "$out" >&2
+run() { # package pattern [benchtime]
+  local bt=${3:-1x}
+  echo "== go test -bench '$2' -benchtime $bt $1" >&2
+  go test -run '^$' -bench "$2" -benchtime "$bt" -timeout 30m "$1" 2>&1 | tee -a "$out" >&2
 }
 export PTYSEAM_BENCH_IDLE_N=${PTYSEAM_BENCH_IDLE_N:-1000}
 run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
-run ./consumers/gdbmi/... 'VsJSON|Versus|JSON'
+# Parsing takes milliseconds a pass: many interleaved passes, not one.
+run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
 run ./consumers/ssh/... 'Session|Flood|Dial'
 run ./screen/... 'IngestScreen'
 python3 - "$out" <<'PY'
