@@ -50,3 +50,34 @@ func testCtx(t testing.TB, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// spawnSession spawns a session and closes it when the test ends, failing
+// the test if the close fails.
+func spawnSession(t *testing.T, ctx context.Context, svc *core.Service, owner *core.Owner, req core.SpawnRequest) core.SpawnResult {
+	t.Helper()
+	s, err := svc.Spawn(ctx, owner, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := svc.Close(context.Background(), owner, s.ID, "test done"); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// sendWait sends and waits for the send to settle, failing the test on an
+// error.
+func sendWait(t *testing.T, ctx context.Context, svc *core.Service, owner *core.Owner, id core.SessionID, req core.SendRequest) core.SendResult {
+	t.Helper()
+	op, err := svc.Send(ctx, owner, id, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := op.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -59,27 +59,12 @@ func TestSendWaitsForOutputStillInTheReader(t *testing.T) {
 	}
 	ctx := testCtx(t, time.Minute)
 	owner := core.NewOwner("reader-lag")
-	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "lagging",
+	s := spawnSession(t, ctx, svc, owner, core.SpawnRequest{Type: "lagging",
 		Command: []string{"python3", "-c", `print("READY", flush=True)
 while True: print("got", input(), flush=True)`}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
-			t.Error(err)
-		}
-	}()
 	for i := range 3 {
 		word := fmt.Sprintf("word-%d", i)
-		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 2 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := op.Wait(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 2 * time.Second})
 		if !strings.Contains(res.Output, "got "+word) || res.WaitReason != core.WaitStdinRead {
 			t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output)
 		}

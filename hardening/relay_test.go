@@ -50,28 +50,13 @@ func TestRelaySendWaitsForTheFarEnd(t *testing.T) {
 		declared bool
 	}{{"tcp-recognised", "tcp", false}, {"pair-declared", "pair", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "exec", Command: []string{"python3", "-c", farEndScript, tc.mode}, Relay: tc.declared})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
-					t.Error(err)
-				}
-			}()
+			s := spawnSession(t, ctx, svc, owner, core.SpawnRequest{Type: "exec", Command: []string{"python3", "-c", farEndScript, tc.mode}, Relay: tc.declared})
 			if !strings.Contains(s.InitialOutput, "RELAY READY") {
 				t.Fatalf("initial output %q", s.InitialOutput)
 			}
 			for i := range 3 {
 				word := fmt.Sprintf("ping-%d", i)
-				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 700 * time.Millisecond})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := op.Wait(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 700 * time.Millisecond})
 				if !strings.Contains(res.Output, "ANSWER "+word) || res.WaitReason == core.WaitStdinRead {
 					t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output)
 				}

@@ -191,13 +191,10 @@ func (s *session) classifyWait(pid int, fds []int, buf []byte) taskWait {
 	var sockets []uint64
 	for _, fd := range fds {
 		l := fdLink(pid, fd)
-		switch {
-		case l == s.ttyName || l == "/dev/tty":
+		if s.isTTYLink(l) {
 			w.onTTY = true
-		default:
-			if ino, ok := parseSocketInode(l); ok {
-				sockets = append(sockets, ino)
-			}
+		} else if ino, ok := parseSocketInode(l); ok {
+			sockets = append(sockets, ino)
 		}
 	}
 	if w.onTTY && len(sockets) > 0 {
@@ -232,7 +229,11 @@ func (s *session) isTTY(pid, fd int) bool {
 	if fd < 0 || fd > 1<<20 {
 		return false
 	}
-	l := fdLink(pid, fd)
+	return s.isTTYLink(fdLink(pid, fd))
+}
+
+// isTTYLink reports whether an fd link names the session's terminal.
+func (s *session) isTTYLink(l string) bool {
 	return l == s.ttyName || l == "/dev/tty"
 }
 
