@@ -110,9 +110,10 @@ type ForegroundState struct {
 	// housekeeping threads wake all the time) do not count.
 	Switches uint64
 	// PendingOutput counts bytes the program wrote to the terminal that
-	// have not been read from it yet (-1 when unknown). A settled wait
-	// needs it to be zero, so output printed just before a program
-	// blocked is never cut off.
+	// have not been read from it yet (-1 when unknown); a backend whose
+	// reader is between a read and its count (OutputRead) counts at least
+	// one. A settled wait needs it to be zero, so output printed just
+	// before a program blocked is never cut off.
 	PendingOutput int
 	// PendingInput counts bytes written to the terminal that the program
 	// could read but has not read yet (-1 when unknown). A program that

@@ -66,7 +66,12 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 	}
 	st.ReadingInput = live > 0 && sleeping && blocked
 	// Loaded after PendingOutput was measured: output that left the
-	// terminal buffer before that measurement is counted here.
+	// terminal buffer before that measurement is counted here, unless a
+	// read is between its system call and its count. Such bytes are in
+	// transit, so the output is not settled: at least one is pending.
+	if s.readInFlight.Load() && st.PendingOutput <= 0 {
+		st.PendingOutput = 1
+	}
 	st.OutputRead = s.outputRead.Load()
 	st.PendingInput = -1
 	if st.ReadingInput {

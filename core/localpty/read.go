@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,12 +34,11 @@ func (s *session) Read(p []byte) (int, error) {
 		if draining && s.postExitBytes >= maxPostExitBytes {
 			return 0, io.EOF
 		}
-		n, err := s.master.Read(p)
+		n, err := s.pollRead(p)
 		if n > 0 {
 			if draining {
 				s.postExitBytes += n
 			}
-			s.outputRead.Add(uint64(n))
 			return n, nil
 		}
 		switch {
@@ -54,7 +54,6 @@ func (s *session) Read(p []byte) (int, error) {
 			// sure nothing arrived as the deadline fired.
 			n, rerr := s.rawRead(p)
 			if n > 0 {
-				s.outputRead.Add(uint64(n))
 				return n, nil
 			}
 			if rerr == nil || errors.Is(rerr, syscall.EAGAIN) || errors.Is(rerr, syscall.EIO) || errors.Is(rerr, os.ErrClosed) {
@@ -82,6 +81,32 @@ func (s *session) prepareRead() bool {
 	return true
 }
 
+// pollRead reads from the master, parking on the poller while the
+// terminal has nothing (and until the read deadline). Unlike os.File.Read,
+// it is only inside the read window (see countedRead) during the read
+// system call itself, not while parked, so the probe can tell an idle
+// reader from one holding uncounted bytes.
+func (s *session) pollRead(p []byte) (int, error) {
+	rc, err := s.master.SyscallConn()
+	if err != nil {
+		return 0, os.ErrClosed
+	}
+	var n int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		n, rerr = s.countedRead(int(fd), p)
+		return !errors.Is(rerr, syscall.EAGAIN) // EAGAIN: park until readable
+	})
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return 0, err
+	case err != nil:
+		// The poller refuses only a closed (or closing) descriptor.
+		return 0, os.ErrClosed
+	}
+	return n, rerr
+}
+
 // rawRead reads once from the master without the poller (and so without
 // the deadline: RawConn.Read would refuse after an expired deadline).
 func (s *session) rawRead(p []byte) (int, error) {
@@ -92,13 +117,40 @@ func (s *session) rawRead(p []byte) (int, error) {
 	var n int
 	var rerr error
 	err = rc.Control(func(fd uintptr) {
-		n, rerr = unix.Read(int(fd), p) // non-blocking: EAGAIN when empty
+		n, rerr = s.countedRead(int(fd), p) // non-blocking: EAGAIN when empty
 	})
 	if err != nil {
 		return 0, err
 	}
-	if n < 0 {
-		n = 0
-	}
 	return n, rerr
+}
+
+// testHookCountedRead, when set by a test, runs between a read system
+// call that returned bytes and their counting: it stands for the reader
+// goroutine being descheduled there.
+var testHookCountedRead atomic.Pointer[func(s *session, p []byte)]
+
+// countedRead makes one read system call on the master (retried on EINTR)
+// and counts what it returned in outputRead, all inside the readInFlight
+// window. It never returns a negative count.
+func (s *session) countedRead(fd int, p []byte) (int, error) {
+	s.readInFlight.Store(true)
+	defer s.readInFlight.Store(false)
+	for {
+		n, err := unix.Read(fd, p)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if n <= 0 {
+			if err == nil {
+				err = io.EOF // end of file: no slave left
+			}
+			return 0, err
+		}
+		if hook := testHookCountedRead.Load(); hook != nil {
+			(*hook)(s, p[:n])
+		}
+		s.outputRead.Add(uint64(n))
+		return n, nil
+	}
 }
