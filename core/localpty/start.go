@@ -28,6 +28,7 @@ func (b *Backend) start(sp spawnSpec) (*session, error) {
 	if err != nil {
 		return nil, wrapErr(core.CodeSpawnFailed, err, "cannot prepare the terminal")
 	}
+	DefaultChildSignals()
 	cmd, plat, err := b.startCmd(sp, tty)
 	if err != nil {
 		_ = master.Close()

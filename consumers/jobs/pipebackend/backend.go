@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 // Registrar is what [Register] registers the backend with; *core.Service
@@ -75,6 +76,8 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	cmd.Env = buildEnv(req.Env, req.Marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// SIGINT must reach a job even when this process ignores it.
+	localpty.DefaultChildSignals()
 	if err := cmd.Start(); err != nil {
 		closeAll(inR, inW, outR, outW)
 		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot start " + req.Command[0], Err: err}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/ptyseam/ptyseam/consumers/ssh/internal/procscan"
+	"github.com/ptyseam/ptyseam/core/localpty"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/sys/unix"
 )
@@ -160,6 +161,9 @@ func (s *session) start(argv []string) bool {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = s.environ()
 	cmd.Dir, _ = os.UserHomeDir()
+	// As a real sshd does, start the program with the default signal
+	// actions, whatever this process ignores.
+	localpty.DefaultChildSignals()
 	if s.pty != nil {
 		ws := &pty.Winsize{Rows: uint16(s.pty.Rows), Cols: uint16(s.pty.Columns)}
 		f, err := pty.StartWithSize(cmd, ws)
