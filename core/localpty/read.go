@@ -120,7 +120,7 @@ func (s *session) rawRead(p []byte) (int, error) {
 		n, rerr = s.countedRead(int(fd), p) // non-blocking: EAGAIN when empty
 	})
 	if err != nil {
-		return 0, err
+		return 0, os.ErrClosed // Control refuses only a closed descriptor
 	}
 	return n, rerr
 }
