@@ -87,13 +87,9 @@ func (s *session) prepareRead() bool {
 // system call itself, not while parked, so the probe can tell an idle
 // reader from one holding uncounted bytes.
 func (s *session) pollRead(p []byte) (int, error) {
-	rc, err := s.master.SyscallConn()
-	if err != nil {
-		return 0, os.ErrClosed
-	}
 	var n int
 	var rerr error
-	err = rc.Read(func(fd uintptr) bool {
+	err := s.rc.Read(func(fd uintptr) bool {
 		n, rerr = s.countedRead(int(fd), p)
 		return !errors.Is(rerr, syscall.EAGAIN) // EAGAIN: park until readable
 	})
@@ -110,13 +106,9 @@ func (s *session) pollRead(p []byte) (int, error) {
 // rawRead reads once from the master without the poller (and so without
 // the deadline: RawConn.Read would refuse after an expired deadline).
 func (s *session) rawRead(p []byte) (int, error) {
-	rc, err := s.master.SyscallConn()
-	if err != nil {
-		return 0, err
-	}
 	var n int
 	var rerr error
-	err = rc.Control(func(fd uintptr) {
+	err := s.rc.Control(func(fd uintptr) {
 		n, rerr = s.countedRead(int(fd), p) // non-blocking: EAGAIN when empty
 	})
 	if err != nil {

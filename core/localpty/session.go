@@ -19,8 +19,9 @@ type session struct {
 	log     *slog.Logger
 	cmd     *exec.Cmd
 	pid     int
-	master  *os.File // non-blocking, netpoller-registered
-	ttyName string   // /dev/pts/N
+	master  *os.File        // non-blocking, netpoller-registered
+	rc      syscall.RawConn // master's raw access, made once
+	ttyName string          // /dev/pts/N
 	marker  string
 	plat    platform
 
@@ -49,6 +50,7 @@ type session struct {
 }
 
 func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker string, plat platform) *session {
+	rc, _ := master.SyscallConn() // fails only for a nil file
 	s := &session{
 		typ:      b.typ,
 		opts:     b.opts,
@@ -56,6 +58,7 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 		cmd:      cmd,
 		pid:      cmd.Process.Pid,
 		master:   master,
+		rc:       rc,
 		ttyName:  ttyName,
 		marker:   marker,
 		plat:     plat,
@@ -137,12 +140,8 @@ func (s *session) withMaster(op string, f func(fd int) error) error {
 	if s.masterClosed {
 		return errClosed(op)
 	}
-	rc, err := s.master.SyscallConn()
-	if err != nil {
-		return errClosed(op)
-	}
 	var ferr error
-	if err := rc.Control(func(fd uintptr) { ferr = f(int(fd)) }); err != nil {
+	if err := s.rc.Control(func(fd uintptr) { ferr = f(int(fd)) }); err != nil {
 		return errClosed(op)
 	}
 	return ferr
