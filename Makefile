@@ -1,11 +1,13 @@
 # ptyseam: make demo runs the end-to-end demo, make test runs every test.
 GO       ?= go
-MODULES  := core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs screen cmd/ptyseam hardening bench
+# RELEASED are the modules published to importers (see docs/releasing.md).
+RELEASED := core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs screen cmd/ptyseam
+MODULES  := $(RELEASED) hardening bench tools/releasecheck
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 TESTFLAGS ?= -race -count=1 -timeout 25m
 FUZZTIME ?= 10s
 
-.PHONY: all demo test deps lint vet fmt bench fuzz soak cross
+.PHONY: all demo test deps lint vet fmt bench fuzz soak cross release-check
 
 all: lint test
 
@@ -17,8 +19,8 @@ demo:
 deps:
 	bash scripts/deps.sh
 
-## test: install missing dependencies, then run every module's tests with -race
-test: deps
+## test: install missing dependencies, check the modules can be released, then run every module's tests with -race
+test: deps release-check
 	TESTFLAGS="$(TESTFLAGS)" bash scripts/test.sh $(MODULES)
 
 ## lint: gofmt, go vet, and the darwin cross-compile
@@ -46,3 +48,10 @@ fuzz:
 ## soak: the long reliability runs
 soak:
 	PTYSEAM_SOAK=1 $(GO) test -race -count=1 -timeout 60m -run 'Soak|Stress|Orphan' $(PKGS)
+
+## release-check: every published module zips, is tidy, builds outside the workspace and installs from a file-system proxy
+release-check:
+	$(GO) run ./tools/releasecheck $(RELEASED)
+
+print-released:
+	@echo $(RELEASED)

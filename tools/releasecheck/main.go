@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	root := flag.String("root", ".", "repository root (a git work tree)")
+	version := flag.String("version", "", "candidate version (default: the first line of ROOT/VERSION)")
+	rev := flag.String("rev", "HEAD", "git revision whose committed files are released")
+	keep := flag.Bool("keep", false, "keep the scratch directory and print its path")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: releasecheck [flags] module-dir...")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *root, *version, *rev, *keep, flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "release-check:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, root, version, rev string, keep bool, dirs []string) error {
+	if len(dirs) == 0 {
+		return fmt.Errorf("name the module directories to release")
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if version == "" {
+		b, err := os.ReadFile(filepath.Join(root, "VERSION"))
+		if err != nil {
+			return fmt.Errorf("no -version and no VERSION file: %w", err)
+		}
+		version = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+	}
+	scratch, err := os.MkdirTemp("", "releasecheck-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Println("scratch:", scratch)
+	} else {
+		defer os.RemoveAll(scratch)
+	}
+	c := &checker{root: root, version: version, rev: rev, scratch: scratch}
+	problems, err := c.check(ctx, dirs)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Println("FAIL", p)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d problem(s); %d module(s) at %s", len(problems), len(dirs), version)
+	}
+	fmt.Printf("release-check: %d module(s) ready at %s\n", len(dirs), version)
+	return nil
+}
