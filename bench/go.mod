@@ -1,6 +1,6 @@
 module github.com/ptyseam/ptyseam/bench
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/Netflix/go-expect v0.0.0-20220104043353-73e0943537d2 // indirect

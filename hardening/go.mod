@@ -1,6 +1,6 @@
 module github.com/ptyseam/ptyseam/hardening
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect

@@ -1,12 +1,14 @@
 module github.com/ptyseam/ptyseam/screen
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/charmbracelet/x/ansi v0.11.7
 	github.com/charmbracelet/x/vt v0.1.0
 	go.uber.org/goleak v1.3.0
 )
+
+require github.com/creack/pty v1.1.24 // indirect
 
 require (
 	github.com/charmbracelet/colorprofile v0.4.2 // indirect
@@ -20,6 +22,8 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.0 // indirect
 	github.com/mattn/go-runewidth v0.0.23 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
+	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	golang.org/x/sync v0.19.0 // indirect

@@ -1,8 +1,11 @@
 module github.com/ptyseam/ptyseam/testharness
 
-go 1.26.8
+go 1.26.0
 
 require (
+	github.com/ptyseam/ptyseam/core v0.1.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.50.0
 )
+
+require github.com/creack/pty v1.1.24 // indirect

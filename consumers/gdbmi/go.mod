@@ -1,5 +1,14 @@
 module github.com/ptyseam/ptyseam/consumers/gdbmi
 
-go 1.26.8
+go 1.26.0
 
-require go.uber.org/goleak v1.3.0
+require (
+	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/testharness v0.1.0
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)

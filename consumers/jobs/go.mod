@@ -1,10 +1,12 @@
 module github.com/ptyseam/ptyseam/consumers/jobs
 
-go 1.26.8
+go 1.26.0
 
 require go.uber.org/goleak v1.3.0
 
 require (
 	github.com/creack/pty v1.1.24 // indirect
+	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	golang.org/x/sys v0.50.0 // indirect
 )
