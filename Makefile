@@ -7,7 +7,7 @@ PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 TESTFLAGS ?= -race -count=1 -timeout 25m
 FUZZTIME ?= 10s
 
-.PHONY: all demo test deps lint vet fmt bench fuzz soak cross release-check
+.PHONY: all demo test deps lint vet fmt bench fuzz soak cross release-check tidy
 
 all: lint test
 
@@ -52,6 +52,10 @@ soak:
 ## release-check: every published module zips, is tidy, builds outside the workspace and installs from a file-system proxy
 release-check:
 	$(GO) run ./tools/releasecheck $(RELEASED)
+
+## tidy: go mod tidy in every published module against its siblings as they are now (go get and go mod tidy cannot resolve unpublished sibling versions in the workspace)
+tidy:
+	$(GO) run ./tools/releasecheck -tidy $(RELEASED)
 
 print-released:
 	@echo $(RELEASED)

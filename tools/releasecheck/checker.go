@@ -18,6 +18,9 @@ type checker struct {
 	rev     string // the git revision released
 	scratch string // temporary files: the exported tree, the proxy, caches
 	modules []*modDir
+	// worktree makes the check read the working tree instead of an
+	// exported revision (tidy uses it).
+	worktree bool
 }
 
 // modDir is one module directory to release.
@@ -27,7 +30,12 @@ type modDir struct {
 	file *modfile.File
 }
 
-func (c *checker) src() string   { return filepath.Join(c.scratch, "src") }
+func (c *checker) src() string {
+	if c.worktree {
+		return c.root
+	}
+	return filepath.Join(c.scratch, "src")
+}
 func (c *checker) proxy() string { return filepath.Join(c.scratch, "proxy") }
 
 // check runs every step and returns the problems found. An error means the

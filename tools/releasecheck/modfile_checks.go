@@ -71,7 +71,7 @@ func siblingImports(dir string, self *modDir, all []*modDir) ([]string, error) {
 		}
 		if d.IsDir() {
 			name := d.Name()
-			if p != dir && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || fileExists(filepath.Join(p, "go.mod"))) {
+			if p != dir && (name == "testdata" || name == "vendor" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || fileExists(filepath.Join(p, "go.mod"))) {
 				return filepath.SkipDir
 			}
 			return nil
