@@ -8,4 +8,10 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
-require github.com/creack/pty v1.1.24 // indirect
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
+
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/google/go-cmp v0.7.0
+	github.com/stretchr/testify v1.12.1
+)

@@ -1,10 +1,13 @@
 package testharness
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -18,20 +21,11 @@ func (ts *termSuite) floodSession(t *testing.T, terms core.Terminals, owner *cor
 	req.Scrollback = limits
 	res := spawn(t, terms, owner, req)
 	info := waitExited(t, terms, owner, res.ID)
-	if info.Status != core.ExitedWithCode(0) {
-		t.Fatalf("flood exited with %v", info.Status)
-	}
+	require.Equal(t, core.ExitedWithCode(0), info.Status, "flood's exit status")
 	p, err := terms.Read(owner, res.ID, core.PageRequest{Newest: true, Count: 1})
-	if err != nil || len(p.Lines) != 1 {
-		t.Fatalf("Read newest line: %+v, %v", p, err)
-	}
-	last, ok := ParseFloodLine(p.Lines[0])
-	if !ok || last != n-1 {
-		t.Fatalf("the newest line is %q, want %q", p.Lines[0], FloodLine(n-1))
-	}
-	if info.TotalLines != p.Total {
-		t.Errorf("Info.TotalLines = %d, page Total = %d", info.TotalLines, p.Total)
-	}
+	require.NoError(t, err, "Read newest line")
+	require.Equal(t, []string{FloodLine(n - 1)}, p.Lines, "the newest line")
+	assert.Equal(t, p.Total, info.TotalLines, "Info.TotalLines against the page's Total")
 	return res.ID, p.End - int64(n)
 }
 
@@ -51,39 +45,41 @@ func (ts *termSuite) testPages(t *testing.T) {
 	id, base := ts.floodSession(t, terms, owner, 1000, core.ScrollbackLimits{})
 	total := base + 1000
 
-	p, err := terms.Read(owner, id, core.PageRequest{Start: base + 100, Count: 10})
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
-	if !slices.Equal(p.Lines, floodLines(100, 110)) || p.Start != base+100 || p.End != base+110 ||
-		p.Total != total || p.First != 0 || p.Truncated || p.Dropped != 0 || p.Partial {
-		t.Errorf("page [%d,%d) = %+v; want flood lines 100..109", base+100, base+110, p)
-	}
-	p, err = terms.Read(owner, id, core.PageRequest{Newest: true, Count: 5})
-	if err != nil || !slices.Equal(p.Lines, floodLines(995, 1000)) || p.Start != total-5 || p.End != total || p.Truncated {
-		t.Errorf("newest 5 = %+v, %v; want flood lines 995..999", p, err)
-	}
-	p, err = terms.Read(owner, id, core.PageRequest{Start: base})
-	if err != nil || len(p.Lines) != core.DefaultPageLines || p.Lines[0] != FloodLine(0) || p.End != base+core.DefaultPageLines {
-		t.Errorf("a page of Count 0 has %d lines from %d (err %v), want the default %d from flood line 0", len(p.Lines), p.Start, err, core.DefaultPageLines)
-	}
-	p, err = terms.Read(owner, id, core.PageRequest{Start: total + 10, Count: 10})
-	if err != nil || len(p.Lines) != 0 || p.Total != total {
-		t.Errorf("a page past the end = %+v, %v; want no lines", p, err)
-	}
+	wantPage(t, "page [100,110) of the flood", terms, owner, id, core.PageRequest{Start: base + 100, Count: 10},
+		core.PageResult{Lines: floodLines(100, 110), Start: base + 100, End: base + 110, Total: total})
+	wantPage(t, "newest 5", terms, owner, id, core.PageRequest{Newest: true, Count: 5},
+		core.PageResult{Lines: floodLines(995, 1000), Start: total - 5, End: total, Total: total})
+	wantPage(t, "a page of Count 0 (the default size)", terms, owner, id, core.PageRequest{Start: base},
+		core.PageResult{Lines: floodLines(0, core.DefaultPageLines), Start: base, End: base + core.DefaultPageLines, Total: total})
+	wantPage(t, "a page past the end", terms, owner, id, core.PageRequest{Start: total + 10, Count: 10},
+		core.PageResult{Start: total, End: total, Total: total})
 
 	// A cursor over the seam's pages, as the facade's tail reads them.
 	read := func(req core.PageRequest) (core.PageResult, error) { return terms.Read(owner, id, req) }
 	var c core.Cursor
 	d, err := c.Next(read, core.MaxPageLinesLimit, 1<<20)
-	if err != nil || d.Truncated {
-		t.Fatalf("cursor: %+v, %v", d, err)
+	require.NoError(t, err, "cursor")
+	require.False(t, d.Truncated, "the first cursor read is truncated")
+	got := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n")
+	require.GreaterOrEqual(t, int64(len(got)), base, "cursor lines")
+	if diff := cmp.Diff(floodLines(0, 1000), got[base:]); diff != "" {
+		t.Errorf("the cursor's text is not the flood (-want +got):\n%s", diff)
 	}
-	if got := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n"); int64(len(got)) < base || !slices.Equal(got[base:], floodLines(0, 1000)) {
-		t.Errorf("the cursor's text is not the flood: %d lines, the last %q", len(got), tail(d.Text, 200))
+	d, err = c.Next(read, core.MaxPageLinesLimit, 1<<20)
+	require.NoError(t, err, "second cursor read")
+	assert.Equal(t, core.OutputDelta{}, d, "a second cursor read: want nothing new")
+}
+
+// wantPage reads req and compares the whole page with want.
+func wantPage(t *testing.T, what string, terms core.Terminals, owner *core.Owner, id core.SessionID, req core.PageRequest, want core.PageResult) {
+	t.Helper()
+	p, err := terms.Read(owner, id, req)
+	if err != nil {
+		t.Errorf("%s: Read(%+v): %v", what, req, err)
+		return
 	}
-	if d, err := c.Next(read, core.MaxPageLinesLimit, 1<<20); err != nil || d.Text != "" || d.Truncated {
-		t.Errorf("a second cursor read = %+v, %v; want nothing new", d, err)
+	if diff := cmp.Diff(want, p); diff != "" {
+		t.Errorf("%s: Read(%+v) (-want +got):\n%s", what, req, diff)
 	}
 }
 
@@ -96,29 +92,21 @@ func (ts *termSuite) testPagesAfterDrop(t *testing.T) {
 	total := base + 1000
 	first := total - 100
 
-	p, err := terms.Read(owner, id, core.PageRequest{Newest: true, Count: core.MaxPageLinesLimit})
-	if err != nil || p.First != first || p.Start != first || p.End != total || !slices.Equal(p.Lines, floodLines(900, 1000)) {
-		t.Errorf("newest page = First %d [%d,%d) %d lines (err %v); want First %d, flood lines 900..999", p.First, p.Start, p.End, len(p.Lines), err, first)
-	}
-	p, err = terms.Read(owner, id, core.PageRequest{Start: first - 50, Count: 100})
-	if err != nil || !p.Truncated || p.Dropped != 50 || p.First != first || p.Start != first || p.End != first+50 ||
-		!slices.Equal(p.Lines, floodLines(900, 950)) {
-		t.Errorf("page [%d,%d) = Truncated %v Dropped %d First %d [%d,%d) %d lines (err %v); want Truncated, Dropped 50, flood lines 900..949 from %d",
-			first-50, first+50, p.Truncated, p.Dropped, p.First, p.Start, p.End, len(p.Lines), err, first)
-	}
-	p, err = terms.Read(owner, id, core.PageRequest{Start: base, Count: 10})
-	if err != nil || !p.Truncated || p.Dropped != 10 || len(p.Lines) != 0 || p.Start != first || p.End != first {
-		t.Errorf("a wholly dropped page = %+v, %v; want no lines, Truncated, Dropped 10, at First", p, err)
-	}
+	wantPage(t, "the newest page", terms, owner, id, core.PageRequest{Newest: true, Count: core.MaxPageLinesLimit},
+		// The request reaches back to line 0: all that was dropped before First is reported.
+		core.PageResult{Lines: floodLines(900, 1000), Start: first, End: total, Total: total, First: first, Truncated: true, Dropped: first})
+	wantPage(t, "a page half dropped", terms, owner, id, core.PageRequest{Start: first - 50, Count: 100},
+		core.PageResult{Lines: floodLines(900, 950), Start: first, End: first + 50, Total: total, First: first, Truncated: true, Dropped: 50})
+	wantPage(t, "a wholly dropped page", terms, owner, id, core.PageRequest{Start: base, Count: 10},
+		core.PageResult{Start: first, End: first, Total: total, First: first, Truncated: true, Dropped: 10})
 
 	read := func(req core.PageRequest) (core.PageResult, error) { return terms.Read(owner, id, req) }
 	var c core.Cursor
 	d, err := c.Next(read, core.MaxPageLinesLimit, 1<<20)
-	if err != nil || !d.Truncated || d.SkippedLines != first {
-		t.Errorf("cursor from line 0: Truncated %v SkippedLines %d (err %v); want truncated with %d skipped", d.Truncated, d.SkippedLines, err, first)
-	}
-	if got := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n"); !slices.Equal(got, floodLines(900, 1000)) {
-		t.Errorf("cursor text has %d lines, want flood lines 900..999; ends %q", len(got), tail(d.Text, 120))
+	require.NoError(t, err, "cursor from line 0")
+	want := core.OutputDelta{Text: strings.Join(floodLines(900, 1000), "\n") + "\n", Truncated: true, SkippedLines: first}
+	if diff := cmp.Diff(want, d); diff != "" {
+		t.Errorf("cursor from line 0 (-want +got):\n%s", diff)
 	}
 }
 
@@ -140,8 +128,7 @@ func (ts *termSuite) testPageSizes(t *testing.T) {
 		"newest ignores start": {Start: -1, Count: 3, Newest: true},
 		"one line":             {Start: 19, Count: 1},
 	} {
-		if _, err := terms.Read(owner, id, req); err != nil {
-			t.Errorf("Read %s: %v", name, err)
-		}
+		_, err := terms.Read(owner, id, req)
+		assert.NoError(t, err, "Read %s", name)
 	}
 }
