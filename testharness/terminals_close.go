@@ -5,6 +5,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -17,16 +20,16 @@ func (ts *termSuite) testCloseIdempotent(t *testing.T) {
 	res := spawn(t, terms, owner, ts.request(t, "echo-repl"))
 	p := track(res.PID)
 	ctx := testCtx(t)
-	if closed, err := terms.Close(ctx, owner, res.ID, "first"); !closed || err != nil {
-		t.Fatalf("first Close = %v, %v; want true, nil", closed, err)
+	closed, err := terms.Close(ctx, owner, res.ID, "first")
+	require.NoError(t, err, "first Close")
+	require.True(t, closed, "the first Close reports that it closed the session")
+	if ts.h.LocalProcesses {
+		assert.False(t, p.alive(), "pid %d survived Close", p.pid)
 	}
-	if ts.h.LocalProcesses && p.alive() {
-		t.Errorf("pid %d survived Close", p.pid)
-	}
-	if closed, err := terms.Close(ctx, owner, res.ID, "second"); closed || err != nil {
-		t.Errorf("second Close = %v, %v; want false, nil", closed, err)
-	}
-	_, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("x"), Submit: true})
+	closed, err = terms.Close(ctx, owner, res.ID, "second")
+	assert.NoError(t, err, "second Close")
+	assert.False(t, closed, "the second Close reports that it closed the session")
+	_, err = terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("x"), Submit: true})
 	wantCode(t, "Send after Close", err, core.CodeNoSession)
 	_, err = terms.Signal(ctx, owner, res.ID, core.SignalRequest{Signal: core.SIGINT})
 	wantCode(t, "Signal after Close", err, core.CodeNoSession)
@@ -36,9 +39,9 @@ func (ts *termSuite) testCloseIdempotent(t *testing.T) {
 	wantCode(t, "Resize after Close", err, core.CodeNoSession)
 	_, err = terms.Info(owner, res.ID)
 	wantCode(t, "Info after Close", err, core.CodeNoSession)
-	if list, err := terms.List(owner); err != nil || len(list) != 0 {
-		t.Errorf("List after Close = %+v, %v; want empty", list, err)
-	}
+	list, err := terms.List(owner)
+	assert.NoError(t, err, "List after Close")
+	assert.Empty(t, list, "List after Close")
 }
 
 // testConcurrentClose: concurrent closes of a program that ignores SIGTERM
@@ -59,18 +62,14 @@ func (ts *termSuite) testConcurrentClose(t *testing.T) {
 	wg.Wait()
 	trues := 0
 	for i := range closed {
-		if errs[i] != nil {
-			t.Errorf("Close %d: %v", i, errs[i])
-		}
+		assert.NoError(t, errs[i], "Close %d", i)
 		if closed[i] {
 			trues++
 		}
 	}
-	if trues != 1 {
-		t.Errorf("%d of %d concurrent Closes returned true, want exactly 1 (one shared teardown)", trues, len(closed))
-	}
-	if ts.h.LocalProcesses && p.alive() {
-		t.Errorf("pid %d survived Close", p.pid)
+	assert.Equal(t, 1, trues, "concurrent Closes that returned true (one shared teardown)")
+	if ts.h.LocalProcesses {
+		assert.False(t, p.alive(), "pid %d survived Close", p.pid)
 	}
 }
 
@@ -81,18 +80,15 @@ func (ts *termSuite) testCloseKillsTree(t *testing.T) {
 	res := spawn(t, terms, owner, ts.request(t, "setsid-grandchild"))
 	out := waitText(t, terms, owner, res.ID, "grandchild ")
 	var gpid int
-	if _, err := fmt.Sscanf(out, "grandchild %d", &gpid); err != nil {
-		t.Fatalf("no grandchild pid in %q", out)
-	}
+	_, err := fmt.Sscanf(out, "grandchild %d", &gpid)
+	require.NoError(t, err, "the grandchild's pid in %q", out)
 	procs := []trackedProcess{track(res.PID), track(gpid)}
-	if closed, err := terms.Close(testCtx(t), owner, res.ID, "tree"); !closed || err != nil {
-		t.Fatalf("Close = %v, %v", closed, err)
-	}
+	closed, err := terms.Close(testCtx(t), owner, res.ID, "tree")
+	require.NoError(t, err, "Close")
+	require.True(t, closed, "Close reports that it closed the session")
 	if ts.h.LocalProcesses {
 		for _, p := range procs {
-			if p.alive() {
-				t.Errorf("pid %d survived Close", p.pid)
-			}
+			assert.False(t, p.alive(), "pid %d survived Close", p.pid)
 		}
 	}
 }

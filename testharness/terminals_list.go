@@ -4,6 +4,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -12,9 +16,9 @@ import (
 func (ts *termSuite) testListOrder(t *testing.T) {
 	terms := ts.h.New(t)
 	owner := core.NewOwner("list")
-	if list, err := terms.List(owner); err != nil || len(list) != 0 {
-		t.Fatalf("List of a new owner = %+v, %v; want empty", list, err)
-	}
+	list, err := terms.List(owner)
+	require.NoError(t, err, "List of a new owner")
+	require.Empty(t, list, "List of a new owner")
 	ids := map[string]core.SessionID{}
 	var typ string
 	for _, name := range []string{"first", "second", "third"} {
@@ -26,28 +30,36 @@ func (ts *termSuite) testListOrder(t *testing.T) {
 	check := func(names ...string) {
 		t.Helper()
 		list, err := terms.List(owner)
-		if err != nil {
-			t.Fatalf("List: %v", err)
+		require.NoError(t, err, "List")
+		type entry struct {
+			ID   core.SessionID
+			Name string
+			Type string
 		}
-		if len(list) != len(names) {
-			t.Fatalf("List has %d sessions, want %v", len(list), names)
+		var want, got []entry
+		for _, n := range names {
+			want = append(want, entry{ids[n], n, typ})
+		}
+		for _, info := range list {
+			got = append(got, entry{info.ID, info.Name, info.Type})
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("List in publication order (-want +got):\n%s", diff)
 		}
 		for i, info := range list {
-			if info.ID != ids[names[i]] || info.Name != names[i] {
-				t.Errorf("List[%d] = %s %q, want %s %q", i, info.ID, info.Name, ids[names[i]], names[i])
+			assert.False(t, info.Status.Exited(), "List[%d] is exited: %+v", i, info)
+			assert.False(t, info.Created.IsZero(), "List[%d] has no creation time", i)
+			if ts.h.LocalProcesses {
+				assert.Positive(t, info.PID, "List[%d].PID", i)
 			}
-			if info.Type != typ || info.Status.Exited() || info.Created.IsZero() || (ts.h.LocalProcesses && info.PID <= 0) {
-				t.Errorf("List[%d] = %+v", i, info)
-			}
-			if i > 0 && info.Created.Before(list[i-1].Created) {
-				t.Errorf("List[%d] was created before List[%d]", i, i-1)
+			if i > 0 {
+				assert.False(t, info.Created.Before(list[i-1].Created), "List[%d] was created before List[%d]", i, i-1)
 			}
 		}
 	}
 	check("first", "second", "third")
-	if _, err := terms.Close(testCtx(t), owner, ids["second"], "list"); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
+	_, err = terms.Close(testCtx(t), owner, ids["second"], "list")
+	require.NoError(t, err, "Close")
 	check("first", "third")
 	req := ts.request(t, "echo-repl")
 	req.Name, req.NoInitialWait = "second", true
@@ -92,9 +104,8 @@ func (ts *termSuite) testDuplicateName(t *testing.T) {
 			t.Errorf("Close: %v", err)
 		}
 	}
-	if len(won) != 1 || !(codes[0] == core.CodeDuplicateName || codes[1] == core.CodeDuplicateName) {
-		t.Errorf("concurrent spawns of one name: codes %q; want one success and one DUPLICATE_NAME", codes)
-	}
+	assert.Len(t, won, 1, "concurrent spawns of one name that succeeded")
+	assert.Contains(t, codes, core.CodeDuplicateName, "concurrent spawns of one name: want one DUPLICATE_NAME")
 
 	if _, err := terms.Close(ctx, owner, x.ID, "names"); err != nil {
 		t.Fatalf("Close: %v", err)
@@ -135,9 +146,9 @@ func (ts *termSuite) testSpawnErrors(t *testing.T) {
 			_, _ = terms.Close(ctx, owner, res.ID, "unexpected")
 		}
 	}
-	if list, err := terms.List(owner); err != nil || len(list) != 0 {
-		t.Errorf("List after failed spawns = %+v, %v; want empty", list, err)
-	}
+	list, err := terms.List(owner)
+	assert.NoError(t, err, "List after failed spawns")
+	assert.Empty(t, list, "List after failed spawns")
 	// The names of failed spawns are free.
 	req := base
 	req.Name, req.Size, req.NoInitialWait = "a\nb", core.Size{Rows: 5000, Cols: 10}, true
