@@ -3,11 +3,13 @@ package testharness
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -17,13 +19,8 @@ func (bs *backendSuite) testExitCode(t *testing.T) {
 	for _, code := range []int{0, 3, 255} {
 		t.Run(strconv.Itoa(code), func(t *testing.T) {
 			s, c := bs.start(t, suiteSize, "exit-with", strconv.Itoa(code))
-			out := mustEOF(t, c)
-			if want := fmt.Sprintf("exit-with %d\r\n", code); string(out) != want {
-				t.Errorf("output = %q, want %q", out, want)
-			}
-			if st := mustExit(t, s); st != core.ExitedWithCode(code) {
-				t.Errorf("status = %#v, want exited %d", st, code)
-			}
+			assert.Equal(t, fmt.Sprintf("exit-with %d\r\n", code), string(mustEOF(t, c)), "output")
+			assert.Equal(t, core.ExitedWithCode(code), mustExit(t, s), "status")
 		})
 	}
 }
@@ -34,9 +31,7 @@ func (bs *backendSuite) testDeathBySignal(t *testing.T) {
 		t.Run(sig, func(t *testing.T) {
 			s, c := bs.start(t, suiteSize, "exit-with", sig)
 			mustEOF(t, c)
-			if st := mustExit(t, s); st != core.ExitedWithSignal(sig) {
-				t.Errorf("status = %#v, want killed by %s", st, sig)
-			}
+			assert.Equal(t, core.ExitedWithSignal(sig), mustExit(t, s), "status")
 		})
 	}
 }
@@ -47,13 +42,9 @@ func (bs *backendSuite) testResize(t *testing.T) {
 	mustSee(t, c, "size 24 80\r\n")
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
-	if err := s.Resize(ctx, core.Size{Rows: 30, Cols: 100}); err != nil {
-		t.Fatalf("Resize: %v", err)
-	}
+	require.NoError(t, s.Resize(ctx, core.Size{Rows: 30, Cols: 100}), "Resize to 30x100")
 	mustSee(t, c, "size 30 100\r\n")
-	if err := s.Resize(ctx, core.Size{Rows: 5, Cols: 7}); err != nil {
-		t.Fatalf("Resize: %v", err)
-	}
+	require.NoError(t, s.Resize(ctx, core.Size{Rows: 5, Cols: 7}), "Resize to 5x7")
 	mustSee(t, c, "size 5 7\r\n")
 }
 
@@ -65,23 +56,19 @@ func (bs *backendSuite) testSignalForeground(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGINT})
-	if err != nil || !res.Delivered {
-		t.Fatalf("Signal(SIGINT) = %+v, %v", res, err)
-	}
-	if bs.h.LocalProcesses && res.TargetPGID != s.PID() {
-		t.Errorf("SIGINT went to group %d, want the program's group %d", res.TargetPGID, s.PID())
+	require.NoError(t, err, "Signal(SIGINT)")
+	require.True(t, res.Delivered, "Signal(SIGINT) delivered: %+v", res)
+	if bs.h.LocalProcesses {
+		assert.Equal(t, s.PID(), res.TargetPGID, "SIGINT's group (the program's)")
 	}
 	mustSee(t, c, "interrupted\r\n> ")
-	if _, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGKILL}); !errors.Is(err, core.ErrSignalRefused) {
-		t.Errorf("SIGKILL to the top-level group without AllowLeader: err = %v, want SIGNAL_REFUSED", err)
-	}
-	if res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGKILL, AllowLeader: true}); err != nil || !res.Delivered {
-		t.Fatalf("Signal(SIGKILL, AllowLeader) = %+v, %v", res, err)
-	}
+	_, err = s.Signal(ctx, core.SignalRequest{Signal: core.SIGKILL})
+	assert.ErrorIs(t, err, core.ErrSignalRefused, "SIGKILL to the top-level group without AllowLeader")
+	res, err = s.Signal(ctx, core.SignalRequest{Signal: core.SIGKILL, AllowLeader: true})
+	require.NoError(t, err, "Signal(SIGKILL, AllowLeader)")
+	require.True(t, res.Delivered, "Signal(SIGKILL, AllowLeader) delivered: %+v", res)
 	mustEOF(t, c)
-	if st := mustExit(t, s); st != core.ExitedWithSignal("SIGKILL") {
-		t.Errorf("status = %v, want killed by SIGKILL", st)
-	}
+	assert.Equal(t, core.ExitedWithSignal("SIGKILL"), mustExit(t, s), "status")
 }
 
 // testCloseSetsid: Close kills a grandchild that left the session with
@@ -90,9 +77,9 @@ func (bs *backendSuite) testCloseSetsid(t *testing.T) {
 	s, c := bs.start(t, suiteSize, "setsid-grandchild")
 	out := mustSee(t, c, "\r\n")
 	var gpid int
-	if _, err := fmt.Sscanf(string(out), "grandchild %d", &gpid); err != nil || gpid <= 0 {
-		t.Fatalf("no grandchild pid in %q", out)
-	}
+	_, err := fmt.Sscanf(string(out), "grandchild %d", &gpid)
+	require.NoError(t, err, "the grandchild's pid in %q", out)
+	require.Positive(t, gpid, "the grandchild's pid in %q", out)
 	bs.closeAndCheck(t, s, c, gpid)
 }
 
@@ -113,26 +100,19 @@ func (bs *backendSuite) closeAndCheck(t *testing.T, s core.BackendSession, c *co
 	}
 	if bs.h.LocalProcesses {
 		for _, p := range procs {
-			if !p.alive() {
-				t.Fatalf("pid %d is not alive before Close", p.pid)
-			}
+			require.True(t, p.alive(), "pid %d is not alive before Close", p.pid)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
-	if err := s.Close(ctx); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
+	require.NoError(t, s.Close(ctx), "Close")
 	if bs.h.LocalProcesses {
 		for _, p := range procs {
-			if p.alive() {
-				t.Errorf("pid %d survived Close", p.pid)
-			}
+			assert.False(t, p.alive(), "pid %d survived Close", p.pid)
 		}
 	}
-	if _, _, ok := c.waitEOF(ctx); !ok {
-		t.Errorf("Read did not return after Close")
-	}
+	_, _, ok := c.waitEOF(ctx)
+	assert.True(t, ok, "Read returned after Close")
 	select {
 	case <-s.Exited():
 	default:
@@ -155,21 +135,13 @@ func (bs *backendSuite) testCloseConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		if err != nil {
-			t.Errorf("concurrent Close %d: %v", i, err)
-		}
+		assert.NoError(t, err, "concurrent Close %d", i)
 	}
-	if err := s.Close(ctx); err != nil {
-		t.Errorf("Close after Close: %v", err)
-	}
-	if bs.h.LocalProcesses && p.alive() {
-		t.Errorf("pid %d survived Close", p.pid)
+	assert.NoError(t, s.Close(ctx), "Close after Close")
+	if bs.h.LocalProcesses {
+		assert.False(t, p.alive(), "pid %d survived Close", p.pid)
 	}
 	out, _, ok := c.waitEOF(ctx)
-	if !ok {
-		t.Errorf("Read did not return after Close")
-	}
-	if !bytes.HasPrefix(out, []byte("> ")) {
-		t.Errorf("output = %q", out)
-	}
+	assert.True(t, ok, "Read returned after Close")
+	assert.True(t, bytes.HasPrefix(out, []byte("> ")), "output %q starts with the prompt", out)
 }
