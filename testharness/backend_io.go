@@ -10,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -18,27 +22,18 @@ import (
 // code 0 and io.EOF.
 func (bs *backendSuite) testRoundTrip(t *testing.T) {
 	s, c := bs.start(t, suiteSize, "echo-repl")
-	out := mustSee(t, c, "> ")
-	if !bytes.Equal(out, []byte("> ")) {
-		t.Errorf("first output = %q, want the bare prompt %q", out, "> ")
-	}
-	if st := s.ExitStatus(); st.Exited() {
-		t.Errorf("ExitStatus of a running program = %v", st)
-	}
-	if bs.h.LocalProcesses && !ProcessAlive(s.PID()) {
-		t.Errorf("PID() = %d, which is not a live process", s.PID())
+	assert.Equal(t, "> ", string(mustSee(t, c, "> ")), "first output: the bare prompt")
+	assert.False(t, s.ExitStatus().Exited(), "ExitStatus of a running program = %v", s.ExitStatus())
+	if bs.h.LocalProcesses {
+		assert.True(t, ProcessAlive(s.PID()), "PID() = %d is a live process", s.PID())
 	}
 	write(t, s, "hello backend\r")
 	// The terminal echoes the line, then the program answers it.
 	mustSee(t, c, "hello backend\r\nhello backend\r\n> ")
 	write(t, s, "exit\r")
-	out = mustEOF(t, c)
-	if !bytes.HasSuffix(out, []byte("bye\r\n")) {
-		t.Errorf("output ends %q, want the REPL's goodbye", tail(out, 80))
-	}
-	if st := mustExit(t, s); st != core.ExitedWithCode(0) {
-		t.Errorf("status = %#v, want exited 0", st)
-	}
+	out := mustEOF(t, c)
+	assert.True(t, bytes.HasSuffix(out, []byte("bye\r\n")), "output ends %q, want the REPL's goodbye", tail(out, 80))
+	assert.Equal(t, core.ExitedWithCode(0), mustExit(t, s), "status")
 }
 
 // testRawInput: bytes written reach a raw-mode program unchanged (here the
@@ -47,13 +42,8 @@ func (bs *backendSuite) testRawInput(t *testing.T) {
 	s, c := bs.start(t, suiteSize, "term-queries", "30")
 	mustSee(t, c, "\x1b[c\x1b[6n")
 	write(t, s, "\x1b[?62;22c\x1b[12;5R")
-	out := mustEOF(t, c)
-	if !bytes.Contains(out, []byte("DA1 ?62;22\r\nCPR 12 5\r\n")) {
-		t.Errorf("output %q does not show both replies", out)
-	}
-	if st := mustExit(t, s); st != core.ExitedWithCode(0) {
-		t.Errorf("status = %v, want exited 0", st)
-	}
+	assert.Contains(t, string(mustEOF(t, c)), "DA1 ?62;22\r\nCPR 12 5\r\n", "output shows both replies")
+	assert.Equal(t, core.ExitedWithCode(0), mustExit(t, s), "status")
 }
 
 // testOutputAtExit: everything a program prints right before it exits is
@@ -64,15 +54,9 @@ func (bs *backendSuite) testOutputAtExit(t *testing.T) {
 			s, c := bs.start(t, suiteSize, "burst-exit", strconv.Itoa(n), "7")
 			out := mustEOF(t, c)
 			got, err := VerifyBurst(out)
-			if err != nil {
-				t.Fatalf("%d bytes of output: %v", len(out), err)
-			}
-			if got != n {
-				t.Errorf("burst of %d bytes, want %d", got, n)
-			}
-			if st := mustExit(t, s); st != core.ExitedWithCode(7) {
-				t.Errorf("status = %v, want exited 7", st)
-			}
+			require.NoError(t, err, "%d bytes of output", len(out))
+			assert.Equal(t, n, got, "bytes in the burst")
+			assert.Equal(t, core.ExitedWithCode(7), mustExit(t, s), "status")
 		})
 	}
 }
@@ -81,10 +65,7 @@ func (bs *backendSuite) testOutputAtExit(t *testing.T) {
 func (bs *backendSuite) testInvalidUTF8(t *testing.T) {
 	want := []byte("ok \xff\xfe \xc3\x28 \xe2\x82 \xf0\x28\x8c\x28 \x00 \xed\xa0\x80 end")
 	s, c := bs.start(t, suiteSize, "write-hex", fmt.Sprintf("%x", want))
-	out := mustEOF(t, c)
-	if !bytes.Equal(out, want) {
-		t.Errorf("output = %q, want %q", out, want)
-	}
+	assert.Equal(t, want, mustEOF(t, c), "output")
 	mustExit(t, s)
 }
 
@@ -95,17 +76,14 @@ func (bs *backendSuite) testLargeOutput(t *testing.T) {
 	out := mustEOF(t, c)
 	text := strings.TrimSuffix(string(bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n"))), "\n")
 	got := strings.Split(text, "\n")
-	if len(got) != lines {
-		t.Errorf("got %d lines (%d bytes), want %d", len(got), len(out), lines)
+	want := make([]string, lines)
+	for i := range want {
+		want[i] = FloodLine(i)
 	}
-	for i := range min(len(got), lines) {
-		if got[i] != FloodLine(i) {
-			t.Fatalf("line %d = %q, want %q", i, got[i], FloodLine(i))
-		}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%d lines (%d bytes) of the flood (-want +got):\n%s", len(got), len(out), tail(diff, 2000))
 	}
-	if st := mustExit(t, s); st != core.ExitedWithCode(0) {
-		t.Errorf("status = %v, want exited 0", st)
-	}
+	assert.Equal(t, core.ExitedWithCode(0), mustExit(t, s), "status")
 }
 
 // testWriteContext: a Write to a program that never reads returns once its
@@ -127,12 +105,10 @@ func (bs *backendSuite) testWriteContext(t *testing.T) {
 	}()
 	select {
 	case r := <-done:
-		if r.err == nil || r.n >= len(data) {
-			t.Fatalf("Write of %d bytes to a program that does not read = %d, %v; want a short write and an error", len(data), r.n, r.err)
-		}
-		if !errors.Is(r.err, context.DeadlineExceeded) && !errors.Is(r.err, core.ErrCancelled) {
-			t.Errorf("Write error = %v, want one matching context.DeadlineExceeded or core.ErrCancelled", r.err)
-		}
+		require.Error(t, r.err, "Write of %d bytes to a program that does not read", len(data))
+		require.Less(t, r.n, len(data), "a short write")
+		assert.True(t, errors.Is(r.err, context.DeadlineExceeded) || errors.Is(r.err, core.ErrCancelled),
+			"Write error = %v, want one matching context.DeadlineExceeded or core.ErrCancelled", r.err)
 	case <-time.After(suiteTimeout):
 		t.Fatalf("Write did not return after its context ended")
 	}
