@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -18,16 +21,14 @@ func (ts *termSuite) testIDs(t *testing.T) {
 			req := ts.request(t, "echo-repl")
 			req.NoInitialWait = true
 			res := spawn(t, terms, owner, req)
-			if seen[res.ID] || res.ID == "" {
-				t.Fatalf("id %q minted twice (or empty)", res.ID)
-			}
+			require.NotEmpty(t, res.ID, "a minted id")
+			require.False(t, seen[res.ID], "id %q minted twice", res.ID)
 			seen[res.ID] = true
 			ids = append(ids, string(res.ID))
 		}
 	}
-	if bits, why := idEntropy(ids); bits < 96 {
-		t.Errorf("ids %q carry about %.0f random bits (%s), want at least 96", ids, bits, why)
-	}
+	bits, why := idEntropy(ids)
+	assert.GreaterOrEqual(t, bits, 96.0, "random bits of the ids %q (%s)", ids, why)
 }
 
 // idEntropy estimates the random bits of ids: the part after their common
@@ -93,25 +94,20 @@ func (ts *termSuite) testForeignOwner(t *testing.T) {
 		wantCode(t, who+": Info", err, core.CodeForeignSession)
 		closed, err := terms.Close(ctx, other, res.ID, "foreign")
 		wantCode(t, who+": Close", err, core.CodeForeignSession)
-		if closed {
-			t.Errorf("%s: a foreign Close reported that it closed the session", who)
-		}
-		if list, err := terms.List(other); err != nil || len(list) != 0 {
-			t.Errorf("%s: List = %v, %v; want no sessions", who, list, err)
-		}
-		if err := terms.DisposeOwner(ctx, other); err != nil {
-			t.Errorf("%s: DisposeOwner: %v", who, err)
-		}
+		assert.False(t, closed, "%s: a foreign Close reported that it closed the session", who)
+		list, err := terms.List(other)
+		assert.NoError(t, err, "%s: List", who)
+		assert.Empty(t, list, "%s: List", who)
+		assert.NoError(t, terms.DisposeOwner(ctx, other), "%s: DisposeOwner", who)
 	}
 	// The session is untouched.
-	if r := send(t, terms, alice, res.ID, core.SendRequest{Data: []byte("still mine"), Submit: true}); !strings.Contains(r.Output, "still mine") || r.Status.Exited() {
-		t.Errorf("after foreign calls the owner's send gave %+v", r)
-	}
-	if _, err := terms.Close(ctx, alice, res.ID, "done"); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
+	r := send(t, terms, alice, res.ID, core.SendRequest{Data: []byte("still mine"), Submit: true})
+	assert.Contains(t, r.Output, "still mine", "after foreign calls, the owner's send")
+	assert.False(t, r.Status.Exited(), "after foreign calls, the owner's session exited: %+v", r)
+	_, err := terms.Close(ctx, alice, res.ID, "done")
+	require.NoError(t, err, "Close")
 	// A closed session stays foreign to others.
-	_, err := terms.Close(ctx, core.NewOwner("mallory"), res.ID, "foreign")
+	_, err = terms.Close(ctx, core.NewOwner("mallory"), res.ID, "foreign")
 	wantCode(t, "foreign Close of a closed session", err, core.CodeForeignSession)
 }
 
@@ -166,9 +162,7 @@ func (ts *termSuite) testUnknownID(t *testing.T) {
 		wantCode(t, "Info "+string(id), err, core.CodeNoSession)
 		closed, err := terms.Close(ctx, owner, id, "unknown")
 		wantCode(t, "Close "+string(id), err, core.CodeNoSession)
-		if closed {
-			t.Errorf("Close of unknown id %q reported true", id)
-		}
+		assert.False(t, closed, "Close of unknown id %q reported that it closed a session", id)
 	}
 }
 
@@ -185,14 +179,10 @@ func (ts *termSuite) testDisposeOwner(t *testing.T) {
 	c := spawn(t, terms, other, ts.request(t, "echo-repl"))
 	procs := []trackedProcess{track(a.PID), track(b.PID)}
 
-	if err := terms.DisposeOwner(ctx, doomed); err != nil {
-		t.Fatalf("DisposeOwner: %v", err)
-	}
+	require.NoError(t, terms.DisposeOwner(ctx, doomed), "DisposeOwner")
 	if ts.h.LocalProcesses {
 		for _, p := range procs {
-			if p.alive() {
-				t.Errorf("pid %d survived DisposeOwner", p.pid)
-			}
+			assert.False(t, p.alive(), "pid %d survived DisposeOwner", p.pid)
 		}
 	}
 	_, err := terms.Spawn(ctx, doomed, ts.request(t, "echo-repl"))
@@ -213,11 +203,10 @@ func (ts *termSuite) testDisposeOwner(t *testing.T) {
 		_, err = terms.Close(ctx, doomed, id, "again")
 		wantCode(t, "Close after dispose", err, core.CodeOwnerDisposed)
 	}
-	if err := terms.DisposeOwner(ctx, doomed); err != nil {
-		t.Errorf("second DisposeOwner: %v", err)
-	}
+	assert.NoError(t, terms.DisposeOwner(ctx, doomed), "second DisposeOwner")
 	list, err := terms.List(other)
-	if err != nil || len(list) != 1 || list[0].ID != c.ID || list[0].Status.Exited() {
-		t.Errorf("the other owner's List = %+v, %v; want its one running session", list, err)
-	}
+	require.NoError(t, err, "the other owner's List")
+	require.Len(t, list, 1, "the other owner's List: its one session")
+	assert.Equal(t, c.ID, list[0].ID, "the other owner's session")
+	assert.False(t, list[0].Status.Exited(), "the other owner's session is running")
 }
