@@ -23,6 +23,9 @@ type OpenRequest struct {
 	// passed to the backend, or typed as export statements before the
 	// command when Options.ShellQuoteEnv is set.
 	Env map[string]string
+	// Size is the terminal's size (zero: the backend's default; a zero
+	// dimension takes core.DefaultSize's).
+	Size core.Size
 	// Name is optional owner-local display metadata (unique per owner among
 	// live sessions). It authorizes nothing.
 	Name string
@@ -72,7 +75,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	if err != nil {
 		return OpenResult{}, withOp(err, op)
 	}
-	spawn := core.SpawnRequest{Type: s.opts.Backend, Name: req.Name, Dir: req.Cwd}
+	spawn := core.SpawnRequest{Type: s.opts.Backend, Name: req.Name, Dir: req.Cwd, Size: openSize(req.Size)}
 	var typed string // the line to type into the shell, if any
 	if s.opts.argvMode() {
 		argv, err := SplitCommand(req.Command)
@@ -185,4 +188,18 @@ func withOp(err error, op string) error {
 		return &c
 	}
 	return err
+}
+
+// openSize fills a half-given size from core.DefaultSize.
+func openSize(sz core.Size) core.Size {
+	if sz == (core.Size{}) {
+		return sz
+	}
+	if sz.Rows == 0 {
+		sz.Rows = core.DefaultSize.Rows
+	}
+	if sz.Cols == 0 {
+		sz.Cols = core.DefaultSize.Cols
+	}
+	return sz
 }

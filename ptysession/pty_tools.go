@@ -35,7 +35,9 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"status, and initialOutput: what the session printed until it settled (for a command typed into the " +
 					"shell: until the prompt came back, the program waited for input, or output went quiet). " +
 					"The session keeps its state (working directory, variables, the running program) between calls. " +
-					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done.",
+					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done. " +
+					"cols and rows set the terminal size (default 160x40). For a server or watcher that should keep running " +
+					"while you do other things, prefer bg_launch (it can wait until the server is ready).",
 				InputSchema:  openInput,
 				OutputSchema: openOutput,
 			},
@@ -50,8 +52,10 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"the deadline passed (timeout) or the session exited. submit (default true) presses Enter after data; " +
 					"submit false sends data byte-exact, for example \"\\u0003\" (Ctrl-C) or an answer without Enter. " +
 					"Returns delta (the output since the write), status (running, or exited with its code) and waitReason. " +
+					sendLimits +
 					"A returned send does not mean the program exited. One send per session at a time; for output that " +
-					"keeps coming later, use pty_tail.",
+					"keeps coming later, use pty_tail. When the program takes over the screen (vim, less, top), the result " +
+					"holds the screen instead of delta; continue with pty_keys.",
 				InputSchema:  sendInput,
 				OutputSchema: sendOutput,
 			},
@@ -96,7 +100,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:  ToolRead,
 				Title: "Read a page of a session's scrollback",
 				Description: "Read lines of a session's scrollback by absolute line number (line 0 is the first line it printed), " +
-					"without moving pty_tail's position. newest true reads the last lines. Page forward from end.",
+					"without moving pty_tail's position; newest true reads the last lines instead. To read the next page, call " +
+					"it again with start set to the previous result's end.",
 				InputSchema:  readInput,
 				OutputSchema: readOutput,
 			},
@@ -107,7 +112,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:  ToolSignal,
 				Title: "Signal a terminal session's program",
 				Description: "Send a signal to the program in the foreground of a session (not to the shell): SIGINT is Ctrl-C, " +
-					"SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. To end the whole session use pty_close.",
+					"SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. Returns output: what the session " +
+					"printed after the signal until it went quiet (a few seconds at most). To end the whole session use pty_close.",
 				InputSchema:  signalInput,
 				OutputSchema: signalOutput,
 			},
@@ -137,6 +143,8 @@ type openArgs struct {
 	Command string            `json:"command"`
 	Cwd     string            `json:"cwd"`
 	Env     map[string]string `json:"env"`
+	Cols    int               `json:"cols"`
+	Rows    int               `json:"rows"`
 }
 
 type idArgs struct {
@@ -171,7 +179,7 @@ func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, raw json.Raw
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env})
+	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)}})
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}

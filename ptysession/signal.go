@@ -21,12 +21,19 @@ type SignalResult struct {
 	Leader bool `json:"leader"`
 	// Method says how the signal travelled ("pgid", "ssh-signal", ...).
 	Method string `json:"method,omitempty"`
+	// Output is what the session printed after the signal, until it went
+	// quiet (at most a few seconds; the newest part is kept).
+	Output string `json:"output"`
+	// Truncated reports that older parts of Output were dropped.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Signal sends a signal to the session's foreground process group. sig is
 // one of SIGINT, SIGTERM, SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT, with
 // or without the SIG prefix, in any case. SIGKILL aimed at the session's
 // own shell is refused (SIGNAL_REFUSED): close the session instead.
+// The result holds what the session printed after the signal, until its
+// output went quiet (a few seconds at most), as a send's delta does.
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig string) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {
@@ -36,11 +43,21 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 	if !ok {
 		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", quoteForMsg(sig), signalNames())
 	}
+	w := s.watchOutput(owner, id)
 	r, err := s.t.Signal(ctx, owner, id, core.SignalRequest{Signal: name})
 	if err != nil {
+		if w != nil && w.tap != nil {
+			w.tap.Close()
+		}
 		return SignalResult{}, err
 	}
-	return SignalResult{Signal: string(name), Delivered: r.Delivered, TargetPGID: r.TargetPGID, Leader: r.Leader, Method: r.Method}, nil
+	res := SignalResult{Signal: string(name), Delivered: r.Delivered, TargetPGID: r.TargetPGID, Leader: r.Leader, Method: r.Method}
+	if !r.Delivered && w != nil && w.tap != nil {
+		w.tap.Close()
+		w.tap = nil
+	}
+	res.Output, res.Truncated, _ = w.finish(ctx)
+	return res, nil
 }
 
 // ParseSignal returns the allowed signal sig names ("int", "SIGINT" and

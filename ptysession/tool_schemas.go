@@ -33,6 +33,8 @@ var (
 			"additionalProperties": tools.Obj{"type": "string"},
 			"description":          "Extra environment variables, NAME: value; names match [A-Za-z_][A-Za-z0-9_]*.",
 		},
+		"cols": tools.Integer("Terminal width in columns (default 160).").Min(1).Max(maxTermDimension),
+		"rows": tools.Integer("Terminal height in rows (default 40).").Min(1).Max(maxTermDimension),
 	}))
 	openOutput = tools.MustSchemaJSON(tools.Object([]string{"sessionId", "status", "initialOutput", "truncated"}, tools.Obj{
 		"sessionId":     tools.String("Session id for pty_send, pty_tail, pty_read, pty_signal and pty_close."),
@@ -117,5 +119,7 @@ var (
 		"targetPgid": tools.Integer("Process group that was signalled.").Min(1),
 		"leader":     tools.Boolean("The target was the session's own shell."),
 		"method":     tools.String("How the signal travelled."),
+		"output":     tools.String("What the session printed after the signal until it went quiet."),
+		"truncated":  tools.Boolean("Older parts of output were cut."),
 	}))
 )

@@ -111,7 +111,13 @@ func renderSignal(id string, r SignalResult) string {
 		}
 		s += ")"
 	}
-	return s
+	if r.Truncated {
+		s += "; older output cut"
+	}
+	if r.Output == "" {
+		return s + "\n(no output followed)"
+	}
+	return s + "\n" + r.Output
 }
 
 func writeOutput(b *strings.Builder, out string) {

@@ -1,0 +1,81 @@
+package ptysession
+
+import (
+	"context"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// How long Signal watches for the output a signal caused: up to
+// signalFirstOutput for the program to print something, then until
+// signalQuiet passed without output, signalMaxWait in all.
+const (
+	signalFirstOutput = 2 * time.Second
+	signalQuiet       = 250 * time.Millisecond
+	signalMaxWait     = 5 * time.Second
+)
+
+// tapper is implemented by terminals that stream a session's raw output
+// (the real service; the reference registry does not).
+type tapper interface {
+	Tap(owner *core.Owner, id core.SessionID) (*core.Tap, error)
+}
+
+// signalWatch follows a session's output across a signal.
+type signalWatch struct {
+	s     *Sessions
+	owner *core.Owner
+	id    core.SessionID
+	c     core.Cursor
+	tap   *core.Tap // nil: output is read once, without waiting
+}
+
+// watchOutput positions a cursor at the session's newest output and opens
+// a tap, so that what a signal makes the program print can be returned.
+func (s *Sessions) watchOutput(owner *core.Owner, id core.SessionID) *signalWatch {
+	w := &signalWatch{s: s, owner: owner, id: id}
+	if _, err := w.c.Next(s.reader(owner, id), 1, 1); err != nil {
+		return nil
+	}
+	if tp, ok := s.t.(tapper); ok {
+		if tap, err := tp.Tap(owner, id); err == nil {
+			w.tap = tap
+		}
+	}
+	return w
+}
+
+// finish waits for the output to go quiet (bounded, see signalMaxWait)
+// and returns what was printed since watchOutput.
+func (w *signalWatch) finish(ctx context.Context) (text string, truncated bool, skipped int64) {
+	if w == nil {
+		return "", false, 0
+	}
+	if w.tap != nil {
+		w.await(ctx)
+		w.tap.Close()
+	}
+	d, err := w.c.Next(w.s.reader(w.owner, w.id), MaxLines, w.s.opts.MaxResultBytes)
+	if err != nil {
+		return "", false, 0
+	}
+	return d.Text, d.Truncated, d.SkippedLines
+}
+
+// await returns once the tap has been quiet for signalQuiet after some
+// output, or nothing came for signalFirstOutput, or signalMaxWait passed.
+func (w *signalWatch) await(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, signalMaxWait)
+	defer cancel()
+	wait := signalFirstOutput
+	for {
+		wctx, wcancel := context.WithTimeout(ctx, wait)
+		_, err := w.tap.Next(wctx)
+		wcancel()
+		if err != nil { // quiet for wait, the deadline, or the output ended
+			return
+		}
+		wait = signalQuiet
+	}
+}
