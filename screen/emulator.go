@@ -27,6 +27,12 @@ type term struct {
 	title     string
 	appCursor bool // DECCKM (CSI ? 1 h)
 	redrawn   bool // the program switched screens since the flag was cleared
+
+	// The normal screen as the last full-screen program found it: its
+	// rows and cursor row, read when the program left the alternate
+	// screen (the normal screen does not change while it is away).
+	normalRows   []string
+	normalCursor int
 }
 
 func newTerm(size core.Size) *term {
@@ -35,8 +41,13 @@ func newTerm(size core.Size) *term {
 	// a copy of every line that scrolls off the top.
 	t.emu.SetScrollbackSize(1)
 	t.emu.SetCallbacks(vt.Callbacks{
-		Title:     func(s string) { t.title = s },
-		AltScreen: func(bool) { t.redrawn = true },
+		Title: func(s string) { t.title = s },
+		AltScreen: func(on bool) {
+			t.redrawn = true
+			if !on {
+				t.normalRows, t.normalCursor = t.rows(), t.emu.CursorPosition().Y
+			}
+		},
 		EnableMode: func(m ansi.Mode) {
 			if m == ansi.ModeCursorKeys {
 				t.appCursor = true

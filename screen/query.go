@@ -28,6 +28,12 @@ type queryScanner struct {
 	inter   byte // last intermediate byte or 0
 	has2048 bool // a parameter equal to 2048 was seen
 	has69   bool // a parameter equal to 69 was seen
+	hasAlt  bool // a parameter equal to 47, 1047 or 1049 was seen
+
+	// alt reports that the output so far left the terminal on the
+	// alternate screen (CSI ? 47/1047/1049 h, until the matching l or a
+	// reset), as full-screen programs do.
+	alt bool
 
 	// Margins the output set (see filter): top and bottom margins other
 	// than the whole screen, or left and right margin mode.
@@ -268,7 +274,7 @@ func (s *queryScanner) step(b byte) (hit, drop bool) {
 
 	switch action {
 	case parser.ClearAction:
-		s.param, s.digits, s.prefix, s.inter, s.has2048, s.has69 = 0, false, 0, 0, false, false
+		s.param, s.digits, s.prefix, s.inter, s.has2048, s.has69, s.hasAlt = 0, false, 0, 0, false, false, false
 	case parser.PrefixAction:
 		s.prefix = b
 	case parser.StartAction:
@@ -296,7 +302,7 @@ func (s *queryScanner) step(b byte) (hit, drop bool) {
 		case prev == parser.OscStringState:
 			hit = s.oscIsQuery()
 		case prev == parser.EscapeState && b == 'c': // RIS
-			s.tbMargins, s.lrMode = false, false
+			s.tbMargins, s.lrMode, s.alt = false, false, false
 		}
 	}
 	if next == parser.Utf8State && s.utf8Left <= 0 {
@@ -333,6 +339,8 @@ func (s *queryScanner) endParam() {
 		s.has2048 = true
 	case 69:
 		s.has69 = true
+	case 47, 1047, 1049:
+		s.hasAlt = true
 	}
 	s.param = 0
 }
@@ -346,6 +354,9 @@ func (s *queryScanner) csiEnd(final byte) bool {
 		s.tbMargins = s.digits
 	case (final == 'h' || final == 'l') && s.prefix == '?' && s.has69: // DECLRMM
 		s.lrMode = final == 'h'
+	}
+	if (final == 'h' || final == 'l') && s.prefix == '?' && s.inter == 0 && s.hasAlt {
+		s.alt = final == 'h'
 	}
 	switch final {
 	case 'c', 'n', 'p': // DA1/DA2, DSR/CPR, DECRQM

@@ -28,14 +28,21 @@ type KeysResult struct {
 	// Send is the settled send (wait reason, status, output since the
 	// write).
 	Send core.SendResult
-	// Screen is the snapshot taken once the send settled.
+	// Screen is the snapshot taken once the send settled and the screen
+	// stopped changing. When the keys made a full-screen program leave the
+	// alternate screen, it holds only the rows that are new on the normal
+	// screen (ChangedOnly), and LeftFullScreen is set.
 	Screen Snapshot
+	// LeftFullScreen reports that the keys made the program leave the
+	// alternate screen.
+	LeftFullScreen bool
 }
 
 // SendKeys types req.Text and then req.Keys into the session as one send
 // (like a send with submit off), waits until it settles like any send
-// (stdin_read once a full-screen program waits for the next key), and
-// returns how it settled with a snapshot of the screen. An unknown key
+// (stdin_read once a full-screen program waits for the next key), then
+// until the screen stopped changing (see state.awaitRedraw), and returns
+// how it settled with a snapshot of the screen. An unknown key
 // name, or nothing to send, is INVALID_ARGUMENT naming the key; a send
 // already live is SEND_ACTIVE.
 func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.SessionID, req KeysRequest) (KeysResult, error) {
@@ -62,6 +69,8 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 	if len(data) == 0 {
 		return KeysResult{}, &core.Error{Code: core.CodeInvalidArgument, Op: "keys", Session: id, Msg: "nothing to send: give text or keys"}
 	}
+	before := st.mode(ctx)
+	start := time.Now()
 	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: data, Timeout: req.Timeout, QuietWindow: req.QuietWindow})
 	if err != nil {
 		return KeysResult{}, err
@@ -70,16 +79,32 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 	if err != nil {
 		return KeysResult{}, err
 	}
-	if data[len(data)-1] == 0x1b && res.WaitReason == core.WaitStdinRead {
-		// A bare Escape last: the program waits to tell the key from an
-		// escape sequence before it redraws.
-		st.awaitRedraw(ctx, m.opts.EscapeWait)
+	switch res.WaitReason {
+	case core.WaitSessionExit, core.WaitTimeout, core.WaitCancelled:
+	default:
+		var escapeUntil time.Time
+		if data[len(data)-1] == 0x1b && m.opts.EscapeWait > 0 {
+			// A bare Escape last: the program waits to tell the key
+			// from an escape sequence before it reacts and redraws.
+			escapeUntil = start.Add(m.opts.EscapeWait)
+		}
+		st.awaitRedraw(ctx, escapeUntil, time.Now().Add(redrawMax))
 	}
 	snap, err := st.snapshot(ctx, SnapshotOptions{ChangedOnly: req.ChangedOnly})
 	if err != nil {
 		return KeysResult{}, err
 	}
-	return KeysResult{Send: res, Screen: snap}, nil
+	out := KeysResult{Send: res, Screen: snap}
+	if before.alt && !snap.AltScreen {
+		// The program left the alternate screen: what is new on the
+		// normal screen, not the rows the model read before.
+		rows, cur := st.normalScreen()
+		if rows != nil {
+			out.Screen = newOnNormal(snap, rows, cur)
+			out.LeftFullScreen = true
+		}
+	}
+	return out, nil
 }
 
 // withSession names the session in a key error.

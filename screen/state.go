@@ -382,26 +382,55 @@ func (st *state) waitOutput(ctx context.Context, d time.Duration) bool {
 	return false
 }
 
-// redrawQuiet is the silence that ends a redraw after an Escape.
-const redrawQuiet = 50 * time.Millisecond
+// redrawQuiet is the silence after which a program's reaction to keys
+// counts as drawn. A program may look idle (blocked in a read or a poll)
+// between drawing and the rest of its reaction: vi, after ":wq", writes
+// its message, checks for typeahead, then leaves the alternate screen.
+const redrawQuiet = 150 * time.Millisecond
 
-// awaitRedraw waits up to first for the program to start printing, then
-// until it has been quiet for redrawQuiet (at most first again).
-func (st *state) awaitRedraw(ctx context.Context, first time.Duration) {
-	if first <= 0 {
-		return
+// escapeQuiet is redrawQuiet after a final Escape, whose redraw a busy
+// machine may deliver a little after the escape timeout.
+const escapeQuiet = 250 * time.Millisecond
+
+// redrawMax bounds the wait for a program's screen to stop changing after
+// a keys send settled (a program that redraws all the time, a spinner or
+// a clock, is never quiet).
+const redrawMax = 2 * time.Second
+
+// awaitRedraw waits until the program has drawn its reaction to keys: it
+// takes in the output that arrives until escapeUntil (zero: none; keys
+// ending with a bare Escape, which the program reads as a key only once
+// its escape timeout passed), then returns once no output came for
+// redrawQuiet (escapeQuiet after an Escape), or at deadline.
+func (st *state) awaitRedraw(ctx context.Context, escapeUntil, deadline time.Time) {
+	if escapeUntil.After(deadline) {
+		deadline = escapeUntil.Add(redrawMax)
 	}
-	// Watch the redraw as it comes: wake the drain on every chunk for
+	// Watch the output as it comes: wake the drain on every chunk for
 	// the time being, then batch again.
 	st.tapMu.Lock()
 	tap := st.tap
 	st.tapMu.Unlock()
 	tap.SetWakePolicy(0, nil)
 	defer st.batch(tap)
-	if !st.waitOutput(ctx, first) {
-		return
+	for {
+		now := time.Now()
+		if !now.Before(escapeUntil) {
+			break
+		}
+		st.waitOutput(ctx, escapeUntil.Sub(now))
+		if ctx.Err() != nil || st.ended() {
+			return
+		}
 	}
-	deadline := time.Now().Add(first)
-	for time.Now().Before(deadline) && st.waitOutput(ctx, redrawQuiet) {
+	quiet := redrawQuiet
+	if !escapeUntil.IsZero() {
+		quiet = escapeQuiet
+	}
+	for {
+		left := time.Until(deadline)
+		if left <= 0 || !st.waitOutput(ctx, min(quiet, left)) {
+			return
+		}
 	}
 }

@@ -58,8 +58,9 @@ var (
 		"changedOnly": tools.Boolean("Return only the screen rows that changed since your previous look (default false)."),
 	}))
 	keysOutput = tools.MustSchemaJSON(tools.Object([]string{"waitReason", "status", "screen"}, tools.Obj{
-		"waitReason": tools.WaitReasonSchema("Why control came back: stdin_read (the program waits for the next key), prompt (a shell command finished), inferred_idle (output went quiet), timeout, session_exit, cancelled."),
-		"status":     tools.StatusSchema(),
-		"screen":     snapshotSchema(),
+		"waitReason":     tools.WaitReasonSchema("Why control came back: stdin_read (the program waits for the next key), prompt (a shell command finished), inferred_idle (output went quiet), timeout, session_exit, cancelled."),
+		"status":         tools.StatusSchema(),
+		"screen":         snapshotSchema(),
+		"leftFullScreen": tools.Boolean("The program left the alternate screen; screen holds only the rows new on the normal screen."),
 	}))
 )

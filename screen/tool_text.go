@@ -8,5 +8,9 @@ func renderResize(id string, r ResizeResult) string {
 }
 
 func renderKeys(r KeysToolResult) string {
-	return "waitReason: " + string(r.WaitReason) + ", status: " + r.Status.String() + "\n" + r.Screen.Text()
+	head := "waitReason: " + string(r.WaitReason) + ", status: " + r.Status.String()
+	if r.LeftFullScreen {
+		head += ", left the full-screen program; rows new on the normal screen follow"
+	}
+	return head + "\n" + r.Screen.Text()
 }

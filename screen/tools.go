@@ -54,7 +54,9 @@ func Tools(m *Manager) []tools.Tool {
 					"(vim, less, top, curses installers). For example {\"text\":\"ihello\",\"keys\":[\"Escape\"]} in vim, " +
 					"{\"keys\":[\"Down\",\"Down\",\"Enter\"]} in a menu, {\"keys\":[\"C-c\"]} to interrupt. Arrow keys follow " +
 					"the mode the program set. Waits until the program settles (waitReason stdin_read: it waits for the next " +
-					"key) and returns the screen afterwards. An unknown key name is an INVALID_ARGUMENT error naming it.",
+					"key) and its screen stopped changing (after a final Escape, until the program's escape delay, about 1 s, " +
+					"passed), and returns the screen afterwards. When the program leaves the alternate screen (vim :wq, less q), " +
+					"only the rows new on the normal screen are returned. An unknown key name is an INVALID_ARGUMENT error naming it.",
 				InputSchema:  keysInput,
 				OutputSchema: keysOutput,
 			},
@@ -107,6 +109,9 @@ type KeysToolResult struct {
 	WaitReason core.WaitReason `json:"waitReason"`
 	Status     core.Status     `json:"status"`
 	Screen     Snapshot        `json:"screen"`
+	// LeftFullScreen reports that the program left the alternate screen;
+	// Screen then holds only the rows new on the normal screen.
+	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
 }
 
 func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
@@ -152,6 +157,6 @@ func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, raw json.RawM
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
-	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, Screen: r.Screen}
+	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, Screen: r.Screen, LeftFullScreen: r.LeftFullScreen}
 	return tools.Result{Structured: out, Text: renderKeys(out)}, nil
 }

@@ -1,0 +1,113 @@
+package screen
+
+import (
+	"context"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// screenMode is where a session's output left its terminal.
+type screenMode struct {
+	known bool // the manager watches the session
+	alt   bool // on the alternate screen (a full-screen program)
+}
+
+// mode reports, once everything the session printed so far is in the
+// manager's buffer, whether the terminal is on the alternate screen. It
+// needs no emulator: the query scanner follows the screen switches.
+func (m *Manager) mode(ctx context.Context, owner *core.Owner, id core.SessionID) screenMode {
+	_, st, err := m.lookup("screen", owner, id)
+	if err != nil {
+		return screenMode{}
+	}
+	return st.mode(ctx)
+}
+
+func (st *state) mode(ctx context.Context) screenMode {
+	if err := st.sync(ctx); err != nil {
+		return screenMode{}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return screenMode{known: true, alt: st.scan.alt}
+}
+
+// shorter returns snap with only its changed rows when that renders
+// shorter than the whole screen.
+func shorter(snap Snapshot) Snapshot {
+	if snap.ChangedOnly {
+		return snap
+	}
+	only := snap
+	only.Rows = make([]string, len(snap.Changed))
+	for i, r := range snap.Changed {
+		if r < len(snap.Rows) {
+			only.Rows[i] = snap.Rows[r]
+		}
+	}
+	only.ChangedOnly = true
+	if len(only.Text()) < len(snap.Text()) {
+		return only
+	}
+	return snap
+}
+
+// newOnNormal returns snap (a snapshot of the normal screen, taken after
+// a full-screen program left it) holding only the rows that are new since
+// the program took the screen over: the rows from where the program
+// started down to the cursor and the last row with text. The normal
+// screen may have scrolled since (the program's last words, the shell's
+// prompt): the old rows are matched at the smallest shift that fits; when
+// none of them is left (the screen was cleared or scrolled past them) the
+// rows from the top are new. A snapshot of another size than the old
+// screen is returned whole.
+func newOnNormal(snap Snapshot, oldRows []string, oldCursor int) Snapshot {
+	if snap.ChangedOnly || len(oldRows) != len(snap.Rows) || oldCursor < 0 || oldCursor >= len(oldRows) {
+		return snap
+	}
+	first := -1
+	for k := 0; k <= oldCursor && first < 0; k++ {
+		fits := true
+		for i := 0; i < oldCursor-k; i++ {
+			if snap.Rows[i] != oldRows[i+k] {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			first = oldCursor - k
+		}
+	}
+	if first < 0 {
+		return snap
+	}
+	last := snap.Cursor.Row
+	for i := len(snap.Rows) - 1; i > last; i-- {
+		if snap.Rows[i] != "" {
+			last = i
+			break
+		}
+	}
+	if last < first {
+		last = first
+	}
+	out := snap
+	out.Rows = append([]string(nil), snap.Rows[first:last+1]...)
+	out.Changed = make([]int, 0, last-first+1)
+	for r := first; r <= last; r++ {
+		out.Changed = append(out.Changed, r)
+	}
+	out.ChangedOnly = true
+	return out
+}
+
+// normalScreen returns the rows and cursor row of the normal screen as the
+// last full-screen program found it (nil if none left it yet).
+func (st *state) normalScreen() ([]string, int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.term == nil {
+		return nil, 0
+	}
+	return st.term.normalRows, st.term.normalCursor
+}
