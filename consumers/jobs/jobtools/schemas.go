@@ -71,8 +71,14 @@ var (
 		"ports":        tools.Obj{"type": "array", "maxItems": jobs.MaxPorts, "items": tools.Obj{"type": "integer", "minimum": 1, "maximum": 65535}, "description": "TCP ports the job will listen on; each is checked first and a taken one gives a warning."},
 		"notifyOnExit": tools.Boolean("Send a notice when the job ends, so no polling is needed."),
 		"backend":      tools.Obj{"type": "string", "enum": []string{string(jobs.BackendAuto), string(jobs.BackendPTY), string(jobs.BackendPipe)}, "description": "pty (a terminal: interactive programs, Ctrl-C works), pipe (plain pipes), auto (default: pty when available)."},
+		"waitFor": tools.Object(nil, tools.Obj{
+			"url":       tools.Boolean("Ready once the job printed a service address (http://localhost:5173)."),
+			"port":      tools.Integer("Ready once this TCP port on 127.0.0.1 accepts connections.").Min(1).Max(65535),
+			"line":      tools.Obj{"type": "string", "minLength": 1, "maxLength": jobs.MaxPatternLen, "description": "Ready once an output line matches this regular expression (RE2)."},
+			"timeoutMs": tools.Integer("Give up waiting after this long (default 15000, at most 60000); the job keeps running.").Min(0).Max(MaxReadyTimeout.Milliseconds()),
+		}),
 	}))
-	launchOutput = tools.MustSchemaJSON(jobSchema())
+	launchOutput = tools.MustSchemaJSON(launchSchema())
 
 	sendInput = tools.MustSchemaJSON(tools.Object([]string{"id", "data"}, tools.Obj{
 		"id":   idProp(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
@@ -33,8 +34,11 @@ func Tools(m *jobs.Manager) []tools.Tool {
 			"Start a long-running program in the background (a dev server, a watcher, a long build) that keeps running after "+
 				"this call. Returns the job: id (for the other bg_* tools), pid, status and warnings (a requested port "+
 				"already in use). Optional: args, cwd, env, title, group, timeoutMs (stop it after that long), ports "+
-				"(checked before launch), notifyOnExit (get a notice when it ends instead of polling). Service addresses it "+
-				"prints (http://localhost:5173) appear in bg_list. Read its output with bg_read, stop it with bg_stop.",
+				"(checked before launch), notifyOnExit (get a notice when it ends instead of polling), waitFor (return once "+
+				"the server is ready: it printed a URL, a port accepts connections, or a line matches; bounded, 15 s by "+
+				"default). Service addresses it prints (http://localhost:5173) appear in bg_list. Read its output with "+
+				"bg_read, stop it with bg_stop. Use bg_launch, not pty_open, for servers and watchers you leave running; "+
+				"use pty_open for programs you talk to (shells, REPLs, debuggers).",
 			launchInput, launchOutput, h.launch),
 		tool(ToolSend, "Send input to a background job",
 			"Write input to a job: text and escapes such as \"rs\\n\" (type rs and Enter) or \"\\x03\" (Ctrl-C, which "+
@@ -98,9 +102,18 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 		Ports        []int             `json:"ports"`
 		NotifyOnExit bool              `json:"notifyOnExit"`
 		Backend      string            `json:"backend"`
+		WaitFor      *readyArgs        `json:"waitFor"`
 	}
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
+	}
+	var readyRE *regexp.Regexp
+	var readyBound time.Duration
+	if a.WaitFor != nil {
+		var err error
+		if readyRE, readyBound, err = a.WaitFor.validate(); err != nil {
+			return tools.Result{}, err
+		}
 	}
 	switch {
 	case a.Command == "":
@@ -123,7 +136,14 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	if err != nil {
 		return h.done(nil, "", err)
 	}
-	return h.done(jobOut(info, h.now()), renderLaunch(info), nil)
+	if a.WaitFor == nil {
+		return h.done(jobOut(info, h.now()), renderLaunch(info), nil)
+	}
+	ready := h.awaitReady(ctx, owner, info.ID, *a.WaitFor, readyRE, readyBound)
+	if now, err := h.m.Get(owner, info.ID); err == nil {
+		info = now
+	}
+	return h.done(LaunchOut{JobOut: jobOut(info, h.now()), Ready: &ready}, renderLaunch(info)+renderReady(ready), nil)
 }
 
 func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {

@@ -1,0 +1,185 @@
+package jobtools
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/jobs"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// Readiness waits of bg_launch.
+const (
+	// DefaultReadyTimeout bounds a readiness wait that names no timeout.
+	DefaultReadyTimeout = 15 * time.Second
+	// MaxReadyTimeout bounds every readiness wait.
+	MaxReadyTimeout = 60 * time.Second
+	// readyPortEvery is how often a port is tried while nothing is
+	// printed (a server may start listening silently).
+	readyPortEvery = 100 * time.Millisecond
+)
+
+// readyArgs is bg_launch's waitFor: what makes the job ready.
+type readyArgs struct {
+	URL       bool   `json:"url"`
+	Port      int    `json:"port"`
+	Line      string `json:"line"`
+	TimeoutMs int64  `json:"timeoutMs"`
+}
+
+// ReadyOut says whether a launched job became ready (bg_launch's ready).
+type ReadyOut struct {
+	// Ready reports that the condition was met.
+	Ready bool `json:"ready"`
+	// By names what was met: "url", "port" or "line".
+	By string `json:"by,omitempty"`
+	// Detail is the address found, the port, or the matching line.
+	Detail string `json:"detail,omitempty"`
+	// Reason says why the wait ended unready: "timeout", "exited" or
+	// "cancelled".
+	Reason string `json:"reason,omitempty"`
+	// WaitedMs is how long the wait took.
+	WaitedMs int64 `json:"waitedMs"`
+}
+
+// validate checks a waitFor and compiles its pattern.
+func (r *readyArgs) validate() (*regexp.Regexp, time.Duration, error) {
+	if !r.URL && r.Port == 0 && r.Line == "" {
+		return nil, 0, tools.InvalidArgument("waitFor", "name url, port or line")
+	}
+	if r.Port < 0 || r.Port > 65535 {
+		return nil, 0, tools.InvalidArgument("waitFor.port", "must be 1 to 65535")
+	}
+	var re *regexp.Regexp
+	if r.Line != "" {
+		if len(r.Line) > jobs.MaxPatternLen {
+			return nil, 0, tools.InvalidArgument("waitFor.line", "longer than %d bytes", jobs.MaxPatternLen)
+		}
+		var err error
+		if re, err = regexp.Compile(r.Line); err != nil {
+			return nil, 0, tools.InvalidArgument("waitFor.line", "not a regular expression: %v", err)
+		}
+	}
+	d := time.Duration(r.TimeoutMs) * time.Millisecond
+	switch {
+	case r.TimeoutMs < 0:
+		return nil, 0, tools.InvalidArgument("waitFor.timeoutMs", "must not be negative")
+	case d == 0:
+		d = DefaultReadyTimeout
+	case d > MaxReadyTimeout:
+		return nil, 0, tools.InvalidArgument("waitFor.timeoutMs", "at most %d", MaxReadyTimeout.Milliseconds())
+	}
+	return re, d, nil
+}
+
+// awaitReady waits until job id meets w (any of its conditions), ends, or
+// the wait's bound or ctx ends. It wakes on the job's output and exit
+// events, and tries a port every readyPortEvery as well.
+func (h handlers) awaitReady(ctx context.Context, owner *core.Owner, id string, w readyArgs, re *regexp.Regexp, bound time.Duration) ReadyOut {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	wake := make(chan struct{}, 1)
+	unsub := h.m.Subscribe(func(ev jobs.Event) {
+		if ev.ID == id {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+	}, jobs.EventData, jobs.EventExit, jobs.EventDropped)
+	defer unsub()
+	var tick <-chan time.Time
+	if w.Port > 0 {
+		t := time.NewTicker(readyPortEvery)
+		defer t.Stop()
+		tick = t.C
+	}
+	var next int64
+	done := func(out ReadyOut) ReadyOut {
+		out.WaitedMs = time.Since(start).Milliseconds()
+		return out
+	}
+	for {
+		if out, ok := h.readyNow(ctx, owner, id, w, re, &next); ok {
+			return done(out)
+		}
+		select {
+		case <-wake:
+		case <-tick:
+		case <-ctx.Done():
+			if ctx.Err() == context.DeadlineExceeded {
+				return done(ReadyOut{Reason: "timeout"})
+			}
+			return done(ReadyOut{Reason: "cancelled"})
+		}
+	}
+}
+
+// readyNow checks w's conditions once. It reports true when the wait is
+// over: ready, or the job ended.
+func (h handlers) readyNow(ctx context.Context, owner *core.Owner, id string, w readyArgs, re *regexp.Regexp, next *int64) (ReadyOut, bool) {
+	info, err := h.m.Get(owner, id)
+	if err != nil {
+		return ReadyOut{Reason: "exited"}, true
+	}
+	if w.URL && len(info.Services) > 0 {
+		return ReadyOut{Ready: true, By: "url", Detail: info.Services[0]}, true
+	}
+	if re != nil {
+		from := *next
+		r, err := h.m.Read(owner, id, jobs.ReadRequest{From: &from, Limit: jobs.MaxReadLimit, Pattern: re.String()})
+		if err == nil {
+			if len(r.Lines) > 0 {
+				return ReadyOut{Ready: true, By: "line", Detail: bound(r.Lines[0].Text, 1024)}, true
+			}
+			*next = r.Next
+		}
+	}
+	if w.Port > 0 {
+		d := net.Dialer{Timeout: readyPortEvery}
+		if c, err := d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(w.Port))); err == nil {
+			_ = c.Close()
+			return ReadyOut{Ready: true, By: "port", Detail: strconv.Itoa(w.Port)}, true
+		}
+	}
+	if info.State.Final() {
+		return ReadyOut{Reason: "exited"}, true
+	}
+	return ReadyOut{}, false
+}
+
+// renderReady is the line bg_launch adds for a readiness wait.
+func renderReady(r ReadyOut) string {
+	if r.Ready {
+		return fmt.Sprintf("\nready after %d ms: %s %s", r.WaitedMs, r.By, r.Detail)
+	}
+	return fmt.Sprintf("\nNOT ready after %d ms (%s): read its output with bg_read", r.WaitedMs, r.Reason)
+}
+
+// LaunchOut is bg_launch's structured result: the job, and the outcome of
+// its readiness wait when waitFor was given.
+type LaunchOut struct {
+	JobOut
+	// Ready is the readiness wait's outcome (nil without waitFor).
+	Ready *ReadyOut `json:"ready,omitempty"`
+}
+
+// launchSchema is the job object with bg_launch's "ready" property.
+func launchSchema() tools.Obj {
+	s := jobSchema()
+	props := s["properties"].(tools.Obj)
+	props["ready"] = tools.Object([]string{"ready", "waitedMs"}, tools.Obj{
+		"ready":    tools.Boolean("The job met waitFor."),
+		"by":       tools.Obj{"type": "string", "enum": []string{"url", "port", "line"}},
+		"detail":   tools.String("The address, port or line that made it ready."),
+		"reason":   tools.Obj{"type": "string", "enum": []string{"timeout", "exited", "cancelled"}},
+		"waitedMs": tools.Integer("How long the wait took.").Min(0),
+	})
+	return s
+}

@@ -1,0 +1,34 @@
+package jobtools
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLaunchWaitsForReadiness launches jobs that become ready by a line
+// and by a URL, one that never does before it exits, and bad waits.
+func TestLaunchWaitsForReadiness(t *testing.T) {
+	f := newFixture(t)
+	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo warming; sleep 0.2; echo READY on 1; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":10000}}`)
+	out := res.Structured.(LaunchOut)
+	if out.Ready == nil || !out.Ready.Ready || out.Ready.By != "line" || out.Ready.Detail != "READY on 1" {
+		t.Fatalf("line wait: %+v", out.Ready)
+	}
+	if !strings.Contains(res.Text, "ready after") {
+		t.Fatalf("text %q does not say it is ready", res.Text)
+	}
+	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","sleep 0.2; echo listening on http://127.0.0.1:4173/; exec sleep 30"],"waitFor":{"url":true}}`)
+	out = res.Structured.(LaunchOut)
+	if out.Ready == nil || !out.Ready.Ready || out.Ready.By != "url" || len(out.Services) == 0 {
+		t.Fatalf("url wait: %+v services %v", out.Ready, out.Services)
+	}
+	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","exit 2"],"waitFor":{"line":"never","timeoutMs":10000}}`)
+	if r := res.Structured.(LaunchOut).Ready; r == nil || r.Ready || r.Reason != "exited" {
+		t.Fatalf("exited job: %+v", r)
+	}
+	for _, bad := range []string{`{}`, `{"line":"("}`, `{"url":true,"timeoutMs":600000}`} {
+		if _, err := f.call(ToolLaunch, `{"command":"true","waitFor":`+bad+`}`); err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
+			t.Errorf("waitFor %s: %v, want INVALID_ARGUMENT", bad, err)
+		}
+	}
+}
