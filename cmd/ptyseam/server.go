@@ -33,6 +33,8 @@ type toolServer struct {
 	log      *slog.Logger
 	server   *mcp.Server
 
+	textResults bool // results carry their payload in text, not structured content
+
 	mu     sync.Mutex
 	owners map[*mcp.ServerSession]*core.Owner
 	wg     sync.WaitGroup
@@ -64,6 +66,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if t.Name == "pty_open" && len(cfg.Allow) > 0 {
 			t = allowlisted(t, cfg.Allow)
 		}
+		if t.Name == ptysession.ToolSend {
+			t = screen.FullScreenSend(screens, t)
+		}
 		if err := disp.Add(t); err != nil {
 			return nil, err
 		}
@@ -84,7 +89,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			}
 		}
 	}
-	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
 			"returns what it printed and why control came back, pty_tail returns only new output, pty_close ends it " +
@@ -93,13 +98,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		InitializedHandler: ts.initialized,
 	})
 	for _, d := range disp.Definitions() {
-		ts.server.AddTool(&mcp.Tool{
-			Name:         d.Name,
-			Title:        d.Title,
-			Description:  d.Description,
-			InputSchema:  d.InputSchema,
-			OutputSchema: d.OutputSchema,
-		}, ts.handler(d.Name))
+		ts.server.AddTool(mcpTool(d, cfg.TextResults), ts.handler(d.Name))
 	}
 	return ts, nil
 }
@@ -174,10 +173,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 			out.Meta = mcp.Meta{"code": te.Code}
 			return out, nil
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
-			StructuredContent: res.Structured,
-		}, nil
+		return mcpResult(res, ts.textResults), nil
 	}
 }
 
