@@ -28,11 +28,12 @@ type queryScanner struct {
 	inter   byte // last intermediate byte or 0
 	has2048 bool // a parameter equal to 2048 was seen
 	has69   bool // a parameter equal to 69 was seen
-	hasAlt  bool // a parameter equal to 47, 1047 or 1049 was seen
+	hasAlt  bool // a parameter equal to 1047 or 1049 was seen
 
 	// alt reports that the output so far left the terminal on the
-	// alternate screen (CSI ? 47/1047/1049 h, until the matching l or a
-	// reset), as full-screen programs do.
+	// alternate screen (CSI ? 1047/1049 h, until the matching l or a
+	// reset), as full-screen programs do. The old CSI ? 47 h is left out,
+	// as the emulator ignores it too.
 	alt bool
 
 	// Margins the output set (see filter): top and bottom margins other
@@ -339,7 +340,7 @@ func (s *queryScanner) endParam() {
 		s.has2048 = true
 	case 69:
 		s.has69 = true
-	case 47, 1047, 1049:
+	case 1047, 1049:
 		s.hasAlt = true
 	}
 	s.param = 0

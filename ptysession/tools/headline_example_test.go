@@ -1,0 +1,24 @@
+package tools_test
+
+import (
+	"fmt"
+
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// A server that carries the output in a result's structured content sends
+// the rendering's first line as its text.
+func ExampleHeadline() {
+	fmt.Println(tools.Headline("[prompt; command exit code 0; session running]\nls\nnotes.txt\n"))
+	// Output: [prompt; command exit code 0; session running]
+}
+
+// CompactSchema drops what only documents a schema and keeps what
+// constrains a value.
+func ExampleCompactSchema() {
+	doc := tools.MustSchemaJSON(tools.Object([]string{"n"}, tools.Obj{
+		"n": tools.Integer("How many.").Min(0),
+	}))
+	fmt.Println(string(tools.CompactSchema(doc)))
+	// Output: {"additionalProperties":false,"properties":{"n":{"minimum":0,"type":"integer"}},"required":["n"],"type":"object"}
+}
