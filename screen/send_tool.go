@@ -43,20 +43,65 @@ func FullScreenSend(m *Manager, send tools.Tool) tools.Tool {
 			ID string `json:"id"`
 		}
 		_ = json.Unmarshal(args, &a)
-		id := core.SessionID(a.ID)
-		if md := m.mode(ctx, owner, id); !md.known || !md.alt {
+		snap, ok := m.fullScreen(ctx, owner, core.SessionID(a.ID))
+		if !ok {
 			return res, nil
 		}
-		snap, err := m.Snapshot(ctx, owner, id, SnapshotOptions{})
-		if err != nil || !snap.AltScreen {
-			return res, nil
-		}
-		snap = shorter(snap)
 		out := SendResult{SendResult: sr, Screen: &snap}
 		out.Delta, out.Truncated, out.Skipped = "", false, 0
 		return tools.Result{Structured: out, Text: renderFullScreenSend(res.Text, snap)}, nil
 	}
 	return send
+}
+
+// OpenResult is pty_open's structured result once the screen tools serve
+// it (see [FullScreenOpen]): the facade's result, and the screen when the
+// command typed at open left a full-screen program on the terminal.
+type OpenResult struct {
+	ptysession.OpenResult
+	// Screen is set when the session's command took the terminal over
+	// (pty_open "vim notes.txt"); InitialOutput is then empty.
+	Screen *Snapshot `json:"screen,omitempty"`
+}
+
+// FullScreenOpen wraps the pty_open tool (ptysession.PtyTools) as
+// [FullScreenSend] wraps pty_send: a session whose command leaves a
+// full-screen program on the terminal returns its screen instead of the
+// drawing stream as its initial output.
+func FullScreenOpen(m *Manager, open tools.Tool) tools.Tool {
+	inner := open.Handler
+	open.OutputSchema = withScreenProperty(open.OutputSchema)
+	open.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
+		res, err := inner(ctx, owner, args, progress)
+		if err != nil {
+			return res, err
+		}
+		or, ok := res.Structured.(ptysession.OpenResult)
+		if !ok {
+			return res, nil
+		}
+		snap, ok := m.fullScreen(ctx, owner, or.SessionID)
+		if !ok {
+			return res, nil
+		}
+		out := OpenResult{OpenResult: or, Screen: &snap}
+		out.InitialOutput, out.Truncated = "", false
+		return tools.Result{Structured: out, Text: renderFullScreenSend(res.Text, snap)}, nil
+	}
+	return open
+}
+
+// fullScreen returns the session's screen (only the changed rows where
+// that is shorter) if its terminal is on the alternate screen.
+func (m *Manager) fullScreen(ctx context.Context, owner *core.Owner, id core.SessionID) (Snapshot, bool) {
+	if md := m.mode(ctx, owner, id); !md.known || !md.alt {
+		return Snapshot{}, false
+	}
+	snap, err := m.Snapshot(ctx, owner, id, SnapshotOptions{})
+	if err != nil || !snap.AltScreen {
+		return Snapshot{}, false
+	}
+	return shorter(snap), true
 }
 
 // renderFullScreenSend keeps the send's summary line and puts the screen
@@ -79,7 +124,7 @@ func withScreenProperty(doc json.RawMessage) json.RawMessage {
 		return doc
 	}
 	scr := snapshotSchema()
-	scr["description"] = "Set when the send left a full-screen program on the terminal: its screen, as pty_screen returns it; delta is then empty."
+	scr["description"] = "Set when a full-screen program holds the terminal: its screen, as pty_screen returns it; the output field (delta, initialOutput) is then empty."
 	props["screen"] = scr
 	out, err := json.Marshal(s)
 	if err != nil {

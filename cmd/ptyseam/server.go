@@ -66,8 +66,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if t.Name == "pty_open" && len(cfg.Allow) > 0 {
 			t = allowlisted(t, cfg.Allow)
 		}
-		if t.Name == ptysession.ToolSend {
+		switch t.Name {
+		case ptysession.ToolSend:
 			t = screen.FullScreenSend(screens, t)
+		case ptysession.ToolOpen:
+			t = screen.FullScreenOpen(screens, t)
 		}
 		if err := disp.Add(t); err != nil {
 			return nil, err

@@ -67,7 +67,8 @@ assert.match(desc.pty_signal, /output/);
 for (const t of tools) {
   if (t.outputSchema) assert.doesNotMatch(JSON.stringify(t.outputSchema), /"description"/, `${t.name} output schema`);
 }
-assert.ok(figures.toolListBytes < 32000, `tool list is ${figures.toolListBytes} bytes`);
+// 39,034 bytes before; 31,393 when this was written (a loose bound, as tools grow).
+assert.ok(figures.toolListBytes < 36000, `tool list is ${figures.toolListBytes} bytes`);
 
 // pty_open sets the terminal size.
 const opened = await call("pty_open", { command: "bash", cwd: workdir, cols: 80, rows: 24 });
@@ -172,6 +173,10 @@ figures.smallScreenRatio = bytes(small) / small.structuredContent.rows.join("\n"
 assert.ok(figures.smallScreenRatio <= 1.4, `pty_screen 24x80: result bytes per payload byte ${figures.smallScreenRatio}`);
 await call("pty_keys", { id, keys: ["q"] });
 const big = await call("pty_open", { command: "less /usr/share/common-licenses/GPL-3", cwd: workdir });
+// pty_open of a full-screen program returns its screen too.
+assert.equal(big.structuredContent.initialOutput, "");
+assert.equal(big.structuredContent.screen?.altScreen, true);
+figures.lessOpenBytes = bytes(big);
 const scr = await call("pty_screen", { id: big.structuredContent.sessionId });
 assert.deepEqual(scr.structuredContent.size, { rows: 40, cols: 160 });
 figures.screenRatio = bytes(scr) / scr.structuredContent.rows.join("\n").length;

@@ -1,0 +1,67 @@
+package screen
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// TestFullScreenSendAndOpenReturnTheScreen opens vi with pty_open and with
+// pty_send through the wrapped tools: the results hold the screen (checked
+// against the output schema by the dispatcher) and an empty output field,
+// while an ordinary send is untouched.
+func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
+	e := newEnv(t, Options{})
+	var wrapped []tools.Tool
+	for _, tool := range ptysession.PtyTools(ptysession.New(e.svc, ptysession.Options{})) {
+		switch tool.Name {
+		case ptysession.ToolSend:
+			tool = FullScreenSend(e.m, tool)
+		case ptysession.ToolOpen:
+			tool = FullScreenOpen(e.m, tool)
+		}
+		wrapped = append(wrapped, tool)
+	}
+	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, wrapped...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vi := need(t, "vi", "vim-tiny")
+	dir := t.TempDir()
+
+	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Structured.(ptysession.OpenResult).SessionID
+	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": "echo plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr, ok := res.Structured.(ptysession.SendResult); !ok || !strings.Contains(sr.Delta, "plain") {
+		t.Fatalf("an ordinary send changed: %#v", res.Structured)
+	}
+	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -N -n " + filepath.Join(dir, "a.txt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr, ok := res.Structured.(SendResult)
+	if !ok || sr.Screen == nil || !sr.Screen.AltScreen || sr.Delta != "" || sr.Screen.Size != size24x80 {
+		t.Fatalf("send of vi: %#v\n%s", res.Structured, res.Text)
+	}
+	if !strings.Contains(res.Text, "full-screen program") || len(res.Text) > 1500 {
+		t.Fatalf("send of vi, %d bytes of text:\n%s", len(res.Text), res.Text)
+	}
+
+	res, err = call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": vi + " -u NONE -N -n " + filepath.Join(dir, "b.txt"), "cols": 80, "rows": 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	or, ok := res.Structured.(OpenResult)
+	if !ok || or.Screen == nil || !or.Screen.AltScreen || or.InitialOutput != "" {
+		t.Fatalf("open of vi: %#v\n%s", res.Structured, res.Text)
+	}
+}
