@@ -53,7 +53,10 @@ type Result struct {
 	// Structured marshals to a JSON object that validates against the
 	// tool's output schema.
 	Structured any
-	// Text is the rendering for the model. The dispatcher bounds it (see
-	// Options.MaxTextBytes) and marks where it was cut.
+	// Text is the rendering for the model: a one-line summary (see
+	// [Headline]), then the payload. The dispatcher bounds it (see
+	// Options.MaxTextBytes) and marks where it was cut. A server that sends
+	// Structured may send only the summary line beside it, so that the
+	// payload is sent once.
 	Text string
 }
