@@ -67,6 +67,16 @@ func (s *Server) serverConfig() *gossh.ServerConfig {
 	if cfg.Banner != "" {
 		sc.BannerCallback = func(gossh.ConnMetadata) string { return cfg.Banner }
 	}
+	// A connection is counted when its authentication succeeds, before the
+	// server tells the client so: once the client's handshake returns, Stats
+	// includes it (counting after NewServerConn returned raced the client).
+	sc.AuthLogCallback = func(_ gossh.ConnMetadata, _ string, err error) {
+		if err == nil {
+			s.mu.Lock()
+			s.nConns++
+			s.mu.Unlock()
+		}
+	}
 	userOK := func(m gossh.ConnMetadata) bool { return m.User() == cfg.user() }
 	if cfg.Password != "" && !cfg.PasswordOnlyKeyboardInteractive {
 		sc.PasswordCallback = func(m gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
@@ -149,7 +159,9 @@ func (s *Server) WriteKnownHosts(path string) error {
 	return os.WriteFile(path, []byte(s.KnownHostsLine()+"\n"), 0o600)
 }
 
-// Stats counts what the server accepted since it started.
+// Stats counts what the server accepted since it started. A connection or
+// session is counted before the client learns it was accepted, so Stats
+// called after the client's Dial or NewSession returned includes it.
 type Stats struct {
 	// Connections counts authenticated connections.
 	Connections int
@@ -223,9 +235,6 @@ func (s *Server) serveConn(nc net.Conn) {
 	if err != nil {
 		return
 	}
-	s.mu.Lock()
-	s.nConns++
-	s.mu.Unlock()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -237,13 +246,18 @@ func (s *Server) serveConn(nc net.Conn) {
 			_ = nch.Reject(gossh.UnknownChannelType, fmt.Sprintf("sshtest: no %q channels", nch.ChannelType()))
 			continue
 		}
-		ch, creqs, err := nch.Accept()
-		if err != nil {
-			continue
-		}
+		// Counted before Accept confirms the channel to the client, so that
+		// Stats includes it once the client's NewSession returns.
 		s.mu.Lock()
 		s.nSession++
 		s.mu.Unlock()
+		ch, creqs, err := nch.Accept()
+		if err != nil {
+			s.mu.Lock()
+			s.nSession--
+			s.mu.Unlock()
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -58,6 +58,37 @@ func TestAuthMethodsAndBanner(t *testing.T) {
 	}
 }
 
+// TestStatsCountWhatTheClientWasToldOf checks Stats right after each Dial
+// and NewSession returns: the server must have counted the connection and
+// the session before confirming them (counting afterwards raced the client,
+// and made TestAuthMethodsAndBanner flaky under load).
+func TestStatsCountWhatTheClientWasToldOf(t *testing.T) {
+	srv, err := sshtest.NewServer(sshtest.Config{User: "u", Password: "pw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for i := 1; i <= 20; i++ {
+		c, err := dial(t, srv, &gossh.ClientConfig{User: "u", Auth: []gossh.AuthMethod{gossh.Password("pw")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := srv.Stats()
+		s, serr := c.NewSession()
+		st2 := srv.Stats()
+		if serr == nil {
+			_ = s.Close()
+		}
+		_ = c.Close()
+		if serr != nil {
+			t.Fatalf("dial %d: new session: %v", i, serr)
+		}
+		if st.Connections != i || st2.Sessions != i {
+			t.Fatalf("dial %d: stats after Dial %+v, after NewSession %+v; want %d and %d", i, st, st2, i, i)
+		}
+	}
+}
+
 func TestSessionRunsRealProgramAndDrops(t *testing.T) {
 	srv, err := sshtest.NewServer(sshtest.Config{Password: "pw"})
 	if err != nil {
