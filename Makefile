@@ -6,8 +6,10 @@ MODULES  := $(RELEASED) hardening bench tools/releasecheck
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 TESTFLAGS ?= -race -count=1 -timeout 25m
 FUZZTIME ?= 10s
+N        ?= 5
+K        ?= 2
 
-.PHONY: all demo test deps lint vet fmt bench fuzz soak cross release-check tidy
+.PHONY: all demo test test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
 
 all: lint test
 
@@ -22,6 +24,10 @@ deps:
 ## test: install missing dependencies, check the modules can be released, then run every module's tests with -race
 test: deps release-check
 	TESTFLAGS="$(TESTFLAGS)" bash scripts/test.sh $(MODULES)
+
+## test-loaded: the suite of make test N times (default 5) beside K busy loops (default 2); lists each failing test with its package and run
+test-loaded: deps
+	N="$(N)" K="$(K)" TESTFLAGS="$(TESTFLAGS)" bash scripts/test-loaded.sh $(MODULES)
 
 ## lint: gofmt, go vet, and the darwin cross-compile
 lint: vet cross
