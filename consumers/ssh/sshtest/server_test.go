@@ -1,7 +1,7 @@
 package sshtest_test
 
 import (
-	"bytes"
+	"bufio"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +9,10 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
 	gossh "golang.org/x/crypto/ssh"
 )
+
+// waitLimit bounds every wait for behaviour in the tests (a hang guard,
+// not a timing assertion).
+const waitLimit = 20 * time.Second
 
 func dial(t *testing.T, srv *sshtest.Server, cfg *gossh.ClientConfig) (*gossh.Client, error) {
 	t.Helper()
@@ -117,12 +121,28 @@ func TestSessionRunsRealProgramAndDrops(t *testing.T) {
 	if err := s.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	s.Stdout = &buf
+	stdout, err := s.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Start("tty; sleep 60"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
+	// Drop once the program runs on its PTY (tty printed its name), not
+	// after a fixed pause that a loaded machine may not honour.
+	line := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(stdout).ReadString('\n')
+		line <- l
+	}()
+	select {
+	case l := <-line:
+		if !strings.Contains(l, "/dev/pts/") {
+			t.Fatalf("no PTY: %q", l)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("tty printed nothing")
+	}
 	srv.DropConnections()
 	done := make(chan error, 1)
 	go func() { done <- s.Wait() }()
@@ -131,11 +151,8 @@ func TestSessionRunsRealProgramAndDrops(t *testing.T) {
 		if err == nil {
 			t.Fatal("session survived the drop")
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("session did not end after DropConnections")
-	}
-	if !strings.Contains(buf.String(), "/dev/pts/") {
-		t.Fatalf("no PTY: %q", buf.String())
 	}
 }
 
