@@ -289,10 +289,11 @@ func TestSignalForeground(t *testing.T) {
 			t.Fatal(err)
 		}
 		if res.WaitReason != core.WaitTimeout {
-			// Settled before the shell started sleep: give it time.
 			t.Logf("early settle: %s", res.WaitReason)
-			time.Sleep(500 * time.Millisecond)
 		}
+		// Whether the send settled early or timed out, the shell may not
+		// have started sleep yet on a loaded machine: wait until it has.
+		waitForegroundJob(t, r.PID)
 		sr, err := s.Signal(ctx, owner, r.SessionID, "int")
 		if err != nil || !sr.Delivered || sr.Signal != "SIGINT" || sr.Leader {
 			t.Fatalf("signal: %+v %v", sr, err)
@@ -316,7 +317,7 @@ func TestExecBackendArgv(t *testing.T) {
 		})
 		ctx := testCtx(t)
 		var text string
-		for range 100 {
+		for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); {
 			tr, err := s.Tail(ctx, owner, r.SessionID, 0)
 			if err != nil {
 				t.Fatal(err)
