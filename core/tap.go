@@ -78,14 +78,29 @@ func (t *Tap) feedLocked(p []byte) {
 // chunk, in order, under the session's lock: it must be quick and must not
 // call the service) reports that the chunk needs attention now, at end of
 // output, or on overflow. A Next with an ended ctx still returns whatever is
-// queued. minBytes <= 0 restores waking on every chunk.
+// queued. minBytes <= 0 restores waking on every chunk. Output already
+// queued is judged by the new policy (urgent is called on each queued
+// chunk, in order), whatever the old one decided.
 func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
 	t.sess.mu.Lock()
 	defer t.sess.mu.Unlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.wakeBytes, t.urgent = minBytes, urgent
-	if len(t.chunks) > 0 && (minBytes <= 0 || t.size >= minBytes) {
+	// The old policy's verdict does not carry over: output that woke
+	// readers under it (every chunk, by default) may not under this one.
+	t.ready = false
+	if len(t.chunks) == 0 {
+		return
+	}
+	meets := minBytes <= 0 || t.size >= minBytes
+	for _, c := range t.chunks {
+		if meets {
+			break
+		}
+		meets = urgent != nil && urgent(c)
+	}
+	if meets {
 		t.ready = true // what is queued now meets the new policy
 		t.wakeLocked()
 	}
