@@ -20,8 +20,12 @@ import (
 const waitLimit = 20 * time.Second
 
 // testMarkerPrefix starts every marker the tests use, so that TestMain
-// can look for any process a test left behind.
-const testMarkerPrefix = "lpt-"
+// can look for any process a test left behind. It is random per test
+// binary: another run of these tests on the same machine (a second
+// worktree, a parallel CI job) must neither count as this run's leftovers
+// nor share a marker with it, since a session's teardown kills every
+// process carrying its marker.
+var testMarkerPrefix = "lpt-" + randomHex(4) + "-"
 
 // term drives one session in a test: a goroutine collects its output until
 // io.EOF, and cleanup closes it and checks that nothing survived.

@@ -30,7 +30,6 @@ func ExampleNewExec() {
 	b := localpty.NewExec(localpty.ExecOptions{})
 	s, err := b.Spawn(ctx, core.BackendRequest{
 		Command: []string{"sh", "-c", "echo hello from a pty; exit 3"},
-		Marker:  "lpt-example-exec",
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -51,7 +50,7 @@ func ExampleNewExec() {
 func ExampleNewShell() {
 	ctx := context.Background()
 	b := localpty.NewShell(localpty.ShellOptions{})
-	s, err := b.Spawn(ctx, core.BackendRequest{Marker: "lpt-example-shell"})
+	s, err := b.Spawn(ctx, core.BackendRequest{})
 	if err != nil {
 		fmt.Println(err)
 		return
