@@ -177,11 +177,14 @@ func TestSpawnErrors(t *testing.T) {
 
 func TestEnvDirAndMarker(t *testing.T) {
 	dir := t.TempDir()
+	// Unique per run: a session's close kills every process carrying its
+	// marker, another run's too.
+	marker := "m123-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	bs, err := New(Options{}).Spawn(context.Background(), core.BackendRequest{
 		Command: []string{"sh", "-c", `echo "$PWD|$GREETING|$` + MarkerEnv + `"`},
 		Dir:     dir,
 		Env:     []string{"GREETING=hi"},
-		Marker:  "m123",
+		Marker:  marker,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +193,7 @@ func TestEnvDirAndMarker(t *testing.T) {
 	defer s.Close(context.Background())
 	r := startReader(s)
 	r.waitEOF(t)
-	if got, want := strings.TrimSpace(r.text()), dir+"|hi|m123"; got != want {
+	if got, want := strings.TrimSpace(r.text()), dir+"|hi|"+marker; got != want {
 		t.Fatalf("got %q want %q", got, want)
 	}
 }
