@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,12 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	gossh "golang.org/x/crypto/ssh"
 )
+
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a schedule. A login shell's first prompt took over 5 s on a loaded
+// two-core machine; the limits of what the code must do quickly (a
+// cancelled spawn, a lost connection) are asserted separately.
+const waitLimit = 20 * time.Second
 
 // term collects a backend session's output in the background.
 type term struct {
@@ -85,7 +92,7 @@ func (t *term) waitFor(tb testing.TB, re string, timeout time.Duration) []string
 
 func (t *term) send(tb testing.TB, s string) {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if _, err := t.s.Write(ctx, []byte(s)); err != nil {
 		tb.Fatalf("write: %v", err)
@@ -103,7 +110,7 @@ func (t *term) waitEOF(tb testing.TB, timeout time.Duration) {
 
 func closeSession(tb testing.TB, s core.BackendSession) {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if err := s.Close(ctx); err != nil {
 		tb.Errorf("close: %v", err)
@@ -116,6 +123,14 @@ func newServer(tb testing.TB, cfg sshtest.Config) *sshtest.Server {
 	tb.Helper()
 	if cfg.Env == nil {
 		cfg.Env = []string{"PS1=" + testPrompt}
+	}
+	// A login shell (what a session whose variables the server refused
+	// runs) reads the startup files in HOME: the tester's own, which can be
+	// slow or hang (a stale pyenv lock made 'bash -l' take 75 s on a
+	// contributor's machine). An empty HOME keeps the tests about this
+	// package; exec uses the last HOME in the list.
+	if !slices.ContainsFunc(cfg.Env, func(e string) bool { return strings.HasPrefix(e, "HOME=") }) {
+		cfg.Env = append(cfg.Env, "HOME="+tb.TempDir())
 	}
 	srv, err := sshtest.NewServer(cfg)
 	if err != nil {
@@ -138,7 +153,7 @@ func targetFor(tb testing.TB, srv *sshtest.Server, user string, auth Auth) *Targ
 
 func spawn(tb testing.TB, b *Backend, t *Target, req core.BackendRequest) core.BackendSession {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	req.Options = t
 	if req.Size == (core.Size{}) {
