@@ -27,8 +27,8 @@ func TestPasswordShellEchoAndExit(t *testing.T) {
 	b := newBackend(nil)
 	s := spawn(t, b, targetFor(t, srv, "alice", Auth{Password: "s3cret-pw"}), core.BackendRequest{})
 	tm := newTerm(s)
-	tm.waitFor(t, `Welcome to sshtest\r\n`, 5*time.Second)
-	tm.waitFor(t, `sshtest\$ `, 5*time.Second)
+	tm.waitFor(t, `Welcome to sshtest\r\n`, waitLimit)
+	tm.waitFor(t, `sshtest\$ `, waitLimit)
 	if got := s.ExitStatus(); got.Exited() {
 		t.Fatalf("status %v before exit", got)
 	}
@@ -36,8 +36,8 @@ func TestPasswordShellEchoAndExit(t *testing.T) {
 		t.Fatalf("PID %d, want 0", s.PID())
 	}
 	tm.send(t, "echo hel''lo; exit 7\r")
-	tm.waitFor(t, `hello\r\n`, 5*time.Second)
-	tm.waitEOF(t, 5*time.Second)
+	tm.waitFor(t, `hello\r\n`, waitLimit)
+	tm.waitEOF(t, waitLimit)
 	select {
 	case <-s.Exited():
 	default:
@@ -59,7 +59,7 @@ func TestCommandArgvExitCodeAndSignalExit(t *testing.T) {
 	tg := targetFor(t, srv, "test", Auth{Password: "pw"})
 	s := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", `printf '%s|' "$1" "$2"; exit 3`, "x", "a b", "it's"}})
 	tm := newTerm(s)
-	tm.waitEOF(t, 5*time.Second)
+	tm.waitEOF(t, waitLimit)
 	if !strings.Contains(tm.String(), "a b|it's|") {
 		t.Fatalf("argv not preserved: %q", tm.String())
 	}
@@ -70,7 +70,7 @@ func TestCommandArgvExitCodeAndSignalExit(t *testing.T) {
 
 	s = spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", "kill -TERM $$"}})
 	tm = newTerm(s)
-	tm.waitEOF(t, 5*time.Second)
+	tm.waitEOF(t, waitLimit)
 	if st := s.ExitStatus(); st.Signal != "SIGTERM" || st.ExitCode != -1 {
 		t.Fatalf("status %+v, want SIGTERM", st)
 	}
@@ -100,7 +100,7 @@ func TestKeyboardInteractiveRounds(t *testing.T) {
 		return ans, nil
 	}
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{KeyboardInteractive: ki}), core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 	if len(seen) != 2 || seen[0].Round != 1 || seen[1].Round != 2 || len(seen[0].Questions) != 2 ||
 		seen[0].Questions[0].Echo || !seen[0].Questions[1].Echo || seen[1].Instruction != "second" {
@@ -112,7 +112,7 @@ func TestPasswordThroughKeyboardInteractiveOnly(t *testing.T) {
 	srv := newServer(t, sshtest.Config{Password: "kipw", PasswordOnlyKeyboardInteractive: true})
 	b := newBackend(nil)
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "kipw"}), core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 
 	_, err := b.Spawn(context.Background(), core.BackendRequest{Options: targetFor(t, srv, "test", Auth{Password: "wrong"})})
@@ -145,7 +145,7 @@ func TestPublicKeyFileWithPassphrase(t *testing.T) {
 		return []byte("key-passphrase"), nil
 	}}
 	s := spawn(t, b, targetFor(t, srv, "test", auth), core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 	if asked != 1 {
 		t.Fatalf("passphrase asked %d times", asked)
@@ -242,7 +242,7 @@ func TestWrongPasswordIsTypedAndSecretFree(t *testing.T) {
 	}
 	// A good login logs too, without the password.
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "right-pw"}), core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 	if strings.Contains(logs.String(), "right-pw") || !strings.Contains(logs.String(), "ssh connected") {
 		t.Fatalf("logs: %s", logs.String())
@@ -271,7 +271,7 @@ func TestUnknownHostChangedKeyAndTOFU(t *testing.T) {
 
 	tg.HostKeys.AcceptNew = true
 	s := spawn(t, b, tg, core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 	data, err := os.ReadFile(kh)
 	if err != nil || !strings.Contains(string(data), strings.TrimSpace(string(gossh.MarshalAuthorizedKey(srv.HostKey())))) {
@@ -281,7 +281,7 @@ func TestUnknownHostChangedKeyAndTOFU(t *testing.T) {
 	// Strict again: the recorded key is accepted.
 	tg.HostKeys.AcceptNew = false
 	s = spawn(t, b, tg, core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 
 	// A server with another key on the same address is a changed key,
@@ -312,6 +312,6 @@ func TestHostKeyAlgorithmFromKnownHosts(t *testing.T) {
 	b := newBackend(nil)
 	tg := &Target{Host: srv.Host(), Port: srv.Port(), User: "test", Auth: Auth{Password: "pw"}, HostKeys: HostKeyPolicy{KnownHostsFiles: []string{kh}}}
 	s := spawn(t, b, tg, core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 5*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 }

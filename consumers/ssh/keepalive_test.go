@@ -90,14 +90,18 @@ func TestKeepaliveDetectsSilentNetwork(t *testing.T) {
 	// known_hosts names the server's own port; trust the proxy's address.
 	writeKnownFor(t, tg.HostKeys.KnownHostsFiles[0], "127.0.0.1", p, srv.HostKey())
 	tg.Port = p
+	// The timeout is long enough for the healthy connection to log in and
+	// prompt on a loaded machine (the in-process server answers keepalives
+	// from goroutines that share the CPU), short enough to be seen soon
+	// once the proxy freezes.
 	tg.KeepaliveInterval = 100 * time.Millisecond
-	tg.KeepaliveTimeout = 300 * time.Millisecond
+	tg.KeepaliveTimeout = 2 * time.Second
 	b := newBackend(nil)
 	s := spawn(t, b, tg, core.BackendRequest{})
 	tm := newTerm(s)
-	tm.waitFor(t, `sshtest\$ `, 5*time.Second)
+	tm.waitFor(t, `sshtest\$ `, waitLimit)
 	fz.frozen.Store(true)
-	tm.waitEOF(t, 10*time.Second)
+	tm.waitEOF(t, waitLimit)
 	if st := s.ExitStatus(); st.Reason != "connection lost" {
 		t.Fatalf("status %+v", st)
 	}

@@ -40,7 +40,7 @@ func TestSessionsShareOneConnection(t *testing.T) {
 	terms := make([]*term, len(sessions))
 	for i, s := range sessions {
 		terms[i] = newTerm(s)
-		terms[i].waitFor(t, `sshtest\$ `, 5*time.Second)
+		terms[i].waitFor(t, `sshtest\$ `, waitLimit)
 		if strings.HasPrefix(terms[i].String(), "hi there\r\n") {
 			banners++
 		}
@@ -70,16 +70,16 @@ func TestResizeSeenByStty(t *testing.T) {
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "pw"}), core.BackendRequest{Size: core.Size{Rows: 33, Cols: 101}})
 	defer closeSession(t, s)
 	tm := newTerm(s)
-	tm.waitFor(t, `sshtest\$ `, 5*time.Second)
+	tm.waitFor(t, `sshtest\$ `, waitLimit)
 	tm.send(t, "stty size\r")
-	tm.waitFor(t, `33 101\r\n`, 5*time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	tm.waitFor(t, `33 101\r\n`, waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if err := s.Resize(ctx, core.Size{Rows: 50, Cols: 132}); err != nil {
 		t.Fatal(err)
 	}
 	// The request is asynchronous: ask until the new size shows.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for !strings.Contains(tm.String(), "50 132\r\n") {
 		if time.Now().After(deadline) {
 			t.Fatalf("new size never seen:\n%s", tm.String())
@@ -95,18 +95,18 @@ func TestSignalForegroundJobThroughTTYChar(t *testing.T) {
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "pw"}), core.BackendRequest{})
 	defer closeSession(t, s)
 	tm := newTerm(s)
-	tm.waitFor(t, `sshtest\$ `, 5*time.Second)
+	tm.waitFor(t, `sshtest\$ `, waitLimit)
 	tm.send(t, "sleep 60\r")
 	time.Sleep(300 * time.Millisecond) // let sleep start
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGINT})
 	if err != nil || !res.Delivered || res.Method != "tty-char" {
 		t.Fatalf("signal: %+v %v", res, err)
 	}
-	tm.waitFor(t, `\^C\r\n(\x1b\[\?2004h)?sshtest\$ `, 5*time.Second)
+	tm.waitFor(t, `\^C\r\n(\x1b\[\?2004h)?sshtest\$ `, waitLimit)
 	tm.send(t, "echo status=$?\r")
-	tm.waitFor(t, `status=130`, 5*time.Second)
+	tm.waitFor(t, `status=130`, waitLimit)
 	if _, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGKILL}); !errors.Is(err, core.ErrSignalRefused) {
 		t.Fatalf("SIGKILL to the shell: %v, want ErrSignalRefused", err)
 	}
@@ -118,8 +118,8 @@ func TestSignalCommandSessionAndFallback(t *testing.T) {
 		b := newBackend(nil)
 		s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "pw"}), core.BackendRequest{Command: []string{"sh", "-c", "echo ready; exec sleep 60"}})
 		tm := newTerm(s)
-		tm.waitFor(t, `ready`, 5*time.Second)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		tm.waitFor(t, `ready`, waitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 		res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGINT})
 		want := "ssh-signal"
 		if ignore {
@@ -129,7 +129,7 @@ func TestSignalCommandSessionAndFallback(t *testing.T) {
 			t.Fatalf("ignore=%v: %+v %v", ignore, res, err)
 		}
 		t.Logf("ignore=%v: %+v", ignore, res)
-		tm.waitEOF(t, 5*time.Second)
+		tm.waitEOF(t, waitLimit)
 		if st := s.ExitStatus(); st.Signal != "SIGINT" {
 			t.Fatalf("ignore=%v: status %+v", ignore, st)
 		}
@@ -160,7 +160,7 @@ func TestEnvAcceptedRefusedAndDir(t *testing.T) {
 		Dir:     dir,
 	})
 	tm := newTerm(s)
-	tm.waitEOF(t, 5*time.Second)
+	tm.waitEOF(t, waitLimit)
 	closeSession(t, s)
 	if want := "[yes][it's $HOME `x`][" + dir + "]"; !strings.Contains(tm.String(), want) {
 		t.Fatalf("output %q, want %q", tm.String(), want)
@@ -169,9 +169,9 @@ func TestEnvAcceptedRefusedAndDir(t *testing.T) {
 	// (It is a login shell then, which may set its own prompt.)
 	s = spawn(t, b, tg, core.BackendRequest{Env: []string{"REFUSED=v1"}})
 	tm = newTerm(s)
-	tm.waitFor(t, `[$#] $`, 5*time.Second)
+	tm.waitFor(t, `[$#] $`, waitLimit)
 	tm.send(t, "echo got=$REFUSED\r")
-	tm.waitFor(t, `got=v1`, 5*time.Second)
+	tm.waitFor(t, `got=v1`, waitLimit)
 	closeSession(t, s)
 }
 
@@ -182,10 +182,10 @@ func TestDroppedConnectionEndsSessions(t *testing.T) {
 	s1 := spawn(t, b, tg, core.BackendRequest{})
 	s2 := spawn(t, b, tg, core.BackendRequest{Command: []string{"sleep", "60"}})
 	t1, t2 := newTerm(s1), newTerm(s2)
-	t1.waitFor(t, `sshtest\$ `, 5*time.Second)
+	t1.waitFor(t, `sshtest\$ `, waitLimit)
 	srv.DropConnections()
 	for i, tm := range []*term{t1, t2} {
-		tm.waitEOF(t, 5*time.Second)
+		tm.waitEOF(t, waitLimit)
 		st := tm.s.ExitStatus()
 		if !st.Exited() || st.Reason != "connection lost" {
 			t.Fatalf("session %d: status %+v", i, st)
@@ -198,7 +198,7 @@ func TestDroppedConnectionEndsSessions(t *testing.T) {
 	closeSession(t, s2)
 	// The pool dials again.
 	s3 := spawn(t, b, tg, core.BackendRequest{Command: []string{"true"}})
-	newTerm(s3).waitEOF(t, 5*time.Second)
+	newTerm(s3).waitEOF(t, waitLimit)
 	closeSession(t, s3)
 }
 
@@ -207,7 +207,7 @@ func TestCloseHangsUpRunningShell(t *testing.T) {
 	b := newBackend(nil)
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "pw"}), core.BackendRequest{})
 	tm := newTerm(s)
-	tm.waitFor(t, `sshtest\$ `, 5*time.Second)
+	tm.waitFor(t, `sshtest\$ `, waitLimit)
 	tm.send(t, "sleep 60\r")
 	time.Sleep(100 * time.Millisecond)
 	closeSession(t, s)
@@ -219,7 +219,7 @@ func TestCloseHangsUpRunningShell(t *testing.T) {
 	if st := s.ExitStatus(); !st.Exited() {
 		t.Fatalf("status %+v", st)
 	}
-	tm.waitEOF(t, 5*time.Second)
+	tm.waitEOF(t, waitLimit)
 	if _, err := s.Write(context.Background(), []byte("x")); err == nil {
 		t.Fatal("write after close succeeded")
 	}

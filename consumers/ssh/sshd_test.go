@@ -33,15 +33,15 @@ func TestSSHDPasswordShellBannerExitCode(t *testing.T) {
 	tg := sshdTarget(t, srv, Auth{Password: srv.Password})
 	s := spawn(t, b, tg, core.BackendRequest{})
 	tm := newTerm(s)
-	tm.waitFor(t, `^Authorized use only\r\n`, 10*time.Second)
-	tm.waitFor(t, `[$] $`, 10*time.Second)
+	tm.waitFor(t, `^Authorized use only\r\n`, waitLimit)
+	tm.waitFor(t, `[$] $`, waitLimit)
 	tm.send(t, "echo sum=$((20+22)); whoami\r")
-	tm.waitFor(t, `sum=42\r\n`+sshdtest.User, 10*time.Second)
+	tm.waitFor(t, `sum=42\r\n`+sshdtest.User, waitLimit)
 
 	// A command session on the same connection, with its exit code.
 	c := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", "echo from-cmd; exit 42"}})
 	ct := newTerm(c)
-	ct.waitEOF(t, 10*time.Second)
+	ct.waitEOF(t, waitLimit)
 	if st := c.ExitStatus(); st.ExitCode != 42 || !strings.Contains(ct.String(), "from-cmd") {
 		t.Fatalf("status %+v output %q", st, ct.String())
 	}
@@ -54,7 +54,7 @@ func TestSSHDPasswordShellBannerExitCode(t *testing.T) {
 	closeSession(t, c)
 
 	tm.send(t, "exit 5\r")
-	tm.waitEOF(t, 10*time.Second)
+	tm.waitEOF(t, waitLimit)
 	if st := s.ExitStatus(); st.ExitCode != 5 {
 		t.Fatalf("shell status %+v", st)
 	}
@@ -69,7 +69,7 @@ func TestSSHDKeyboardInteractiveThroughPAM(t *testing.T) {
 	b := newBackend(nil)
 	// The password answers PAM's question without a callback...
 	s := spawn(t, b, sshdTarget(t, srv, Auth{Password: srv.Password}), core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 10*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 	// ...and a callback sees the question.
 	var prompts []string
@@ -82,7 +82,7 @@ func TestSSHDKeyboardInteractiveThroughPAM(t *testing.T) {
 		return ans, nil
 	}
 	s = spawn(t, b, sshdTarget(t, srv, Auth{KeyboardInteractive: ki}), core.BackendRequest{Command: []string{"true"}})
-	newTerm(s).waitEOF(t, 10*time.Second)
+	newTerm(s).waitEOF(t, waitLimit)
 	closeSession(t, s)
 	if len(prompts) == 0 || !strings.Contains(prompts[0], "assword") {
 		t.Fatalf("prompts %q", prompts)
@@ -95,7 +95,7 @@ func TestSSHDPublicKey(t *testing.T) {
 	b := newBackend(nil)
 	s := spawn(t, b, sshdTarget(t, srv, Auth{KeyFiles: []string{writeKey(t, key, "")}}), core.BackendRequest{Command: []string{"id", "-un"}})
 	tm := newTerm(s)
-	tm.waitEOF(t, 10*time.Second)
+	tm.waitEOF(t, waitLimit)
 	closeSession(t, s)
 	if !strings.Contains(tm.String(), sshdtest.User) {
 		t.Fatalf("output %q", tm.String())
@@ -147,17 +147,17 @@ func TestSSHDWindowChangeSignalsEnv(t *testing.T) {
 	s := spawn(t, b, tg, core.BackendRequest{Size: core.Size{Rows: 30, Cols: 90}})
 	defer closeSession(t, s)
 	tm := newTerm(s)
-	tm.waitFor(t, `[$] $`, 10*time.Second)
+	tm.waitFor(t, `[$] $`, waitLimit)
 	tm.send(t, "stty size\r")
-	tm.waitFor(t, `30 90\r\n`, 10*time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	tm.waitFor(t, `30 90\r\n`, waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if err := s.Resize(ctx, core.Size{Rows: 48, Cols: 120}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
 	tm.send(t, "stty size\r")
-	tm.waitFor(t, `48 120\r\n`, 10*time.Second)
+	tm.waitFor(t, `48 120\r\n`, waitLimit)
 
 	// SIGINT reaches a foreground job through the PTY.
 	tm.send(t, "sleep 100\r")
@@ -166,16 +166,16 @@ func TestSSHDWindowChangeSignalsEnv(t *testing.T) {
 		t.Fatalf("signal %+v %v", res, err)
 	}
 	tm.send(t, "echo rc=$?\r")
-	tm.waitFor(t, `rc=130`, 10*time.Second)
+	tm.waitFor(t, `rc=130`, waitLimit)
 
 	// A command session gets SIGTERM as an SSH signal request.
 	c := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", "echo up; exec sleep 100"}})
 	ct := newTerm(c)
-	ct.waitFor(t, "up", 10*time.Second)
+	ct.waitFor(t, "up", waitLimit)
 	if res, err := c.Signal(ctx, core.SignalRequest{Signal: core.SIGTERM}); err != nil || res.Method != "ssh-signal" {
 		t.Fatalf("signal %+v %v", res, err)
 	}
-	ct.waitEOF(t, 10*time.Second)
+	ct.waitEOF(t, waitLimit)
 	if st := c.ExitStatus(); st.Signal != "SIGTERM" {
 		t.Fatalf("status %+v", st)
 	}
@@ -185,7 +185,7 @@ func TestSSHDWindowChangeSignalsEnv(t *testing.T) {
 	e := spawn(t, b, tg, core.BackendRequest{Command: []string{"sh", "-c", `echo "[$LC_PTYSEAM][$OTHER_VAR]"`},
 		Env: []string{"LC_PTYSEAM=accepted", "OTHER_VAR=it's exported"}})
 	et := newTerm(e)
-	et.waitEOF(t, 10*time.Second)
+	et.waitEOF(t, waitLimit)
 	closeSession(t, e)
 	if !strings.Contains(et.String(), "[accepted][it's exported]") {
 		t.Fatalf("env output %q", et.String())
@@ -199,12 +199,12 @@ func TestSSHDConnectionDropped(t *testing.T) {
 	s1 := spawn(t, b, tg, core.BackendRequest{})
 	s2 := spawn(t, b, tg, core.BackendRequest{Command: []string{"sleep", "100"}})
 	t1, t2 := newTerm(s1), newTerm(s2)
-	t1.waitFor(t, `[$] $`, 10*time.Second)
+	t1.waitFor(t, `[$] $`, waitLimit)
 	t1.send(t, "sleep 100\r")
 	start := time.Now()
 	srv.Kill()
 	for i, tm := range []*term{t1, t2} {
-		tm.waitEOF(t, 10*time.Second)
+		tm.waitEOF(t, waitLimit)
 		if st := tm.s.ExitStatus(); !st.Exited() || st.Reason != "connection lost" {
 			t.Fatalf("session %d: %+v", i, st)
 		}
@@ -221,7 +221,7 @@ func TestSSHDCloseEndsRemoteProcesses(t *testing.T) {
 	b := newBackend(nil)
 	s := spawn(t, b, sshdTarget(t, srv, Auth{Password: srv.Password}), core.BackendRequest{})
 	tm := newTerm(s)
-	tm.waitFor(t, `[$] $`, 10*time.Second)
+	tm.waitFor(t, `[$] $`, waitLimit)
 	tm.send(t, "sleep 100 & sleep 200\r")
 	time.Sleep(300 * time.Millisecond)
 	before := len(srv.Remaining())
@@ -230,7 +230,7 @@ func TestSSHDCloseEndsRemoteProcesses(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 	// Only the listener remains once the connection is closed.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for len(srv.Remaining()) > 1 {
 		if time.Now().After(deadline) {
 			t.Fatalf("remote processes left after close: %v (had %d)", srv.Remaining(), before)
