@@ -71,12 +71,15 @@ done
 # once per package (a helper process's output repeats it, indented).
 failures() {
   awk -v run="$2" '
-    function reset() { np = 0; clue = ""; split("", seen) }
+    function reset() { np = 0; clue = ""; running = 0; split("", seen) }
+    function add(name, what) { if (!(name in seen)) { seen[name] = 1; pending[++np] = name " " what } }
     BEGIN { reset() }
-    /^[[:space:]]*--- FAIL: / {
-      if (!($3 in seen)) { seen[$3] = 1; pending[++np] = $3 " " $4 }
-      next
-    }
+    /^[[:space:]]*--- FAIL: / { add($3, $4); next }
+    # A timeout names the tests still running ("running tests:" then one
+    # indented "TestName (duration)" line each).
+    /^[[:space:]]*running tests:/ { running = 1; next }
+    running && /^[[:space:]]+[^[:space:]]+ \([^)]*\)$/ { add($1, "(still running at the timeout, after " substr($2, 2, length($2) - 2) ")"); next }
+    running { running = 0 }
     clue == "" && !/^FAIL/ && (/^panic: / || /race detected/ || /goleak/ || /left processes behind/ || /build failed/ || /setup failed/) {
       clue = $0; sub(/^[[:space:]]+/, "", clue)
     }
@@ -85,6 +88,7 @@ failures() {
       if ($3 == "[build" || $3 == "[setup") clue = substr($3, 2) " failed"
       if (np == 0) printf "run %s: %s (failed outside a test: %s)\n", run, pkg, (clue == "" ? "see the log" : clue)
       for (j = 1; j <= np; j++) printf "run %s: %s %s\n", run, pkg, pending[j]
+      if (np > 0 && clue ~ /^panic: |goleak|left processes behind/) printf "run %s: %s (also: %s)\n", run, pkg, clue
       reset(); next
     }
     /^ok[[:space:]]/ { reset() }
