@@ -67,7 +67,8 @@ func Register(svc Registrar) error {
 // Type returns "shell" or "exec".
 func (b *Backend) Type() string { return b.typ }
 
-// Spawn starts the program on a new terminal. req.Options must be nil.
+// Spawn starts the program on a new terminal. req.Options is nil or a
+// [SpawnOptions].
 // An unusable req.Dir is a CodeInvalidArgument error and a program that
 // cannot be started a CodeSpawnFailed error; both wrap the OS error and
 // leave nothing behind.
@@ -83,8 +84,9 @@ func (b *Backend) spawn(ctx context.Context, req core.BackendRequest) (*session,
 	if err := ctx.Err(); err != nil {
 		return nil, wrapErr(core.CodeSpawnFailed, err, "spawn cancelled")
 	}
-	if req.Options != nil {
-		return nil, core.Errorf(core.CodeInvalidArgument, "the %s backend takes no options (got %T)", b.typ, req.Options)
+	so, err := spawnOptions(b.typ, req.Options)
+	if err != nil {
+		return nil, err
 	}
 	argv := req.Command
 	var extra []string
@@ -119,6 +121,7 @@ func (b *Backend) spawn(ctx context.Context, req core.BackendRequest) (*session,
 		dir:    req.Dir,
 		size:   size,
 		marker: marker,
+		noCtty: so.NoControllingTerminal,
 	}
 	s, err := b.start(sp)
 	if err != nil {
@@ -149,6 +152,7 @@ type spawnSpec struct {
 	dir    string
 	size   core.Size
 	marker string
+	noCtty bool // SpawnOptions.NoControllingTerminal
 }
 
 // Compile-time checks of the interfaces sessions implement.

@@ -59,12 +59,12 @@ func nonblockingDup(f *os.File) (*os.File, error) {
 }
 
 // newCmd prepares the program on tty: a new session (setsid) with tty as
-// its controlling terminal (fd 0).
+// its controlling terminal (fd 0), unless the request asked for none.
 func newCmd(sp spawnSpec, tty *os.File) *exec.Cmd {
 	cmd := exec.Command(sp.argv[0], sp.argv[1:]...)
 	cmd.Env = sp.env
 	cmd.Dir = sp.dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: !sp.noCtty, Ctty: 0}
 	return cmd
 }
