@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,7 +90,7 @@ func (c *Client) launch(ctx context.Context, mi string) error {
 		Name:          "",
 		Command:       argv,
 		Dir:           c.opts.Dir,
-		Env:           c.opts.Env,
+		Env:           append(slices.Clone(c.opts.Env), "SHELL="+startupShell),
 		NoInitialWait: true,
 	})
 	if err != nil {
@@ -139,8 +140,15 @@ func (c *Client) setup(ctx context.Context) error {
 	if c.opts.Program != "" {
 		steps = append(steps, []string{"-file-exec-and-symbols", c.opts.Program})
 	}
+	// gdb starts the program through $SHELL (now /bin/sh, see
+	// startupShell); the program gets the caller's SHELL back.
+	if sh, ok := programShell(c.opts.Env); ok && !strings.ContainsAny(sh, "\r\n") {
+		steps = append(steps, []string{"-interpreter-exec", "console", "set environment SHELL=" + sh})
+	} else {
+		steps = append(steps, []string{"-interpreter-exec", "console", "unset environment SHELL"})
+	}
 	if len(c.opts.Args) > 0 {
-		steps = append(steps, append([]string{"-exec-arguments"}, c.opts.Args...))
+		steps = append(steps, setArgsCommand(c.opts.Args))
 	}
 	for _, s := range steps {
 		if _, err := c.Exec(ctx, s[0], s[1:]...); err != nil {

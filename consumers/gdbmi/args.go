@@ -1,0 +1,64 @@
+package gdbmi
+
+import (
+	"context"
+	"os"
+	"strings"
+)
+
+// SetArgs sets the arguments of the next run: the program receives
+// exactly args as its argv (after its name), byte for byte, with no shell
+// expansion, splitting or command execution ([Options.Args] does the same
+// at Start). With no args the program runs without arguments.
+func (c *Client) SetArgs(ctx context.Context, args ...string) error {
+	cmd := setArgsCommand(args)
+	_, err := c.Exec(ctx, cmd[0], cmd[1:]...)
+	return err
+}
+
+// setArgsCommand is the MI command that sets argv. "set args" stores its
+// text for the startup shell as it is; each word is single-quoted (see
+// [shellWords]), and it goes through the console as a c-string so that a
+// newline in an argument survives the one-line MI command. (gdb's own
+// -exec-arguments hands its raw text to "set args", and with
+// startup-with-shell off gdb splits arguments at blanks with no quoting,
+// so neither can carry every argv.)
+func setArgsCommand(args []string) []string {
+	return []string{"-interpreter-exec", "console", "set args " + shellWords(args)}
+}
+
+// startupShell is the shell gdb starts the program through (gdb runs
+// "$SHELL -c 'exec program args'"). The client sets SHELL to it in gdb's
+// environment so that the quoting of [shellWords] is the quoting that
+// shell reads, whatever the user's login shell is; the program's own
+// environment gets the original SHELL back.
+const startupShell = "/bin/sh"
+
+// shellWords renders argv for a POSIX shell: every word in single quotes,
+// a single quote as '\''. Inside single quotes a POSIX shell takes every
+// byte literally (blanks, $, `, ", \, ;, |, *, newlines, UTF-8), so the
+// program receives exactly argv; an empty word stays an empty argument.
+func shellWords(argv []string) string {
+	var b strings.Builder
+	for i, a := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(a, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
+// programShell returns the SHELL the program should see: the last SHELL
+// in env (the request's variables), else the service's own, and whether
+// there is one.
+func programShell(env []string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "SHELL="); ok {
+			return v, true
+		}
+	}
+	return os.LookupEnv("SHELL")
+}
