@@ -35,9 +35,14 @@ func setArgsCommand(args []string) []string {
 const startupShell = "/bin/sh"
 
 // shellWords renders argv for a POSIX shell: every word in single quotes,
-// a single quote as '\”. Inside single quotes a POSIX shell takes every
-// byte literally (blanks, $, `, ", \, ;, |, *, newlines, UTF-8), so the
-// program receives exactly argv; an empty word stays an empty argument.
+// and a single quote inside a word closes the quotes, adds an escaped
+// quote and reopens them:
+//
+//	it's -> 'it'\''s'
+//
+// Inside single quotes a POSIX shell takes every byte literally (blanks,
+// $, `, ", \, ;, |, *, newlines, UTF-8), so the program receives exactly
+// argv; an empty word stays an empty argument.
 func shellWords(argv []string) string {
 	var b strings.Builder
 	for i, a := range argv {
