@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 // gdbScript runs on gdb's terminal before gdb: it turns echo off (gdb would
@@ -18,10 +19,6 @@ import (
 // the client's go-ahead line, so that the client's tap is attached before
 // gdb prints its first byte.
 const gdbScript = `stty -echo -icanon min 1 time 0 && IFS= read -r _ && exec "$0" "$@"`
-
-// ttyScript holds the program's terminal open: it prints the terminal's
-// path after the go-ahead line and then sleeps until the session closes.
-const ttyScript = `IFS= read -r _ && tty && exec sleep 2147483647`
 
 var errNoMI3 = errors.New("gdb does not know the mi3 interpreter")
 
@@ -160,12 +157,22 @@ func (c *Client) setup(ctx context.Context) error {
 
 // openProgramTTY opens the session whose terminal the program will use and
 // returns its id and terminal path.
+//
+// The session's process only holds the terminal open (sleep, which prints
+// nothing and opens nothing). It runs without the terminal as its
+// controlling terminal (localpty.SpawnOptions.NoControllingTerminal): gdb
+// starts the program in a new session and makes the terminal its
+// controlling terminal (setsid and TIOCSCTTY, what gdb does for an
+// inferior-tty), which the kernel refuses while another session owns it.
+// The terminal's path is read from the holder's standard input in /proc,
+// so nothing is printed on it.
 func openProgramTTY(ctx context.Context, svc Service, opts Options) (core.SessionID, string, error) {
 	res, err := svc.Spawn(ctx, opts.Owner, core.SpawnRequest{
 		Type:          "exec",
-		Command:       []string{"sh", "-c", ttyScript},
+		Command:       []string{"sleep", "2147483647"},
 		Dir:           opts.Dir,
 		NoInitialWait: true,
+		Options:       localpty.SpawnOptions{NoControllingTerminal: true},
 	})
 	if err != nil {
 		return "", "", &StartError{Step: "program terminal", Err: err}
@@ -177,28 +184,19 @@ func openProgramTTY(ctx context.Context, svc Service, opts Options) (core.Sessio
 		cancel()
 		return "", "", &StartError{Step: "program terminal", Err: err}
 	}
-	tap, err := svc.Tap(opts.Owner, id)
+	info, err := svc.Info(opts.Owner, id)
 	if err != nil {
 		return fail(err)
 	}
-	defer tap.Close()
-	if _, err := svc.Write(ctx, opts.Owner, id, []byte("\n")); err != nil {
-		return fail(err)
+	if info.PID <= 0 {
+		return fail(fmt.Errorf("the terminal's holder has no local process id"))
 	}
-	var buf []byte
-	for {
-		chunk, err := tap.Next(ctx)
-		buf = append(buf, chunk...)
-		for _, l := range strings.FieldsFunc(string(buf), func(r rune) bool { return r == '\r' || r == '\n' }) {
-			if strings.HasPrefix(l, "/dev/") && strings.HasSuffix(string(buf), "\n") {
-				return id, strings.TrimSpace(l), nil
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = fmt.Errorf("the terminal session ended early: %q", buf)
-			}
-			return fail(err)
-		}
+	pts, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", info.PID))
+	if err != nil {
+		return fail(fmt.Errorf("the terminal's path: %w", err))
 	}
+	if !strings.HasPrefix(pts, "/dev/") {
+		return fail(fmt.Errorf("the terminal's holder reads %q, not a terminal", pts))
+	}
+	return id, pts, nil
 }
