@@ -97,7 +97,6 @@ type Client struct {
 	mu         sync.Mutex
 	pending    map[uint64]*call
 	inflight   []*call // written, no result yet, in write order
-	awaiting   []*call // result arrived, waiting for the prompt
 	dead       *ExitedError
 	closed     bool
 	stops      []*StoppedEvent
@@ -127,6 +126,12 @@ type call struct {
 	log     strings.Builder
 	err     error
 }
+
+// CloseExitWait bounds how long [Client.Close] waits for gdb to answer
+// -gdb-exit before it closes gdb's session regardless (gdb then still
+// detaches from attached processes on the hangup, or the kernel does when
+// gdb dies).
+const CloseExitWait = 5 * time.Second
 
 const (
 	maxNoise     = 20
@@ -211,11 +216,18 @@ func (c *Client) Err() error {
 func (c *Client) Done() <-chan struct{} { return c.readerDone }
 
 // Close ends gdb and the program, closes both sessions (to quiescence: no
-// process they started survives) and stops the client's goroutines. Calls
-// still pending return an [*ExitedError]; later calls return [ErrClosed].
-// Close is idempotent.
+// process they started survives) and stops the client's goroutines. It
+// first asks gdb to exit (-gdb-exit, up to [CloseExitWait]): gdb kills the
+// programs it started and detaches from the processes it attached to,
+// which keep running. Calls still pending return an [*ExitedError]; later
+// calls return [ErrClosed]. Close is idempotent.
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
+		if c.Err() == nil {
+			ectx, cancel := context.WithTimeout(ctx, CloseExitWait)
+			_, _ = c.Exec(ectx, "-gdb-exit")
+			cancel()
+		}
 		c.mu.Lock()
 		c.closed = true
 		c.mu.Unlock()
@@ -298,15 +310,7 @@ func (c *Client) fail(cause error) {
 		cl.err = c.dead
 		close(cl.done)
 	}
-	for _, cl := range c.awaiting {
-		if cl.rec.Class == ClassExit {
-			close(cl.done)
-			continue
-		}
-		cl.err = c.dead
-		close(cl.done)
-	}
-	c.inflight, c.awaiting = nil, nil
+	c.inflight = nil
 	clear(c.pending)
 	close(c.stopWake)
 	close(c.promptWake)
@@ -348,11 +352,6 @@ func (c *Client) handle(l Line) {
 	switch {
 	case r.Type == RecordPrompt:
 		c.mu.Lock()
-		for _, cl := range c.awaiting {
-			close(cl.done)
-		}
-		clear(c.awaiting)
-		c.awaiting = c.awaiting[:0]
 		c.prompts++
 		close(c.promptWake)
 		c.promptWake = make(chan struct{})
@@ -375,21 +374,20 @@ func (c *Client) handle(l Line) {
 				break
 			}
 		}
+		// A command completes on its result record, never on the prompt:
+		// in asynchronous mode gdb prints the prompt after some results
+		// (-target-attach) only once the next command arrives, and after
+		// ^exit there is none.
 		cl.rec = r
-		if r.Class == ClassExit {
-			// gdb exits after ^exit without another prompt.
-			close(cl.done)
-		} else {
-			c.awaiting = append(c.awaiting, cl)
-		}
+		close(cl.done)
 		c.mu.Unlock()
 	case r.Type.IsStream():
 		c.mu.Lock()
+		// gdb runs commands in order and prints a command's stream
+		// output before its result: it belongs to the oldest command
+		// still without a result.
 		var cl *call
-		switch {
-		case len(c.awaiting) > 0:
-			cl = c.awaiting[len(c.awaiting)-1]
-		case len(c.inflight) > 0:
+		if len(c.inflight) > 0 {
 			cl = c.inflight[0]
 		}
 		if cl != nil {

@@ -9,8 +9,10 @@ import (
 )
 
 // Exec sends an MI command with a fresh token and returns when gdb printed
-// that token's result record and the prompt after it; it never waits on a
-// timer. command is the MI command name ("-break-insert"; the leading '-'
+// that token's result record (^done, ^running, ^connected, ^error or
+// ^exit), never waiting for the prompt (in asynchronous mode gdb prints
+// the prompt after -target-attach's result only once another command
+// arrives) nor on a timer. command is the MI command name ("-break-insert"; the leading '-'
 // may be omitted); each arg is sent as it is when it holds no blank, quote,
 // backslash or control character, and as a quoted c-string otherwise.
 //
