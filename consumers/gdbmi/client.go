@@ -94,6 +94,10 @@ type Client struct {
 	writeSem chan struct{}
 	nextTok  atomic.Uint64
 
+	fenceOnce  sync.Once
+	fenceNonce string
+	fenceSeq   atomic.Uint64
+
 	mu         sync.Mutex
 	pending    map[uint64]*call
 	inflight   []*call // written, no result yet, in write order
@@ -125,6 +129,9 @@ type call struct {
 	target  strings.Builder
 	log     strings.Builder
 	err     error
+	// fence, when set, marks where the command's own console text starts
+	// and ends (see [Client.Console]).
+	fence *consoleFence
 }
 
 // CloseExitWait bounds how long [Client.Close] waits for gdb to answer
@@ -379,8 +386,18 @@ func (c *Client) handle(l Line) {
 		// (-target-attach) only once the next command arrives, and after
 		// ^exit there is none.
 		cl.rec = r
+		var outside []string
+		if cl.fence != nil {
+			var own string
+			own, outside = cl.fence.split(cl.console.String())
+			cl.console.Reset()
+			cl.console.WriteString(own)
+		}
 		close(cl.done)
 		c.mu.Unlock()
+		for _, text := range outside {
+			c.events.push(Event{Record: Record{Type: RecordConsole, Text: text}})
+		}
 	case r.Type.IsStream():
 		c.mu.Lock()
 		// gdb runs commands in order and prints a command's stream

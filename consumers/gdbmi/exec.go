@@ -25,7 +25,7 @@ func (c *Client) Exec(ctx context.Context, command string, args ...string) (*Res
 	if err != nil {
 		return nil, err
 	}
-	return c.execLine(ctx, line)
+	return c.execLine(ctx, line, nil)
 }
 
 func buildCommand(command string, args []string) (string, error) {
@@ -57,8 +57,10 @@ func quoteArg(a string) string {
 	return a
 }
 
-func (c *Client) execLine(ctx context.Context, line string) (*Result, error) {
-	cl, err := c.send(ctx, line)
+// execLine sends line and waits for its result. With a fence, the console
+// text outside the fence's markers is handed to the events.
+func (c *Client) execLine(ctx context.Context, line string, fence *consoleFence) (*Result, error) {
+	cl, err := c.send(ctx, line, fence)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +90,7 @@ func (c *Client) execLine(ctx context.Context, line string) (*Result, error) {
 
 // send registers a call and writes its line. Writes are serialized so that
 // the in-flight order matches the order gdb reads commands in.
-func (c *Client) send(ctx context.Context, line string) (*call, error) {
+func (c *Client) send(ctx context.Context, line string, fence *consoleFence) (*call, error) {
 	select {
 	case c.writeSem <- struct{}{}:
 	case <-ctx.Done():
@@ -106,7 +108,7 @@ func (c *Client) send(ctx context.Context, line string) (*call, error) {
 		return nil, err
 	}
 	tok := c.nextTok.Add(1)
-	cl := &call{token: tok, command: line, done: make(chan struct{})}
+	cl := &call{token: tok, command: line, done: make(chan struct{}), fence: fence}
 	c.pending[tok] = cl
 	c.inflight = append(c.inflight, cl)
 	c.mu.Unlock()

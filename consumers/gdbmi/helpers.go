@@ -202,13 +202,3 @@ func (c *Client) SelectThread(ctx context.Context, id string) error {
 	_, err := c.Exec(ctx, "-thread-select", id)
 	return err
 }
-
-// Console runs a gdb CLI command (-interpreter-exec console) and returns
-// the console text it printed.
-func (c *Client) Console(ctx context.Context, command string) (string, error) {
-	res, err := c.Exec(ctx, "-interpreter-exec", "console", command)
-	if res == nil {
-		return "", err
-	}
-	return res.Console, err
-}
