@@ -28,7 +28,7 @@ func TestBreakRunStopAndInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Reason != "breakpoint-hit" || st.BreakpointNumber != 1 || st.ThreadID != 1 || st.Frame == nil {
+	if st.Reason != "breakpoint-hit" || st.BreakpointNumber != "1" || st.ThreadID != 1 || st.Frame == nil {
 		t.Fatalf("stop %+v", st)
 	}
 	if f := st.Frame; f.Func != "add" || f.File != "simple.c" || f.Line != 9 || f.Addr == 0 || !strings.HasSuffix(f.Fullname, "testdata/simple.c") {
@@ -337,7 +337,7 @@ func TestThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ti.Threads) < 2 || ti.CurrentThreadID != itoa(st.ThreadID) {
+	if len(ti.Threads) < 2 || ti.CurrentThreadID != st.ThreadID {
 		t.Fatalf("threads %+v", ti)
 	}
 	var found bool
@@ -349,7 +349,7 @@ func TestThreads(t *testing.T) {
 	if !found {
 		t.Errorf("current thread not in work: %+v", ti.Threads)
 	}
-	if err := c.SelectThread(ctx, "1"); err != nil {
+	if err := c.SelectThread(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.BreakDelete(ctx); err != nil {

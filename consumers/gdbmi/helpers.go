@@ -2,7 +2,6 @@ package gdbmi
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -20,8 +19,8 @@ type BreakRequest struct {
 	Pending bool
 	// Disabled creates it disabled.
 	Disabled bool
-	// Thread restricts it to one thread id (0: all threads).
-	Thread int
+	// Thread restricts it to one thread (0: all threads).
+	Thread ThreadID
 }
 
 // BreakInsert sets a breakpoint at location and returns it.
@@ -45,7 +44,7 @@ func (c *Client) BreakInsertRequest(ctx context.Context, req BreakRequest) (*Bre
 		args = append(args, "-c", req.Condition)
 	}
 	if req.Thread > 0 {
-		args = append(args, "-p", strconv.Itoa(req.Thread))
+		args = append(args, "-p", req.Thread.String())
 	}
 	args = append(args, "--", req.Location)
 	res, err := c.Exec(ctx, "-break-insert", args...)
@@ -61,9 +60,14 @@ func (c *Client) BreakInsertRequest(ctx context.Context, req BreakRequest) (*Bre
 	return &out.Bkpt, nil
 }
 
-// BreakDelete deletes breakpoints by number; with none it deletes all.
-func (c *Client) BreakDelete(ctx context.Context, numbers ...string) error {
-	_, err := c.Exec(ctx, "-break-delete", numbers...)
+// BreakDelete deletes breakpoints (and watchpoints) by number; with none
+// it deletes all.
+func (c *Client) BreakDelete(ctx context.Context, numbers ...BreakpointNumber) error {
+	args := make([]string, len(numbers))
+	for i, n := range numbers {
+		args[i] = n.String()
+	}
+	_, err := c.Exec(ctx, "-break-delete", args...)
 	return err
 }
 
@@ -121,10 +125,10 @@ func (c *Client) Interrupt(ctx context.Context) error {
 	return err
 }
 
-// StackFrames lists the current thread's frames, innermost first
-// (-stack-list-frames).
-func (c *Client) StackFrames(ctx context.Context) ([]Frame, error) {
-	res, err := c.Exec(ctx, "-stack-list-frames")
+// StackFrames lists the selected thread's frames (or those of the
+// [InThread] thread), innermost first (-stack-list-frames).
+func (c *Client) StackFrames(ctx context.Context, opts ...ReadOption) ([]Frame, error) {
+	res, err := c.execIn(ctx, opts, "-stack-list-frames")
 	if err != nil {
 		return nil, err
 	}
@@ -135,10 +139,11 @@ func (c *Client) StackFrames(ctx context.Context) ([]Frame, error) {
 	return out.Stack, err
 }
 
-// Variables lists the selected frame's arguments and locals with their
-// values (-stack-list-variables --all-values); Arg tells them apart.
-func (c *Client) Variables(ctx context.Context) ([]Variable, error) {
-	res, err := c.Exec(ctx, "-stack-list-variables", "--all-values")
+// Variables lists the selected frame's arguments and locals (or those of
+// the frame opts name) with their values (-stack-list-variables
+// --all-values); Arg tells them apart.
+func (c *Client) Variables(ctx context.Context, opts ...ReadOption) ([]Variable, error) {
+	res, err := c.execIn(ctx, opts, "-stack-list-variables", "--all-values")
 	if err != nil {
 		return nil, err
 	}
@@ -149,18 +154,20 @@ func (c *Client) Variables(ctx context.Context) ([]Variable, error) {
 	return out.Vars, err
 }
 
-// Locals lists the selected frame's local variables with their values.
-func (c *Client) Locals(ctx context.Context) ([]Variable, error) {
-	return c.filterVars(ctx, false)
+// Locals lists the selected frame's local variables (or those of the frame
+// opts name) with their values.
+func (c *Client) Locals(ctx context.Context, opts ...ReadOption) ([]Variable, error) {
+	return c.filterVars(ctx, false, opts)
 }
 
-// Arguments lists the selected frame's arguments with their values.
-func (c *Client) Arguments(ctx context.Context) ([]Variable, error) {
-	return c.filterVars(ctx, true)
+// Arguments lists the selected frame's arguments (or those of the frame
+// opts name) with their values.
+func (c *Client) Arguments(ctx context.Context, opts ...ReadOption) ([]Variable, error) {
+	return c.filterVars(ctx, true, opts)
 }
 
-func (c *Client) filterVars(ctx context.Context, args bool) ([]Variable, error) {
-	vars, err := c.Variables(ctx)
+func (c *Client) filterVars(ctx context.Context, args bool, opts []ReadOption) ([]Variable, error) {
+	vars, err := c.Variables(ctx, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -173,11 +180,11 @@ func (c *Client) filterVars(ctx context.Context, args bool) ([]Variable, error) 
 	return out, nil
 }
 
-// Evaluate evaluates a C expression in the selected frame
-// (-data-evaluate-expression) and returns gdb's rendering of the value. An
-// unknown symbol is an [*MIError].
-func (c *Client) Evaluate(ctx context.Context, expr string) (string, error) {
-	res, err := c.Exec(ctx, "-data-evaluate-expression", expr)
+// Evaluate evaluates a C expression in the selected frame (or the frame
+// opts name) with -data-evaluate-expression and returns gdb's rendering of
+// the value. An unknown symbol is an [*MIError].
+func (c *Client) Evaluate(ctx context.Context, expr string, opts ...ReadOption) (string, error) {
+	res, err := c.execIn(ctx, opts, "-data-evaluate-expression", expr)
 	if err != nil {
 		return "", err
 	}
@@ -198,7 +205,7 @@ func (c *Client) Threads(ctx context.Context) (*ThreadInfo, error) {
 }
 
 // SelectThread makes thread id the current thread (-thread-select).
-func (c *Client) SelectThread(ctx context.Context, id string) error {
-	_, err := c.Exec(ctx, "-thread-select", id)
+func (c *Client) SelectThread(ctx context.Context, id ThreadID) error {
+	_, err := c.Exec(ctx, "-thread-select", id.String())
 	return err
 }

@@ -3,12 +3,12 @@ package gdbmi
 // Frame is a stack frame as gdb describes it in *stopped records, stack
 // lists and thread info.
 type Frame struct {
-	Level    int    `mi:"level"`
-	Addr     uint64 `mi:"addr"`
-	Func     string `mi:"func"`
-	File     string `mi:"file"`
-	Fullname string `mi:"fullname"`
-	Line     int    `mi:"line"`
+	Level    FrameLevel `mi:"level"`
+	Addr     uint64     `mi:"addr"`
+	Func     string     `mi:"func"`
+	File     string     `mi:"file"`
+	Fullname string     `mi:"fullname"`
+	Line     int        `mi:"line"`
 	// From names the shared library of a frame without debug info.
 	From string `mi:"from"`
 	Arch string `mi:"arch"`
@@ -35,12 +35,12 @@ type StoppedEvent struct {
 	Reason string `mi:"reason"`
 	// Frame is where the thread stopped (nil once the program is gone).
 	Frame *Frame `mi:"frame"`
-	// BreakpointNumber is the bkptno of a breakpoint hit (0 otherwise).
-	BreakpointNumber int `mi:"bkptno"`
+	// BreakpointNumber is the bkptno of a breakpoint hit ("" otherwise).
+	BreakpointNumber BreakpointNumber `mi:"bkptno"`
 	// Disp is the breakpoint's disposition ("keep", "del").
 	Disp string `mi:"disp"`
 	// ThreadID is the thread that stopped.
-	ThreadID int `mi:"thread-id"`
+	ThreadID ThreadID `mi:"thread-id"`
 	// StoppedThreads is "all", or a list of thread ids in non-stop mode.
 	StoppedThreads Value `mi:"stopped-threads"`
 	// SignalName and SignalMeaning describe a signal ("SIGSEGV",
@@ -73,9 +73,9 @@ func (e *StoppedEvent) Exited() bool {
 // =breakpoint-created/modified describe it.
 type Breakpoint struct {
 	// Number is "1", or "1.2" for a location of a multi-location one.
-	Number string `mi:"number"`
-	Type   string `mi:"type"`
-	Disp   string `mi:"disp"`
+	Number BreakpointNumber `mi:"number"`
+	Type   string           `mi:"type"`
+	Disp   string           `mi:"disp"`
 	// Enabled reports enabled="y".
 	Enabled bool `mi:"enabled"`
 	// Addr is the address ("0x...", "<PENDING>" or "<MULTIPLE>").
@@ -89,31 +89,33 @@ type Breakpoint struct {
 	Pending          string   `mi:"pending"`
 	OriginalLocation string   `mi:"original-location"`
 	ThreadGroups     []string `mi:"thread-groups"`
+	// Thread is the thread a thread-specific breakpoint stops (0: all).
+	Thread ThreadID `mi:"thread"`
 	// Locations lists the locations of a multi-location breakpoint (MI3).
 	Locations []Breakpoint `mi:"locations"`
 }
 
 // Thread is one entry of -thread-info.
 type Thread struct {
-	ID       string `mi:"id"`
-	TargetID string `mi:"target-id"`
-	Name     string `mi:"name"`
-	State    string `mi:"state"`
-	Core     string `mi:"core"`
-	Frame    *Frame `mi:"frame"`
+	ID       ThreadID `mi:"id"`
+	TargetID string   `mi:"target-id"`
+	Name     string   `mi:"name"`
+	State    string   `mi:"state"`
+	Core     string   `mi:"core"`
+	Frame    *Frame   `mi:"frame"`
 }
 
 // ThreadInfo is the result of -thread-info.
 type ThreadInfo struct {
 	Threads         []Thread `mi:"threads"`
-	CurrentThreadID string   `mi:"current-thread-id"`
+	CurrentThreadID ThreadID `mi:"current-thread-id"`
 }
 
 // ThreadNotice is a decoded =thread-created, =thread-exited or
 // =thread-selected notification.
 type ThreadNotice struct {
 	// ID is gdb's thread id.
-	ID string `mi:"id"`
+	ID ThreadID `mi:"id"`
 	// GroupID is the thread group (inferior), "i1".
 	GroupID string `mi:"group-id"`
 }
