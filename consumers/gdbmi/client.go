@@ -83,8 +83,9 @@ type Client struct {
 	svc    Service
 	owner  *core.Owner
 	opts   Options
-	progID core.SessionID
-	pts    string
+	progID  core.SessionID
+	pts     string
+	progOut *outputWatcher
 
 	gdbID core.SessionID
 	tap   *core.Tap
@@ -146,13 +147,14 @@ const (
 	startTimeout = 30 * time.Second
 )
 
-func newClient(svc Service, opts Options, progID core.SessionID, pts string) *Client {
+func newClient(svc Service, opts Options, progID core.SessionID, pts string, progOut *outputWatcher) *Client {
 	c := &Client{
 		svc:         svc,
 		owner:       opts.Owner,
 		opts:        opts,
 		progID:      progID,
 		pts:         pts,
+		progOut:     progOut,
 		writeSem:    make(chan struct{}, 1),
 		pending:     make(map[uint64]*call),
 		stopWake:    make(chan struct{}),
@@ -256,6 +258,9 @@ func (c *Client) shutdown(ctx context.Context, withProgram bool) error {
 		if _, err := c.svc.Close(ctx, c.owner, c.progID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
 			errs = append(errs, err)
 		}
+	}
+	if withProgram && c.progOut != nil {
+		c.progOut.stop()
 	}
 	if c.cancelRead != nil {
 		c.cancelRead()

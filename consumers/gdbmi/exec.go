@@ -25,7 +25,27 @@ func (c *Client) Exec(ctx context.Context, command string, args ...string) (*Res
 	if err != nil {
 		return nil, err
 	}
+	if resumes(command) {
+		c.discardStops()
+	}
 	return c.execLine(ctx, line, nil)
+}
+
+// resumingCommands are the MI commands that start, resume or attach to the
+// program, so that a *stopped record follows: Exec discards the stops
+// nobody waited for before it sends one, and WaitStopped then returns the
+// stop the command caused.
+var resumingCommands = map[string]bool{
+	"exec-run": true, "exec-continue": true, "exec-next": true, "exec-step": true,
+	"exec-finish": true, "exec-until": true, "exec-jump": true,
+	"exec-next-instruction": true, "exec-step-instruction": true,
+	"target-attach": true,
+}
+
+// resumes reports whether command (with or without its leading '-') is
+// one of resumingCommands.
+func resumes(command string) bool {
+	return resumingCommands[strings.TrimPrefix(command, "-")]
 }
 
 func buildCommand(command string, args []string) (string, error) {
@@ -145,9 +165,12 @@ func (c *Client) send(ctx context.Context, line string, fence *consoleFence) (*c
 
 // WaitStopped returns the oldest *stopped event not yet returned by
 // WaitStopped, waiting for one if there is none. The execution helpers
-// (Run, Continue, Next, Step, Finish) discard stops nobody waited for
+// (Run, Continue, Next, Step, Finish, Attach) and the same commands sent
+// through Exec (-exec-run, -exec-continue, -exec-next, -exec-step,
+// -exec-finish, -exec-until, -exec-jump, -exec-next-instruction,
+// -exec-step-instruction, -target-attach) discard stops nobody waited for
 // before they start the program, so WaitStopped after one of them returns
-// the stop it caused. It returns an [*ExitedError] if gdb is gone and ctx's
+// the stop it caused. (CLI commands sent through Console do not.) It returns an [*ExitedError] if gdb is gone and ctx's
 // error if ctx ends first.
 func (c *Client) WaitStopped(ctx context.Context) (*StoppedEvent, error) {
 	for {

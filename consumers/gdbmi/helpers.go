@@ -88,9 +88,9 @@ func (c *Client) BreakList(ctx context.Context) ([]Breakpoint, error) {
 	return out.Table.Body, nil
 }
 
-// execute discards stops nobody waited for and sends an execution command.
+// execute sends an execution command (Exec discards the stops nobody
+// waited for first).
 func (c *Client) execute(ctx context.Context, command string, args ...string) error {
-	c.discardStops()
 	_, err := c.Exec(ctx, command, args...)
 	return err
 }

@@ -59,8 +59,18 @@ func Start(ctx context.Context, svc Service, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The program's output is watched from before gdb starts, so that
+	// WaitProgramOutput sees all of it.
+	progTap, err := svc.Tap(opts.Owner, progID)
+	if err != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		_, _ = svc.Close(cctx, opts.Owner, progID, "gdbmi: start failed")
+		cancel()
+		return nil, &StartError{Step: "program terminal", Err: err}
+	}
+	progOut := watchOutput(progTap)
 	for _, mi := range versions {
-		c := newClient(svc, opts, progID, pts)
+		c := newClient(svc, opts, progID, pts, progOut)
 		err = c.launch(ctx, mi)
 		if err == nil {
 			return c, nil
@@ -75,6 +85,7 @@ func Start(ctx context.Context, svc Service, opts Options) (*Client, error) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	_, _ = svc.Close(cctx, opts.Owner, progID, "gdbmi: start failed")
 	cancel()
+	progOut.stop()
 	return nil, err
 }
 
