@@ -80,9 +80,9 @@ func (r *Result) Decode(dst any) error { return Decode(r.Results, dst) }
 // Client drives one gdb through GDB/MI on a ptyseam session. Its methods
 // are safe for concurrent use.
 type Client struct {
-	svc    Service
-	owner  *core.Owner
-	opts   Options
+	svc     Service
+	owner   *core.Owner
+	opts    Options
 	progID  core.SessionID
 	pts     string
 	progOut *outputWatcher
