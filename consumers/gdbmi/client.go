@@ -51,6 +51,12 @@ type Options struct {
 	// the program's data comes back as the same bytes. Default "UTF-8";
 	// "-" keeps gdb's own choice.
 	Charset string
+	// SoftwareWatchpoints makes gdb implement write watchpoints in
+	// software (-gdb-set can-use-hw-watchpoints 0): needed where the
+	// kernel or a virtual machine does not honour the processor's debug
+	// registers (hardware watchpoints then never trigger). Much slower:
+	// gdb single-steps the program.
+	SoftwareWatchpoints bool
 	// EventBuffer bounds the events queued for a reader of
 	// [Client.Events] that falls behind (the oldest are dropped and
 	// counted in [Event.Missed]). Default 4096.
@@ -430,8 +436,7 @@ func (c *Client) handle(l Line) {
 		ev := Event{Record: r}
 		switch {
 		case r.Type == RecordExec && r.Class == "stopped":
-			st := &StoppedEvent{Record: r}
-			_ = r.Decode(st) // a field gdb printed oddly leaves the rest usable; Record has it all
+			st := decodeStopped(r)
 			ev.Stopped = st
 			c.mu.Lock()
 			c.stops = append(c.stops, st)

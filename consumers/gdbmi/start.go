@@ -142,6 +142,9 @@ func (c *Client) setup(ctx context.Context) error {
 		{"-gdb-set", "confirm", "off"},
 		{"-inferior-tty-set", c.pts},
 	}
+	if c.opts.SoftwareWatchpoints {
+		steps = append(steps, []string{"-gdb-set", "can-use-hw-watchpoints", "0"})
+	}
 	if c.opts.Charset != "-" {
 		steps = append(steps, []string{"-gdb-set", "charset", c.opts.Charset})
 	}

@@ -55,6 +55,13 @@ type StoppedEvent struct {
 	ResultVar   string `mi:"gdb-result-var"`
 	// Core is the processor core the thread last ran on.
 	Core string `mi:"core"`
+	// Watchpoint is the watchpoint of a "watchpoint-trigger",
+	// "read-watchpoint-trigger" or "access-watchpoint-trigger" stop, and
+	// the watchpoint that went out of scope for "watchpoint-scope" (gdb
+	// deletes it then); nil otherwise.
+	Watchpoint *Watchpoint `mi:"-"`
+	// Value holds the watched expression's values at a watchpoint stop.
+	Value *WatchValue `mi:"value"`
 	// Record is the record the event was decoded from.
 	Record Record `mi:"-"`
 }
