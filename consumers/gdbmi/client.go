@@ -92,6 +92,8 @@ type Client struct {
 	progID  core.SessionID
 	pts     string
 	progOut *outputWatcher
+	// ownService is the service StartLocal made; Close shuts it down.
+	ownService *core.Service
 
 	gdbID core.SessionID
 	tap   *core.Tap
@@ -247,6 +249,11 @@ func (c *Client) Close(ctx context.Context) error {
 		c.closed = true
 		c.mu.Unlock()
 		c.closeErr = c.shutdown(ctx, true)
+		if c.ownService != nil {
+			if err := c.ownService.Shutdown(ctx); err != nil {
+				c.closeErr = errors.Join(c.closeErr, err)
+			}
+		}
 	})
 	return c.closeErr
 }
