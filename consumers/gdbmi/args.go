@@ -56,6 +56,18 @@ func shellWords(argv []string) string {
 	return b.String()
 }
 
+// gdbEnv returns gdb's extra environment: env with SHELL set to
+// startupShell (a SHELL in env is for the program; see programShell).
+func gdbEnv(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, e := range env {
+		if !strings.HasPrefix(e, "SHELL=") {
+			out = append(out, e)
+		}
+	}
+	return append(out, "SHELL="+startupShell)
+}
+
 // programShell returns the SHELL the program should see: the last SHELL
 // in env (the request's variables), else the service's own, and whether
 // there is one.

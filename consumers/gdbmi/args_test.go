@@ -77,3 +77,14 @@ func TestArgsAreArgv(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramKeepsItsShell: gdb runs with SHELL=/bin/sh (the quoting of
+// the arguments is for that shell), and the program's environment gets
+// the caller's SHELL back.
+func TestProgramKeepsItsShell(t *testing.T) {
+	c, _ := startGDB(t, "", Options{Env: []string{"SHELL=/opt/odd shell/fish"}})
+	ctx := testCtx(t)
+	if text, err := c.Console(ctx, "show environment SHELL"); err != nil || text != "SHELL = /opt/odd shell/fish\n" {
+		t.Errorf("the program's SHELL: %q %v", text, err)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -98,7 +97,7 @@ func (c *Client) launch(ctx context.Context, mi string) error {
 		Name:          "",
 		Command:       argv,
 		Dir:           c.opts.Dir,
-		Env:           append(slices.Clone(c.opts.Env), "SHELL="+startupShell),
+		Env:           gdbEnv(c.opts.Env),
 		NoInitialWait: true,
 	})
 	if err != nil {
