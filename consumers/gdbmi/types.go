@@ -66,6 +66,21 @@ type StoppedEvent struct {
 	Record Record `mi:"-"`
 }
 
+// StoppedThreadIDs decodes StoppedThreads: all is true when gdb stopped
+// every thread ("all", all-stop mode), else ids lists the stopped threads
+// (non-stop mode).
+func (e *StoppedEvent) StoppedThreadIDs() (all bool, ids []ThreadID) {
+	if e.StoppedThreads.Str() == "all" {
+		return true, nil
+	}
+	for _, v := range e.StoppedThreads.Elems() {
+		if n, err := v.Int(); err == nil {
+			ids = append(ids, ThreadID(n))
+		}
+	}
+	return false, ids
+}
+
 // Exited reports whether the stop means the program is gone (exited
 // normally, with a code, or by a signal).
 func (e *StoppedEvent) Exited() bool {
