@@ -407,8 +407,7 @@ func (c *Client) handle(l Line) {
 		var outside []string
 		if cl.fence != nil {
 			var own string
-			own, outside = cl.fence.split(cl.console.String())
-			cl.console.Reset()
+			own, outside = cl.fence.finish()
 			cl.console.WriteString(own)
 		}
 		close(cl.done)
@@ -426,15 +425,23 @@ func (c *Client) handle(l Line) {
 			cl = c.inflight[0]
 		}
 		if cl != nil {
-			switch r.Type {
-			case RecordConsole:
+			var outside []string
+			switch {
+			case r.Type == RecordConsole && cl.fence != nil:
+				// A Console call: text outside its markers is gdb's own
+				// (thread messages) and goes to the events now, in order.
+				outside = cl.fence.feed(r.Text)
+			case r.Type == RecordConsole:
 				cl.console.WriteString(r.Text)
-			case RecordTarget:
+			case r.Type == RecordTarget:
 				cl.target.WriteString(r.Text)
 			default:
 				cl.log.WriteString(r.Text)
 			}
 			c.mu.Unlock()
+			for _, text := range outside {
+				c.events.push(Event{Record: Record{Type: RecordConsole, Text: text}})
+			}
 			return
 		}
 		c.mu.Unlock()

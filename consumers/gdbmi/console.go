@@ -37,10 +37,17 @@ func (c *Client) Console(ctx context.Context, command string) (string, error) {
 	return res.Console, err
 }
 
-// consoleFence is the pair of marker lines around a Console command.
+// consoleFence is the pair of marker lines around one Console command, and
+// the state of sorting that call's console text as it arrives: text
+// before the opening marker and after the closing one goes to the events
+// at once (in gdb's order), text between them is the command's own.
 type consoleFence struct {
 	id         string
 	begin, end string
+
+	phase   int    // 0 before the opening marker, 1 inside, 2 after the closing one
+	pending string // text that may be the start of the next marker
+	own     strings.Builder
 }
 
 func (c *Client) newFence() *consoleFence {
@@ -53,25 +60,68 @@ func (c *Client) newFence() *consoleFence {
 	return &consoleFence{id: id, begin: "\x1e" + id + "<\n", end: "\x1e" + id + ">\n"}
 }
 
-// split returns the command's own text (between the markers) and the
-// non-empty text outside them, in order.
-func (f *consoleFence) split(raw string) (own string, outside []string) {
-	add := func(s string) {
-		if s != "" {
-			outside = append(outside, s)
+// feed takes the call's console text in arrival order and returns the
+// text now known to lie outside the markers.
+func (f *consoleFence) feed(text string) (outside []string) {
+	s := f.pending + text
+	f.pending = ""
+	for s != "" {
+		switch f.phase {
+		case 0:
+			if i := strings.Index(s, f.begin); i >= 0 {
+				outside = appendText(outside, s[:i])
+				s, f.phase = s[i+len(f.begin):], 1
+				continue
+			}
+			k := partialMarker(s, f.begin)
+			outside = appendText(outside, s[:k])
+			f.pending, s = s[k:], ""
+		case 1:
+			if i := strings.Index(s, f.end); i >= 0 {
+				f.own.WriteString(s[:i])
+				s, f.phase = s[i+len(f.end):], 2
+				continue
+			}
+			k := partialMarker(s, f.end)
+			f.own.WriteString(s[:k])
+			f.pending, s = s[k:], ""
+		default:
+			outside = appendText(outside, s)
+			s = ""
 		}
 	}
-	i := strings.Index(raw, f.begin)
-	if i < 0 {
-		add(raw)
-		return "", outside
+	return outside
+}
+
+// finish ends the call: it returns the command's own text and the text
+// still held back. Without an opening marker everything was outside; with
+// no closing one (the command failed and gdb skipped the rest of the
+// batch) the text after the opening marker is the command's.
+func (f *consoleFence) finish() (own string, outside []string) {
+	switch f.phase {
+	case 0:
+		outside = appendText(outside, f.pending)
+	case 1:
+		f.own.WriteString(f.pending)
 	}
-	add(raw[:i])
-	rest := raw[i+len(f.begin):]
-	j := strings.Index(rest, f.end)
-	if j < 0 {
-		return rest, outside
+	f.pending = ""
+	return f.own.String(), outside
+}
+
+// partialMarker returns where a suffix of s that is a proper prefix of
+// marker starts (len(s) when none): that text waits for the next record.
+func partialMarker(s, marker string) int {
+	for i := max(0, len(s)-len(marker)+1); i < len(s); i++ {
+		if strings.HasPrefix(marker, s[i:]) {
+			return i
+		}
 	}
-	add(rest[j+len(f.end):])
-	return rest[:j], outside
+	return len(s)
+}
+
+func appendText(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	return append(list, s)
 }

@@ -1,7 +1,6 @@
 package gdbmi
 
 import (
-	"bytes"
 	"os/exec"
 	"strings"
 	"testing"
@@ -28,33 +27,46 @@ func FuzzShellWords(f *testing.F) {
 }
 
 // FuzzConsoleFence checks that the text between a Console call's markers
-// is returned as the command's own and everything else as outside text, in
-// order, whatever the texts hold.
+// is returned as the command's own and everything else, in order, as
+// outside text, whatever the texts hold and however gdb's records split
+// them (cut at every step-th byte).
 func FuzzConsoleFence(f *testing.F) {
-	f.Add("[New Thread 1]\n", "$1 = 42\n", "[Thread 1 exited]\n", true)
-	f.Add("", "", "", false)
-	f.Fuzz(func(t *testing.T, before, own, after string, closed bool) {
+	f.Add("[New Thread 1]\n", "$1 = 42\n", "[Thread 1 exited]\n", true, uint8(0))
+	f.Add("", "", "", false, uint8(1))
+	f.Add("a\x1e", "\x1egdbmi", "x", true, uint8(3))
+	f.Fuzz(func(t *testing.T, before, own, after string, closed bool, step uint8) {
 		fence := (&Client{}).newFence()
-		if strings.Contains(before+own+after, "\x1e") {
-			return // a marker byte inside the texts: not what gdb prints
+		if strings.Contains(before+own+after, fence.id) {
+			return // the texts spell the marker: not what gdb prints
 		}
 		raw := before + fence.begin + own
 		if closed {
 			raw += fence.end + after
 		}
-		gotOwn, outside := fence.split(raw)
+		var outside []string
+		n := int(step)
+		if n == 0 {
+			n = len(raw) + 1
+		}
+		for i := 0; i < len(raw); i += n {
+			outside = append(outside, fence.feed(raw[i:min(i+n, len(raw))])...)
+		}
+		gotOwn, rest := fence.finish()
+		outside = append(outside, rest...)
 		if gotOwn != own {
 			t.Fatalf("own %q, want %q", gotOwn, own)
 		}
-		var want []string
-		if before != "" {
-			want = append(want, before)
+		want := before
+		if closed {
+			want += after
 		}
-		if closed && after != "" {
-			want = append(want, after)
+		if got := strings.Join(outside, ""); got != want {
+			t.Fatalf("outside %q, want %q", got, want)
 		}
-		if !bytes.Equal([]byte(strings.Join(outside, "\x00")), []byte(strings.Join(want, "\x00"))) {
-			t.Fatalf("outside %q, want %q", outside, want)
+		for _, o := range outside {
+			if o == "" {
+				t.Fatalf("an empty outside text")
+			}
 		}
 	})
 }
