@@ -45,6 +45,9 @@ func TestForcedMI2(t *testing.T) {
 	if v, err := c.Evaluate(testCtx(t), "2+2"); err != nil || v != "4" {
 		t.Fatalf("%q %v", v, err)
 	}
+	if text, err := c.Console(testCtx(t), "print 2+3"); err != nil || text != "$1 = 5\n" {
+		t.Fatalf("console in MI2: %q %v", text, err)
+	}
 }
 
 func TestStartFailuresLeaveNothing(t *testing.T) {
