@@ -2,6 +2,8 @@ package gdbmi
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 )
@@ -11,9 +13,26 @@ import (
 // expansion, splitting or command execution ([Options.Args] does the same
 // at Start). With no args the program runs without arguments.
 func (c *Client) SetArgs(ctx context.Context, args ...string) error {
+	if err := checkArgs(args); err != nil {
+		return err
+	}
 	cmd := setArgsCommand(args)
 	_, err := c.Exec(ctx, cmd[0], cmd[1:]...)
 	return err
+}
+
+// ErrInvalidArgs is returned (wrapped) for program arguments no argv can
+// carry: an argument holding a NUL byte, which would end it early.
+var ErrInvalidArgs = errors.New("gdbmi: invalid program arguments")
+
+// checkArgs refuses arguments holding a NUL byte.
+func checkArgs(args []string) error {
+	for i, a := range args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("%w: argument %d holds a NUL byte (argv strings end at NUL; pass the data another way)", ErrInvalidArgs, i)
+		}
+	}
+	return nil
 }
 
 // setArgsCommand is the MI command that sets argv. "set args" stores its

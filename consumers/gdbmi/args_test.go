@@ -2,6 +2,7 @@ package gdbmi
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,5 +87,22 @@ func TestProgramKeepsItsShell(t *testing.T) {
 	ctx := testCtx(t)
 	if text, err := c.Console(ctx, "show environment SHELL"); err != nil || text != "SHELL = /opt/odd shell/fish\n" {
 		t.Errorf("the program's SHELL: %q %v", text, err)
+	}
+}
+
+// TestArgsWithNUL: an argument holding a NUL byte cannot be argv; Start
+// and SetArgs refuse it with ErrInvalidArgs, and nothing is left running.
+func TestArgsWithNUL(t *testing.T) {
+	requireTools(t)
+	svc := newService(t)
+	ctx := testCtx(t)
+	_, err := Start(ctx, svc, Options{Args: []string{"ok", "a\x00b"}})
+	var se *StartError
+	if !errors.As(err, &se) || se.Step != "options" || !errors.Is(err, ErrInvalidArgs) {
+		t.Fatalf("Start: %v", err)
+	}
+	c, _ := startGDB(t, "", Options{})
+	if err := c.SetArgs(ctx, "\x00"); !errors.Is(err, ErrInvalidArgs) {
+		t.Fatalf("SetArgs: %v", err)
 	}
 }

@@ -49,6 +49,9 @@ func Start(ctx context.Context, svc Service, opts Options) (*Client, error) {
 	default:
 		return nil, &StartError{Step: "options", Err: fmt.Errorf("unknown interpreter %q (want mi3 or mi2)", opts.Interpreter)}
 	}
+	if err := checkArgs(opts.Args); err != nil {
+		return nil, &StartError{Step: "options", Err: err}
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, startTimeout)
