@@ -23,6 +23,11 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 	if err != nil {
 		return res, backendError("signal", id, err)
 	}
+	if req.Signal == SIGINT && res.Delivered {
+		sess.mu.Lock()
+		sess.noteInterruptLocked(res.Leader && !sess.relay, res.TargetPGID != 0 && !sess.relay)
+		sess.mu.Unlock()
+	}
 	s.log.Debug("ptyseam: signal", "session", id, "signal", req.Signal, "pgid", res.TargetPGID, "delivered", res.Delivered)
 	return res, nil
 }
@@ -69,6 +74,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 		sess.mu.Unlock()
 		return 0, newError(CodeSendActive, "write", id, "a send is live on this session")
 	}
+	sess.noteInputLocked(data, true)
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)
 	if err != nil {

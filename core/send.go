@@ -83,7 +83,9 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		total0:   sess.buf.Total(),
 		fg0:      fg0,
 		deadline: time.Now().Add(timeout),
+		gate:     sess.gateLocked(),
 	}
+	sess.noteInputLocked(data, true)
 	sess.atPrompt = false
 	sess.mu.Unlock()
 	go op.run(ctx, data, p)
@@ -147,6 +149,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	if out.reason == WaitPrompt {
 		sess.atPrompt, sess.atPromptOutput = true, sess.lastOutput
 	}
+	sess.noteSettledLocked(out.reason, out.shellReading)
 	sess.notifyLocked()
 	sess.mu.Unlock()
 	close(op.done)
@@ -239,6 +242,9 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 		if err != nil {
 			return
 		}
+		sess.mu.Lock()
+		sess.noteInterruptLocked(sent.Leader && !sess.relay, sent.TargetPGID != 0 && !sess.relay)
+		sess.mu.Unlock()
 		out := sess.settle(context.Background(), settleParams{
 			start:    start,
 			quiet:    cancelQuiet,
@@ -246,6 +252,7 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 			marks0:   marks0,
 			total0:   total0,
 			fg0:      fg0,
+			gate:     promptGate{any: true},
 		}, nil)
 		if out.reason != WaitInferredIdle && out.reason != WaitTimeout {
 			return

@@ -40,8 +40,15 @@ type session struct {
 	// output stood at atPromptOutput.
 	atPrompt       bool
 	atPromptOutput time.Time
-	closing        *teardown // the teardown under way, if any
-	closed         bool      // teardown finished
+	// Input accounting for the prompt tier (promptgate.go): no D marker
+	// with a line count <= inBound answers input not written yet (valid
+	// when inBoundSet); running: the shell runs a command that took the
+	// input written so far.
+	inBound    int64
+	inBoundSet bool
+	running    bool
+	closing    *teardown // the teardown under way, if any
+	closed     bool      // teardown finished
 }
 
 // teardown is one shared close attempt.
@@ -77,7 +84,8 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		sess.enter = append([]byte(nil), e.Enter()...)
 	}
 	if pm, ok := be.(PromptMarker); ok && pm.EmitsPromptMarker() {
-		sess.promptMarked = true
+		// The shell's first prompt counts no line read yet.
+		sess.promptMarked, sess.inBoundSet = true, true
 	}
 	if hook := svc.opts.OnSpawn; hook != nil {
 		t := newTap(sess)

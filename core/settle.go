@@ -20,12 +20,17 @@ type settleParams struct {
 	// promptOnly settles only on the prompt marker, exit or the deadline:
 	// the initial wait of a shell known to print the marker.
 	promptOnly bool
+	// gate says which prompt may settle the wait (promptgate.go).
+	gate promptGate
 }
 
 // settleOutcome is why a wait ended.
 type settleOutcome struct {
 	reason   WaitReason
 	exitCode *int
+	// shellReading: a stdin_read whose reader was the session's own
+	// top-level process (a shell at its prompt).
+	shellReading bool
 }
 
 // probeSchedule is how long output must have been quiet before each
@@ -90,7 +95,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if sess.prober != nil && written && !p.promptOnly {
 			var settled bool
 			if settled, nextProbe = reads.step(sess, &p, lastOutput, quietFor); settled {
-				return settleOutcome{reason: WaitStdinRead}
+				return settleOutcome{reason: WaitStdinRead, shellReading: reads.leader}
 			}
 		}
 
@@ -130,10 +135,14 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 
 // promptSettled is the prompt tier: a prompt marker after the write, on a
 // new line (a prompt redrawn in place, as readline does on SIGWINCH, is not
-// a command finishing), with nothing after it, and the shell in the
-// foreground.
+// a command finishing), with nothing after it, admitted by the send's gate
+// (printed after the shell read the send's last line), and the shell in
+// the foreground.
 func (sess *session) promptSettled(p *settleParams, marks scrollback.Marks, total int64) (settleOutcome, bool) {
 	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 || total <= p.total0 {
+		return settleOutcome{}, false
+	}
+	if !p.gate.admits(marks, p.marks0) {
 		return settleOutcome{}, false
 	}
 	if leader, ok := sess.leaderInForeground(); ok && !leader {
@@ -159,6 +168,7 @@ type readWatch struct {
 	candidate       bool          // a foreground read was seen once
 	candidateOutput time.Time     // lastOutput when it was seen
 	candidateQuiet  time.Duration // quietFor when it was seen
+	leader          bool          // the confirmed reader is the top-level group
 }
 
 // step probes if one is due; it reports whether the wait is confirmed and
@@ -188,6 +198,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 		(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
 	switch {
 	case reading && w.candidate:
+		w.leader = fg.Leader
 		return true, 0
 	case reading:
 		w.candidate, w.candidateOutput, w.candidateQuiet = true, lastOutput, quietFor

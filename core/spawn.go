@@ -57,6 +57,7 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 			quiet:    s.opts.SpawnQuiet,
 			deadline: time.Now().Add(s.opts.SpawnSettle),
 			initial:  true,
+			gate:     promptGate{any: true},
 		}
 		if sess.promptMarked {
 			p.promptOnly = true
@@ -65,6 +66,7 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 		if out := sess.settle(ctx, p, nil); out.reason == WaitPrompt {
 			sess.mu.Lock()
 			sess.atPrompt, sess.atPromptOutput = true, sess.lastOutput
+			sess.noteSettledLocked(WaitPrompt, false)
 			sess.mu.Unlock()
 		}
 	}

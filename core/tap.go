@@ -204,6 +204,9 @@ func (t *Tap) Reply(ctx context.Context, data []byte) error {
 	if err := sess.checkUsable("reply"); err != nil {
 		return err
 	}
+	sess.mu.Lock()
+	sess.noteInputLocked(data, false)
+	sess.mu.Unlock()
 	if _, err := sess.be.Write(ctx, data); err != nil {
 		if ctx.Err() != nil {
 			return cancelled("reply", sess.id, ctx.Err())

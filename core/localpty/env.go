@@ -4,11 +4,17 @@ import "os"
 
 // Prompt marker settings of the "shell" type. PS1 brackets the prompt with
 // OSC 133;A and OSC 133;B (the B marker ends it, so the service knows the
-// shell waits for input) and PROMPT_COMMAND prints OSC 133;D;<status> with
-// the previous command's exit status before every prompt.
+// shell waits for input) and PROMPT_COMMAND prints, before every prompt,
+// OSC 133;D;<status>;line=<LINENO>;inq=<0|1>: the previous command's exit
+// status, the count of input lines the shell has read, and whether more
+// typed input is already waiting (read -t 0, a select(2) on the terminal).
+// The service settles a send only on a prompt printed after the shell read
+// the send's last line (see docs/core.md). Bash keeps $? across
+// PROMPT_COMMAND, so the user's $? is unchanged.
 const (
 	ShellPS1           = `\[\e]133;A\a\]\w\$ \[\e]133;B\a\]`
-	ShellPromptCommand = `printf "\033]133;D;%s\007" "$?"`
+	ShellPromptCommand = `__ptyseam_s=$?; read -t 0 && __ptyseam_q=1 || __ptyseam_q=0; ` +
+		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"`
 )
 
 // shellEnv is what the "shell" type adds to the environment.

@@ -45,7 +45,7 @@ func ExampleNewExec() {
 	// exited 3
 }
 
-// Drive an interactive shell: the prompt marker (OSC 133;D;<status>)
+// Drive an interactive shell: the prompt marker (OSC 133;D;<status>;...)
 // tells when a command finished and how.
 func ExampleNewShell() {
 	ctx := context.Background()
@@ -62,7 +62,7 @@ func ExampleNewShell() {
 	all := <-out // the shell exited: its output ends
 	_ = s.Close(ctx)
 
-	statuses := regexp.MustCompile("\x1b]133;D;(\\d+)\a").FindAllSubmatch(all, -1)
+	statuses := regexp.MustCompile("\x1b]133;D;(\\d+);").FindAllSubmatch(all, -1)
 	fmt.Println("42 printed:", bytes.Contains(all, []byte("42\r\n")))
 	fmt.Println("status of the command line:", string(statuses[len(statuses)-1][1]))
 	fmt.Println(s.ExitStatus())

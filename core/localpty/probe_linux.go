@@ -90,6 +90,13 @@ func (s *session) pendingInput() int {
 		return -1
 	}
 	defer unix.Close(fd)
+	// Bytes written to the master reach the slave's line discipline
+	// through the kernel's flip buffer, pushed by a worker that a loaded
+	// machine may run tens of milliseconds later; TIOCINQ does not count
+	// them. A poll that finds no input waits for that worker
+	// (n_tty_poll flushes the buffer work), so everything written before
+	// this call is counted.
+	_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
 	n, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
 	if err != nil {
 		return -1
@@ -102,6 +109,10 @@ func (s *session) pendingInput() int {
 func (s *session) pendingOutput() int {
 	n := -1
 	_ = s.withMaster("probe", func(fd int) error {
+		// Output reaches the master through the same deferred flip
+		// buffer as input reaches the slave; a poll that finds nothing
+		// waits for it (see pendingInput).
+		_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
 		v, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
 		if err == nil {
 			n = v

@@ -61,7 +61,7 @@ func TestProbeShellPromptSleepCat(t *testing.T) {
 	if !res.Delivered || res.TargetPGID != st.PGID || res.Leader || res.Method != "pgid" {
 		t.Fatalf("signal result %+v, want delivery to group %d", res, st.PGID)
 	}
-	tm.waitFor("133;D;130\a")
+	tm.waitFor("133;D;130;")
 
 	// cat in the foreground: another group, blocked in read(0).
 	tm.send("cat\r")
@@ -120,7 +120,7 @@ func TestSignalShellSurvivesAndKillRefused(t *testing.T) {
 	if !res.Delivered || res.TargetPGID != st.PGID || res.Leader {
 		t.Fatalf("result %+v", res)
 	}
-	tm.waitFor("133;D;130\a")
+	tm.waitFor("133;D;130;")
 	tm.send("echo still-here\r")
 	tm.waitFor("\rstill-here\r\n")
 	if st := tm.s.ExitStatus(); st != core.Running {

@@ -66,6 +66,16 @@ type Marks struct {
 	LastExitCode int
 	// LastExitValid reports whether LastExitCode was carried at all.
 	LastExitValid bool
+	// InputLine is the shell's count of input lines it has read (bash's
+	// LINENO), carried by the newest D marker as the option line=N; valid
+	// only when InputLineValid. It tells a prompt that answers new input
+	// from one printed before that input was read.
+	InputLine      int64
+	InputLineValid bool
+	// InputPending reports that the newest D marker carried inq=1: when
+	// the shell printed it, more typed input was waiting (the rest of a
+	// multi-line send), so the prompt is not the last.
+	InputPending bool
 	// TextSincePromptEnd counts text bytes (not control sequences) that
 	// arrived after the newest OSC 133;B: zero means the stream ends with a
 	// prompt.

@@ -155,6 +155,18 @@ func (m *refModel) oscDone(p []byte) {
 				m.marks.LastExitCode, m.marks.LastExitValid = n, true
 			}
 		}
+		m.marks.InputLine, m.marks.InputLineValid, m.marks.InputPending = 0, false, false
+		for _, o := range f[min(len(f), 3):] {
+			k, v, _ := strings.Cut(o, "=")
+			switch k {
+			case "line":
+				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+					m.marks.InputLine, m.marks.InputLineValid = n, true
+				}
+			case "inq":
+				m.marks.InputPending = v == "1"
+			}
+		}
 	}
 }
 

@@ -1,0 +1,192 @@
+package localpty
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Which prompt settles a send on a real bash: never one the shell printed
+// before it read the send, and with several lines, the one after the last.
+
+// shellService returns a service with the shell type and a fresh shell.
+func shellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult) {
+	t.Helper()
+	need(t, "bash")
+	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	_, err := svc.Register(NewShell(ShellOptions{Options: shortOpts(false)}))
+	mustf(t, err, "register")
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	owner := core.NewOwner("settle-prompt")
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	req.Type = TypeShell
+	info, err := svc.Spawn(ctx, owner, req)
+	mustf(t, err, "spawn")
+	return svc, owner, info
+}
+
+// sendWait sends data (with Enter) and waits for the result.
+func sendWait(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, data string) core.SendResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(data), Submit: true, QuietWindow: 5 * time.Second})
+	mustf(t, err, "send %q", data)
+	res, err := op.Wait(ctx)
+	mustf(t, err, "wait %q", data)
+	return res
+}
+
+// wantPrompt fails unless res settled on the prompt holding every want.
+func wantPrompt(t *testing.T, what string, res core.SendResult, want ...string) {
+	t.Helper()
+	if res.WaitReason != core.WaitPrompt {
+		t.Fatalf("%s: settled as %s after %v with %q, want prompt", what, res.WaitReason, res.Elapsed, res.Output)
+	}
+	for _, w := range want {
+		if !strings.Contains(res.Output, w) {
+			t.Fatalf("%s: settled on a prompt after %v without %q: output %q", what, res.Elapsed, w, res.Output)
+		}
+	}
+}
+
+// TestSendAfterWriteSkipsThePromptOfTheWrite: a line typed by Write and a
+// send straight after it. The prompt after the written line is printed
+// before the shell reads the send; it must not settle the send.
+func TestSendAfterWriteSkipsThePromptOfTheWrite(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	for i := range 8 {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		_, err := svc.Write(ctx, owner, info.ID, []byte("true\r"))
+		cancel()
+		mustf(t, err, "write")
+		res := sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo fresh-%d-$((6*7))", i))
+		wantPrompt(t, fmt.Sprintf("try %d", i), res, fmt.Sprintf("fresh-%d-42", i))
+	}
+}
+
+// TestSendAfterSigintSkipsTheInterruptPrompt: Ctrl-C at the prompt makes
+// bash print a new prompt; a send straight after the signal must wait for
+// the prompt after its own command.
+func TestSendAfterSigintSkipsTheInterruptPrompt(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	for i := range 8 {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		_, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+		cancel()
+		mustf(t, err, "signal")
+		res := sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo after-int-%d-$((6*7))", i))
+		// Readline may take the interrupt after it read the first
+		// bytes of the line (then it runs the rest of the line, "cho
+		// ..."): either way the prompt must follow a command the shell
+		// ran.
+		if !strings.Contains(res.Output, "command not found") {
+			wantPrompt(t, fmt.Sprintf("try %d", i), res, fmt.Sprintf("after-int-%d-42", i))
+		} else {
+			wantPrompt(t, fmt.Sprintf("try %d", i), res)
+		}
+	}
+	// Once the interrupt's prompt is in, the next send still settles on
+	// its own prompt at once.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	_, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+	mustf(t, err, "signal")
+	time.Sleep(200 * time.Millisecond) // lets the interrupt's prompt arrive first (not a bound: either order must pass)
+	res := sendWait(t, svc, owner, info.ID, "echo settled")
+	wantPrompt(t, "after the interrupt prompt", res, "settled")
+	if res.Elapsed > 2*time.Second {
+		t.Fatalf("send after an interrupt prompt took %v", res.Elapsed)
+	}
+}
+
+// TestSendBeforeFirstPrompt: a shell spawned without waiting for its first
+// prompt; the first prompt must not settle a send written before it.
+func TestSendBeforeFirstPrompt(t *testing.T) {
+	for i := range 4 {
+		svc, owner, info := shellService(t, core.SpawnRequest{NoInitialWait: true})
+		res := sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo first-%d-$((6*7))", i))
+		wantPrompt(t, fmt.Sprintf("try %d", i), res, fmt.Sprintf("first-%d-42", i))
+	}
+}
+
+// TestMultiLineSendSettlesAfterTheLastLine: a heredoc, then commands on
+// further lines. The send settles at the prompt after the last line, with
+// the last command's exit code and all of the output.
+func TestMultiLineSendSettlesAfterTheLastLine(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	dir := t.TempDir()
+	data := "cat > " + dir + "/note.txt <<'EOF'\nfirst line\nsecond line\nEOF\n" +
+		"wc -l < " + dir + "/note.txt\n" +
+		"sleep 0.3; echo after-sleep\n" +
+		"sh -c 'exit 3'"
+	res := sendWait(t, svc, owner, info.ID, data)
+	wantPrompt(t, "multi-line", res, "after-sleep")
+	if !strings.Contains(res.Output, "2\r\n") && !strings.Contains(res.Output, "2\n") {
+		t.Fatalf("no line count in %q", res.Output)
+	}
+	if res.CommandExitCode == nil || *res.CommandExitCode != 3 {
+		t.Fatalf("exit code %v, want the last command's 3; output %q", res.CommandExitCode, res.Output)
+	}
+	// The next send is on its own again.
+	res = sendWait(t, svc, owner, info.ID, "echo next")
+	wantPrompt(t, "next", res, "next")
+	if strings.Contains(res.Output, "after-sleep") {
+		t.Fatalf("the next send repeated the previous output: %q", res.Output)
+	}
+}
+
+// TestPromptAfterProgramsAndEmptyLines: the accounting does not cost the
+// fast path: an empty line, a syntax error, a REPL that returns to the
+// shell, and an interrupted command all settle on their prompt, with the
+// exit status.
+func TestPromptAfterProgramsAndEmptyLines(t *testing.T) {
+	need(t, "python3")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, "")
+	wantPrompt(t, "empty line", res)
+	res = sendWait(t, svc, owner, info.ID, "echo (")
+	wantPrompt(t, "syntax error", res, "syntax error")
+	if res.CommandExitCode == nil || *res.CommandExitCode != 2 {
+		t.Fatalf("syntax error: exit code %v, want 2", res.CommandExitCode)
+	}
+	res = sendWait(t, svc, owner, info.ID, "python3 -q")
+	if res.WaitReason != core.WaitStdinRead {
+		t.Fatalf("python3: %s %q", res.WaitReason, res.Output)
+	}
+	res = sendWait(t, svc, owner, info.ID, "import sys; sys.exit(4)")
+	wantPrompt(t, "leaving python", res)
+	if res.CommandExitCode == nil || *res.CommandExitCode != 4 {
+		t.Fatalf("leaving python: exit code %v, want 4", res.CommandExitCode)
+	}
+
+	// A command that outlives its send, then Ctrl-C, then a send.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: []byte("sleep 30"), Submit: true, Timeout: 300 * time.Millisecond})
+	mustf(t, err, "send sleep")
+	r, err := op.Wait(ctx)
+	mustf(t, err, "wait sleep")
+	if r.WaitReason != core.WaitTimeout {
+		t.Fatalf("sleep: %s", r.WaitReason)
+	}
+	_, err = svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+	mustf(t, err, "signal")
+	res = sendWait(t, svc, owner, info.ID, "echo after-sleep-$((6*7))")
+	wantPrompt(t, "after interrupting sleep", res, "after-sleep-42")
+	res = sendWait(t, svc, owner, info.ID, "true")
+	wantPrompt(t, "true", res)
+}

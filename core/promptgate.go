@@ -1,0 +1,154 @@
+package core
+
+import "github.com/ptyseam/ptyseam/core/scrollback"
+
+// Which prompt may settle a send.
+//
+// A shell prints its prompt marker before it reads the next input, so a
+// marker that arrives after a send's write may still be one printed before
+// the shell read that write: the prompt of a command that was just
+// finishing, of a line typed by an earlier Write, of a Ctrl-C, or the first
+// prompt of a shell that was spawned without waiting. And a send holding
+// several lines sees one prompt per line. Settling on such a prompt returns
+// before the command ran.
+//
+// The shell's D marker says two more things (the "shell" type and the
+// remote marker install print them): line=N, the count of input lines the
+// shell has read (bash's LINENO: every line, empty, a comment or a syntax
+// error, and the Ctrl-C that abandons a line, counts), and inq=1 when more
+// typed input was waiting as the shell came back to its prompt (bash's
+// `read -t 0`, a select(2) on the terminal, which sees every byte written
+// to the terminal before it). The service keeps a bound on the count: no
+// prompt with line <= bound can answer input written later. Every write
+// raises the bound by the line ends it holds (a line the shell reads raises
+// its count by one at most), a Ctrl-C at a prompt raises it by one, and a
+// send that settled on a prompt sets it to that prompt's count (the shell
+// had read everything by then). A send settles on a prompt only when:
+//   - its count exceeds the bound taken before the send's write (the shell
+//     read at least one line of it), or the shell was running a command
+//     that had taken all earlier input (a REPL or `read` that the send
+//     feeds, which returns to the shell's prompt), and
+//   - no input was pending when it was printed (not an intermediate prompt
+//     of a multi-line send).
+//
+// Before any marker with a count was seen (a remote shell whose marker is
+// being installed), the first new prompt is taken for a stale one. Markers
+// without a count (another shell integration, a test child) settle as
+// before: any new prompt.
+
+// promptGate is what one send asks of a prompt, fixed at the send's start.
+type promptGate struct {
+	// any: every new prompt counts (the initial wait, the reaction to an
+	// interrupt, markers without a line count).
+	any bool
+	// anchored: bound is known; without it the first new D marker is
+	// taken for a stale one.
+	anchored bool
+	bound    int64
+	// running: the shell was running a command that had taken every
+	// earlier input, so the prompt that ends it answers this send.
+	running bool
+}
+
+// admits reports whether the newest prompt (with marks, the send having
+// started at marks0) may settle the send.
+func (g promptGate) admits(marks, marks0 scrollback.Marks) bool {
+	if g.any || !marks.InputLineValid {
+		return true
+	}
+	switch {
+	case marks.CommandEnds <= marks0.CommandEnds:
+		// No new D marker: a prompt redrawn, or a line the shell
+		// refused before its prompt command ran.
+		return false
+	case marks.InputPending:
+		return false
+	case g.running:
+		return true
+	case g.anchored:
+		return marks.InputLine > g.bound
+	default:
+		return marks.CommandEnds >= marks0.CommandEnds+2
+	}
+}
+
+// gateLocked returns the gate of a send starting now. sess.mu is held.
+func (sess *session) gateLocked() promptGate {
+	m := sess.buf.Marks()
+	g := promptGate{running: sess.running}
+	if sess.inBoundSet {
+		g.anchored, g.bound = true, sess.inBound
+	}
+	if m.InputLineValid {
+		g.anchored, g.bound = true, max(g.bound, m.InputLine)
+	}
+	return g
+}
+
+// noteInputLocked accounts for input written to the terminal: a line
+// the shell reads raises its count by one at most. sess.mu is held.
+func (sess *session) noteInputLocked(data []byte, takesTerminal bool) {
+	n := int64(0)
+	for _, c := range data {
+		if c == '\r' || c == '\n' {
+			n++
+		}
+	}
+	sess.raiseBoundLocked(n)
+	if takesTerminal {
+		sess.running = false
+	}
+}
+
+// raiseBoundLocked raises the line bound by n lines. Before any marker
+// with a count was seen the bound stays unknown. sess.mu is held.
+func (sess *session) raiseBoundLocked(n int64) {
+	m := sess.buf.Marks()
+	switch {
+	case m.InputLineValid:
+		sess.inBound, sess.inBoundSet = max(sess.inBound, m.InputLine)+n, true
+	case sess.inBoundSet:
+		sess.inBound += n
+	}
+}
+
+// noteInterruptLocked accounts for SIGINT: at a prompt, bash abandons the
+// line and counts it, and prints a new prompt. atPrompt says whether the
+// shell held the terminal; known false means the backend could not tell,
+// and then the session's own belief (a command running) decides.
+func (sess *session) noteInterruptLocked(atPrompt, known bool) {
+	if !known {
+		atPrompt = !sess.running
+	}
+	if atPrompt {
+		sess.raiseBoundLocked(1)
+	}
+	sess.running = false
+}
+
+// noteSettledLocked updates the accounting when a send settled;
+// shellReading says the shell itself was the confirmed reader of a
+// stdin_read. sess.mu is held.
+func (sess *session) noteSettledLocked(reason WaitReason, shellReading bool) {
+	m := sess.buf.Marks()
+	atPrompt := m.PromptEnds > 0 && m.TextSincePromptEnd == 0
+	switch reason {
+	case WaitPrompt:
+		if m.InputLineValid {
+			sess.inBound, sess.inBoundSet = m.InputLine, true
+		}
+		sess.running = false
+	case WaitStdinRead:
+		// The shell blocked at its prompt with every byte read and every
+		// output taken in: the newest marker is that prompt's. Any
+		// other reader (a program, or the shell's own `read`) took every
+		// byte; the shell's next prompt ends it.
+		idle := shellReading && atPrompt
+		if idle && m.InputLineValid {
+			sess.inBound, sess.inBoundSet = m.InputLine, true
+		}
+		sess.running = !idle
+	case WaitInferredIdle, WaitTimeout:
+		sess.running = !atPrompt
+	}
+}
