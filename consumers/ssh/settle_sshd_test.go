@@ -1,0 +1,178 @@
+package ssh_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/shellrun"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+)
+
+// Which prompt settles a send on a remote bash behind a real OpenSSH sshd,
+// once the prompt marker is installed as openssh.Login installs it.
+
+const settleWait = 30 * time.Second
+
+type remoteShell struct {
+	svc   *core.Service
+	owner *core.Owner
+	id    core.SessionID
+}
+
+func startRemoteShell(t *testing.T) *remoteShell {
+	t.Helper()
+	sshdtest.Require(t)
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	owner := core.NewOwner("remote-settle")
+	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+	defer cancel()
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: sshpkg.Type, Options: &sshpkg.Target{
+		Host: srv.Host, Port: srv.Port, User: srv.User,
+		Auth:     sshpkg.Auth{Password: srv.Password},
+		HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: []string{kh}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &remoteShell{svc: svc, owner: owner, id: sp.ID}
+}
+
+// install installs the prompt marker the way openssh.Login does.
+func (r *remoteShell) install(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+	defer cancel()
+	cmd := "PS1=" + sshpkg.ShellQuote(localpty.ShellPS1) + "; PROMPT_COMMAND=" + sshpkg.ShellQuote(localpty.ShellPromptCommand)
+	if _, err := shellrun.Run(ctx, r.svc, r.owner, r.id, cmd, shellrun.Options{}); err != nil {
+		t.Fatalf("install: %v", err)
+	}
+}
+
+func (r *remoteShell) send(t *testing.T, data string) core.SendResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+	defer cancel()
+	op, err := r.svc.Send(ctx, r.owner, r.id, core.SendRequest{Data: []byte(data), Submit: true, QuietWindow: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("send %q: %v", data, err)
+	}
+	res, err := op.Wait(ctx)
+	if err != nil {
+		t.Fatalf("wait %q: %v", data, err)
+	}
+	return res
+}
+
+func wantRemotePrompt(t *testing.T, what string, res core.SendResult, want ...string) {
+	t.Helper()
+	if res.WaitReason != core.WaitPrompt {
+		t.Fatalf("%s: settled as %s after %v with %q, want prompt", what, res.WaitReason, res.Elapsed, res.Output)
+	}
+	for _, w := range want {
+		if !strings.Contains(res.Output, w) {
+			t.Fatalf("%s: settled on a prompt after %v without %q: %q", what, res.Elapsed, w, res.Output)
+		}
+	}
+}
+
+// wantRanAfterInterrupt: a send right after Ctrl-C settles only once its
+// command ran. Readline may take the interrupt after the line's first
+// bytes (the shell then runs the rest, "cho ..."). A Ctrl-C that bash
+// takes outside its line editor counts no line, so the service, which
+// counted one, lets the send settle on silence rather than risk a stale
+// prompt: late, never early.
+func wantRanAfterInterrupt(t *testing.T, what string, res core.SendResult, want string) {
+	t.Helper()
+	if res.WaitReason != core.WaitPrompt && res.WaitReason != core.WaitInferredIdle {
+		t.Fatalf("%s: settled as %s with %q", what, res.WaitReason, res.Output)
+	}
+	if !strings.Contains(res.Output, want) && !strings.Contains(res.Output, "command not found") {
+		t.Fatalf("%s: settled as %s after %v before the command ran: %q", what, res.WaitReason, res.Elapsed, res.Output)
+	}
+}
+
+// TestRemoteSendRightAfterMarkerInstall: the marker installed by
+// shellrun.Run, then a send at once, then a raw Write and a send at once,
+// then Ctrl-C and a send at once: each send settles on the prompt after
+// its own command.
+func TestRemoteSendRightAfterMarkerInstall(t *testing.T) {
+	r := startRemoteShell(t)
+	r.install(t)
+	res := r.send(t, "echo installed-$((6*7))")
+	wantRemotePrompt(t, "after install", res, "installed-42")
+
+	for i := range 5 {
+		ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+		_, err := r.svc.Write(ctx, r.owner, r.id, []byte("true\r"))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.send(t, fmt.Sprintf("echo written-%d-$((6*7))", i))
+		wantRemotePrompt(t, fmt.Sprintf("after a write, try %d", i), res, fmt.Sprintf("written-%d-42", i))
+	}
+	for i := range 5 {
+		ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+		_, err := r.svc.Signal(ctx, r.owner, r.id, core.SignalRequest{Signal: core.SIGINT})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.send(t, fmt.Sprintf("echo interrupted-%d-$((6*7))", i))
+		wantRanAfterInterrupt(t, fmt.Sprintf("after ^C, try %d", i), res, fmt.Sprintf("interrupted-%d-42", i))
+	}
+	res = r.send(t, "true")
+	wantRemotePrompt(t, "true", res)
+	if res.Elapsed > 2*time.Second {
+		t.Fatalf("a plain command took %v", res.Elapsed)
+	}
+}
+
+// TestRemoteSendRightAfterFirstInstall: the first install, with no marked
+// prompt seen yet, and a send at once.
+func TestRemoteSendRightAfterFirstInstall(t *testing.T) {
+	for i := range 3 {
+		r := startRemoteShell(t)
+		r.install(t)
+		res := r.send(t, fmt.Sprintf("echo first-%d-$((6*7))", i))
+		wantRemotePrompt(t, fmt.Sprintf("try %d", i), res, fmt.Sprintf("first-%d-42", i))
+	}
+}
+
+// TestRemoteMultiLineSend: a heredoc and commands on further lines settle
+// at the prompt after the last one, with its exit code.
+func TestRemoteMultiLineSend(t *testing.T) {
+	r := startRemoteShell(t)
+	r.install(t)
+	res := r.send(t, "cat > /tmp/ptyseam-settle-$$.txt <<'EOF'\nalpha\nbeta\nEOF\n"+
+		"wc -l < /tmp/ptyseam-settle-$$.txt; rm -f /tmp/ptyseam-settle-$$.txt\n"+
+		"sleep 0.3; echo after-sleep\nsh -c 'exit 5'")
+	wantRemotePrompt(t, "multi-line", res, "after-sleep")
+	if res.CommandExitCode == nil || *res.CommandExitCode != 5 {
+		t.Fatalf("exit code %v, want 5: %q", res.CommandExitCode, res.Output)
+	}
+}
