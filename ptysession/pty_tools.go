@@ -37,7 +37,10 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"The session keeps its state (working directory, variables, the running program) between calls. " +
 					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done. " +
 					"cols and rows set the terminal size (default 160x40). For a server or watcher that should keep running " +
-					"while you do other things, prefer bg_launch (it can wait until the server is ready).",
+					"while you do other things, prefer bg_launch (it can wait until the server is ready). " +
+					"The shell is bash set up for unattended use: history expansion is off (\"!\" is literal), " +
+					"PAGER, GIT_PAGER, SYSTEMD_PAGER and MANPAGER are cat (no pager waits for a key), TERM is xterm-256color, " +
+					"and every prompt after a command reports that line's exit code.",
 				InputSchema:  openInput,
 				OutputSchema: openOutput,
 			},

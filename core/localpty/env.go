@@ -1,6 +1,9 @@
 package localpty
 
-import "os"
+import (
+	"os"
+	"strings"
+)
 
 // Prompt marker settings of the "shell" type. PS1 brackets the prompt with
 // OSC 133;A and OSC 133;B (the B marker ends it, so the service knows the
@@ -17,15 +20,38 @@ const (
 		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"`
 )
 
+// shellPagers neutralise the pagers that would wait for a key: the shell
+// type's programs print everything and return to the prompt.
+var shellPagers = []string{"PAGER=cat", "GIT_PAGER=cat", "SYSTEMD_PAGER=cat", "MANPAGER=cat"}
+
+// shellOnce turns history expansion off before the shell reads its first
+// line, whatever flags the shell was started with (a deployer may choose
+// them): the prompt command runs before every prompt, this part only once
+// per shell. It follows the marker, which must see the command's $? first.
+const shellOnce = `[ -n "$__ptyseam_once" ] || { set +H; __ptyseam_once=1; }`
+
 // shellEnv is what the "shell" type adds to the environment.
 func shellEnv() []string {
-	return []string{
+	env := []string{
 		"PS1=" + ShellPS1,
-		"PROMPT_COMMAND=" + ShellPromptCommand,
-		"PAGER=cat",
-		"GIT_PAGER=cat",
+		"PROMPT_COMMAND=" + ShellPromptCommand + "; " + shellOnce,
 		"HISTFILE=",
 	}
+	return append(env, shellPagers...)
+}
+
+// ShellSetup returns a command line that gives an already running bash
+// (a remote login shell) what the "shell" type gives its own: history
+// expansion off (set +H, so "!" in a command is literal), the pagers
+// neutralised, and the prompt marker. Type it into the shell once.
+func ShellSetup() string {
+	return "set +H; export " + strings.Join(shellPagers, " ") +
+		"; PS1=" + shellQuote(ShellPS1) + "; PROMPT_COMMAND=" + shellQuote(ShellPromptCommand)
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // buildEnv returns the program's environment: the service process's

@@ -1,0 +1,46 @@
+package localpty
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// TestShellTypeDefusesInteractiveTraps: the "shell" type's bash takes "!"
+// literally, neutralises pagers, and reports the exit status of every
+// line, a rejected one included.
+func TestShellTypeDefusesInteractiveTraps(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, `echo "a!found" | sed '/!found/d'; echo "left:$PAGER:$GIT_PAGER:$SYSTEMD_PAGER:$MANPAGER:$TERM"`)
+	wantPrompt(t, "bang", res, "left:cat:cat:cat:cat:xterm-256color")
+	if strings.Contains(res.Output, "event not found") || strings.Contains(res.Output, "a!found\n") {
+		t.Fatalf("history expansion is on: %q", res.Output)
+	}
+	res = sendWait(t, svc, owner, info.ID, "echo !!")
+	wantPrompt(t, "literal !!", res, "\n!!\n")
+	res = sendWait(t, svc, owner, info.ID, "if then fi")
+	wantPrompt(t, "syntax error", res, "syntax error")
+	if res.CommandExitCode == nil || *res.CommandExitCode != 2 {
+		t.Fatalf("a rejected line: exit code %v, want 2", res.CommandExitCode)
+	}
+}
+
+// TestShellSetupInstallsIntoARunningBash: ShellSetup, typed into a bash
+// started without any of it (as a remote login shell is), gives the same
+// shell: marker, literal "!", pagers.
+func TestShellSetupInstallsIntoARunningBash(t *testing.T) {
+	need(t, "bash")
+	tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{
+		Command: []string{"bash", "--noprofile", "--norc", "-i"},
+		Env:     []string{"PS1=$ ", "PAGER=less"},
+	})
+	tm.waitFor("$ ")
+	tm.send(ShellSetup() + "\r")
+	tm.waitFor("\x1b]133;B\a")
+	tm.send(`echo "x!y" "$PAGER" "$MANPAGER"` + "\r")
+	out := string(tm.waitForN("\x1b]133;B\a", 2))
+	if !strings.Contains(out, "x!y cat cat\r\n") || !strings.Contains(out, "\x1b]133;D;0;line=2;inq=0\a") {
+		t.Fatalf("output %q", out)
+	}
+}
