@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
@@ -82,4 +83,16 @@ func ExampleRegister() {
 	fmt.Println(svc.Backends())
 	// Output:
 	// [exec shell]
+}
+
+// Give a bash that is already running (a remote login shell) the shell
+// type's set-up: type ShellSetup once. Its prompts then carry the marker
+// the service settles on, "!" is literal and pagers print.
+func ExampleShellSetup() {
+	setup := localpty.ShellSetup()
+	fmt.Println(strings.HasPrefix(setup, "set +H; export PAGER=cat GIT_PAGER=cat SYSTEMD_PAGER=cat MANPAGER=cat; PS1="))
+	fmt.Println(strings.Contains(setup, "PROMPT_COMMAND="))
+	// Output:
+	// true
+	// true
 }
