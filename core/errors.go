@@ -30,6 +30,7 @@ const (
 	CodeCancelled        Code = "CANCELLED"         // the caller's context ended first
 	CodeTapOverflow      Code = "TAP_OVERFLOW"      // a tap's reader fell too far behind
 	CodeInternal         Code = "INTERNAL"          // a bug: please report it
+	CodeWrongKind        Code = "WRONG_KIND"        // the id names another kind of thing (a job's id given to a terminal call, or the reverse)
 )
 
 // Error is the error type of every failure the service reports. Match it
@@ -92,6 +93,7 @@ var (
 	ErrCancelled        = &Error{Code: CodeCancelled}
 	ErrTapOverflow      = &Error{Code: CodeTapOverflow}
 	ErrInternal         = &Error{Code: CodeInternal}
+	ErrWrongKind        = &Error{Code: CodeWrongKind}
 )
 
 // CodeOf returns the Code of err: the code of the first *Error in its
