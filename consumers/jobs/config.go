@@ -80,6 +80,11 @@ type Config struct {
 	StopGrace time.Duration
 	// DisablePortScan turns off the pre-launch check of requested ports.
 	DisablePortScan bool
+	// MaxJobsPerOwner bounds the jobs one owner holds, running or ended
+	// but not dropped, 1 to 10,000. Default 8. Jobs have their own limit:
+	// the owner's terminal sessions do not count toward it, nor jobs
+	// toward the service's session limit of the owner.
+	MaxJobsPerOwner int
 	// Notify receives the exit notice of every job launched with
 	// NotifyOnExit. It runs on its own goroutine, never blocks a job, and
 	// a panic in it is recovered and logged.
@@ -146,6 +151,12 @@ func (c Config) Validate() (Config, error) {
 	}
 	if c.PTYType == "" {
 		c.PTYType = DefaultPTYType
+	}
+	switch {
+	case c.MaxJobsPerOwner == 0:
+		c.MaxJobsPerOwner = DefaultMaxJobsPerOwner
+	case c.MaxJobsPerOwner < 1 || c.MaxJobsPerOwner > MaxMaxJobsPerOwner:
+		return c, &ConfigError{"MaxJobsPerOwner", c.MaxJobsPerOwner, fmt.Sprintf("must be 1 to %d", MaxMaxJobsPerOwner)}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -72,7 +72,7 @@ func (m *Manager) Drop(ctx context.Context, owner *core.Owner, req DropRequest) 
 // dropJob closes j's session and removes its record.
 func (m *Manager) dropJob(ctx context.Context, j *job) error {
 	info := m.info(j)
-	if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: dropped"); err != nil && !sessionGone(err) {
+	if _, err := m.svc.Close(ctx, j.sowner, j.sid, "jobs: dropped"); err != nil && !sessionGone(err) {
 		return err
 	}
 	m.mu.Lock()
@@ -81,6 +81,7 @@ func (m *Manager) dropJob(ctx context.Context, j *job) error {
 	if i := slices.Index(m.order, j); i >= 0 {
 		m.order = slices.Delete(m.order, i, i+1)
 	}
+	m.forgetOwnerLocked(j.owner)
 	m.mu.Unlock()
 	j.mu.Lock()
 	j.dropped = true

@@ -13,8 +13,10 @@ import (
 // job is the manager's record of one job.
 type job struct {
 	// Set at launch, then read-only.
-	id       core.SessionID
-	owner    *core.Owner
+	id       core.SessionID // the job id (core.JobIDPrefix), minted by the manager
+	owner    *core.Owner    // the agent that launched the job
+	sid      core.SessionID // the job's core session
+	sowner   *core.Owner    // the private core owner the session was spawned for
 	pid      int
 	title    string
 	group    string

@@ -90,9 +90,23 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 		m.mu.Unlock()
 		return Info{}, &core.Error{Code: core.CodeServiceDisposing, Op: "launch", Msg: "the job manager is shut down"}
 	}
+	if err := m.reserveLocked(owner); err != nil {
+		m.mu.Unlock()
+		return Info{}, err
+	}
+	sowner := m.jobOwnerLocked(owner)
 	m.launches.Add(1)
 	m.mu.Unlock()
 	defer m.launches.Done()
+	recorded := false
+	defer func() {
+		m.mu.Lock()
+		m.unreserveLocked(owner)
+		if !recorded {
+			m.forgetOwnerLocked(owner)
+		}
+		m.mu.Unlock()
+	}()
 
 	var warnings []string
 	if !m.cfg.DisablePortScan && len(req.Ports) > 0 {
@@ -110,7 +124,7 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 	if err != nil {
 		return Info{}, err
 	}
-	res, err := m.svc.Spawn(ctx, owner, core.SpawnRequest{
+	res, err := m.svc.Spawn(ctx, sowner, core.SpawnRequest{
 		Type:    typ,
 		Command: append([]string{req.Command}, req.Args...),
 		Dir:     req.Cwd,
@@ -123,12 +137,18 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 		NoInitialWait: true,
 		WithTap:       true, // data events see every byte, from the first
 	})
+	if core.CodeOf(err) == core.CodeTooManySessions { // the service's own per-owner limit, below the job limit
+		running, ended := m.countJobs(owner)
+		return Info{}, tooManyJobs(running+ended, running, ended)
+	}
 	if err != nil {
 		return Info{}, err
 	}
 	j := &job{
-		id:       res.ID,
+		id:       core.SessionID(core.NewJobID()),
 		owner:    owner,
+		sid:      res.ID,
+		sowner:   sowner,
 		pid:      res.PID,
 		title:    req.Title,
 		group:    req.Group,
@@ -154,11 +174,12 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 		if tap != nil {
 			tap.Close()
 		}
-		_, _ = m.svc.Close(context.WithoutCancel(ctx), owner, res.ID, "jobs: launched during shutdown")
+		_, _ = m.svc.Close(context.WithoutCancel(ctx), sowner, res.ID, "jobs: launched during shutdown")
 		return Info{}, &core.Error{Code: core.CodeServiceDisposing, Op: "launch", Msg: "the job manager is shut down"}
 	}
 	m.jobs[j.id] = j
 	m.order = append(m.order, j)
+	recorded = true
 	m.watchers.Add(2)
 	m.mu.Unlock()
 

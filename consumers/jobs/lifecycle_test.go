@@ -210,7 +210,7 @@ func TestOwnerIsolation(t *testing.T) {
 	if l, err := f.m.List(other, ListFilter{}); err != nil || len(l) != 0 {
 		t.Errorf("foreign list: %+v %v", l, err)
 	}
-	if _, err := f.m.Get(f.owner, "pty_nosuchjob"); !errors.Is(err, core.ErrNoSession) {
+	if _, err := f.m.Get(f.owner, "job_nosuchjob"); !errors.Is(err, core.ErrNoSession) {
 		t.Errorf("unknown id: %v", err)
 	}
 	if in2, _ := f.m.Get(f.owner, in.ID); in2.State != StateRunning {

@@ -15,7 +15,7 @@ import (
 // is safe for concurrent use. Every method that names a job takes the
 // caller's owner and answers only the owner that launched it.
 type Manager struct {
-	svc *core.Service
+	svc Service
 	cfg Config
 	log *slog.Logger
 	hub *hub
@@ -25,7 +25,9 @@ type Manager struct {
 
 	mu           sync.Mutex
 	jobs         map[core.SessionID]*job
-	order        []*job // launch order
+	order        []*job                      // launch order
+	owners       map[*core.Owner]*core.Owner // agent owner -> private core owner of its jobs
+	pending      map[*core.Owner]int         // launches in flight per agent owner
 	closed       bool
 	unregPipe    func() // set when this manager registered the pipe backend
 	launches     sync.WaitGroup
@@ -41,8 +43,8 @@ type Manager struct {
 // registered (core/localpty.Register does that). Call Shutdown when done,
 // before shutting svc down: it stops the jobs (reason shutdown) and ends the
 // manager's goroutines.
-func New(svc *core.Service, cfg Config) (*Manager, error) {
-	if svc == nil {
+func New(svc Service, cfg Config) (*Manager, error) {
+	if svc == nil || isNilService(svc) {
 		return nil, invalid("new", "the core service is nil")
 	}
 	cfg, err := cfg.Validate()
@@ -54,7 +56,9 @@ func New(svc *core.Service, cfg Config) (*Manager, error) {
 		cfg:  cfg,
 		log:  cfg.Logger,
 		hub:  newHub(cfg.Logger),
-		jobs: make(map[core.SessionID]*job),
+		jobs:    make(map[core.SessionID]*job),
+		owners:  make(map[*core.Owner]*core.Owner),
+		pending: make(map[*core.Owner]int),
 	}
 	if cfg.Backend == BackendPTY && !m.hasBackend(cfg.PTYType) {
 		return nil, &core.Error{Code: core.CodeNoBackend, Op: "new", Msg: "backend pty needs the core backend type " + cfg.PTYType + " registered"}
@@ -121,6 +125,9 @@ func (m *Manager) ensurePipe() error {
 func (m *Manager) lookup(op string, owner *core.Owner, id string) (*job, error) {
 	if owner == nil {
 		return nil, invalid(op, "owner is nil")
+	}
+	if !core.IsJobID(id) && core.IsSessionID(id) {
+		return nil, jobError(core.CodeWrongKind, op, id, "the id names a terminal session, not a job: use the terminal calls for it")
 	}
 	m.mu.Lock()
 	j := m.jobs[core.SessionID(id)]
@@ -189,7 +196,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 			if _, err := m.stopJob(ctx, j, ReasonShutdown, false); err != nil {
 				errs[i] = err
 			}
-			if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: shutdown"); err != nil && !sessionGone(err) {
+			if _, err := m.svc.Close(ctx, j.sowner, j.sid, "jobs: shutdown"); err != nil && !sessionGone(err) {
 				errs[i] = errors.Join(errs[i], err)
 			}
 		}()

@@ -138,7 +138,7 @@ type reader struct {
 }
 
 func (r *reader) page(start int64, count int) (core.PageResult, error) {
-	return r.m.svc.Read(r.j.owner, r.j.id, core.PageRequest{Start: start, Count: count})
+	return r.m.svc.Read(r.j.sowner, r.j.sid, core.PageRequest{Start: start, Count: count})
 }
 
 func (r *reader) match(s string) bool { return r.re == nil || r.re.MatchString(s) }
@@ -205,7 +205,7 @@ func (r *reader) forward(from int64) (ReadResult, error) {
 // buffer from the end backwards.
 func (r *reader) newest() (ReadResult, error) {
 	var res ReadResult
-	p, err := r.m.svc.Read(r.j.owner, r.j.id, core.PageRequest{Newest: true, Count: 1})
+	p, err := r.m.svc.Read(r.j.sowner, r.j.sid, core.PageRequest{Newest: true, Count: 1})
 	if err != nil {
 		return res, err
 	}

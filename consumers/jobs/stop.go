@@ -154,7 +154,7 @@ func (m *Manager) terminate(ctx context.Context, j *job, force bool) error {
 	// session, which ends every process it started.
 	m.log.Warn("jobs: job survived SIGKILL; closing its session", "job", j.id)
 	_ = m.info(j) // keep the last statistics
-	if _, err := m.svc.Close(ctx, j.owner, j.id, "jobs: forced stop"); err != nil && !sessionGone(err) {
+	if _, err := m.svc.Close(ctx, j.sowner, j.sid, "jobs: forced stop"); err != nil && !sessionGone(err) {
 		return err
 	}
 	j.mu.Lock()
@@ -171,7 +171,7 @@ func (m *Manager) terminate(ctx context.Context, j *job, force bool) error {
 // signal delivers sig to j's foreground process group, ignoring a job that
 // already ended.
 func (m *Manager) signal(ctx context.Context, j *job, sig core.Signal) {
-	_, err := m.svc.Signal(ctx, j.owner, j.id, core.SignalRequest{Signal: sig, AllowLeader: true})
+	_, err := m.svc.Signal(ctx, j.sowner, j.sid, core.SignalRequest{Signal: sig, AllowLeader: true})
 	if err != nil && !errors.Is(err, core.ErrSessionExited) {
 		m.log.Debug("jobs: signal failed", "job", j.id, "signal", sig, "error", err)
 	}
@@ -186,5 +186,5 @@ func (m *Manager) Signal(ctx context.Context, owner *core.Owner, id string, sig 
 	if err != nil {
 		return core.SignalResult{}, err
 	}
-	return m.svc.Signal(ctx, j.owner, j.id, core.SignalRequest{Signal: sig, AllowLeader: true})
+	return m.svc.Signal(ctx, j.sowner, j.sid, core.SignalRequest{Signal: sig, AllowLeader: true})
 }

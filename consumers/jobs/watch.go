@@ -38,7 +38,7 @@ func (m *Manager) watchOutput(j *job, tap *core.Tap, tapErr error) {
 			// Bytes were lost to this tap only; the scrollback has them.
 			// Start over with a fresh tap.
 			tap.Close()
-			if tap, err = m.svc.Tap(j.owner, j.id); err != nil {
+			if tap, err = m.svc.Tap(j.sowner, j.sid); err != nil {
 				m.scanServices(j, true)
 				return
 			}
@@ -60,7 +60,7 @@ func (m *Manager) scanServices(j *job, final bool) {
 		j.mu.Lock()
 		start := j.scanned
 		j.mu.Unlock()
-		page, err := m.svc.Read(j.owner, j.id, core.PageRequest{Start: start, Count: scanPage})
+		page, err := m.svc.Read(j.sowner, j.sid, core.PageRequest{Start: start, Count: scanPage})
 		if err != nil || len(page.Lines) == 0 {
 			return
 		}
@@ -83,7 +83,7 @@ func (m *Manager) scanServices(j *job, final bool) {
 // watchExit waits for j's program to end and records how it ended.
 func (m *Manager) watchExit(j *job) {
 	defer m.watchers.Done()
-	st, err := m.svc.Wait(m.ctx, j.owner, j.id)
+	st, err := m.svc.Wait(m.ctx, j.sowner, j.sid)
 	if err == nil {
 		// Publish data before exit: let the output watcher finish.
 		select {
@@ -133,7 +133,7 @@ func (m *Manager) recordExit(j *job, st core.Status) {
 // info returns j's snapshot with fresh output statistics when the session
 // can still be read.
 func (m *Manager) info(j *job) Info {
-	if page, err := m.svc.Read(j.owner, j.id, core.PageRequest{Newest: true, Count: 1}); err == nil {
+	if page, err := m.svc.Read(j.sowner, j.sid, core.PageRequest{Newest: true, Count: 1}); err == nil {
 		j.mu.Lock()
 		j.lastStats = OutputStats{Lines: page.Total, First: page.First, Retained: page.Total - page.First}
 		j.mu.Unlock()

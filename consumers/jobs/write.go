@@ -34,6 +34,6 @@ func (m *Manager) WriteRaw(ctx context.Context, owner *core.Owner, id string, da
 	if j.isExited() {
 		return WriteResult{}, jobError(core.CodeSessionExited, "write", id, "the job has ended ("+string(j.snapshot().State)+")")
 	}
-	n, err := m.svc.Write(ctx, j.owner, j.id, data)
+	n, err := m.svc.Write(ctx, j.sowner, j.sid, data)
 	return WriteResult{Bytes: n, Echo: escape.Describe(data[:n])}, err
 }

@@ -22,6 +22,8 @@ var hints = map[core.Code]string{
 	core.CodeCleanupFailed:    "Some processes did not go away; call bg_stop again or report it.",
 	core.CodeCancelled:        "The call was cancelled; call the tool again if still needed.",
 	jobs.CodeJobRunning:       "Stop it first with bg_stop (drop: true stops and drops in one call).",
+	core.CodeWrongKind:        "That id is a terminal session's (pty_...): use pty_send, pty_tail, pty_signal or pty_close for it; bg_* tools take job ids (job_...).",
+	core.CodeTooManySessions:  "Call bg_drop on ended jobs (bg_list shows them), or bg_stop with drop true on running ones, then launch again. Terminal sessions do not count.",
 	jobs.CodeOutputReleased:   "The job's output is gone; bg_list still shows how it ended.",
 }
 
