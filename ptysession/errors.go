@@ -30,6 +30,10 @@ func checkCall(ctx context.Context, op string, owner *core.Owner, id core.Sessio
 	if id == "" {
 		return invalid(op, id, "id", "is empty")
 	}
+	if core.IsJobID(string(id)) {
+		return &core.Error{Code: core.CodeWrongKind, Op: op, Session: id,
+			Msg: "the id names a background job, not a terminal session: use the job calls for it"}
+	}
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return cancelled(op, id, err)

@@ -59,10 +59,7 @@ func TestPythonPromptVisibleAtOnce(t *testing.T) {
 		// The prompt has no newline, yet a tail shows it as soon as python
 		// printed it (the open may return before: a seam that settles on
 		// silence, or early).
-		text := waitTailSuffix(t, s, owner, r.SessionID, ">>> ")
-		if !strings.HasPrefix(text, r.InitialOutput) {
-			t.Fatalf("tails %q do not start with the initial output %q", text, r.InitialOutput)
-		}
+		waitTailSuffixFrom(t, s, owner, r.SessionID, r.InitialOutput, ">>> ")
 		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "6*7"})
 		if err != nil || !strings.HasPrefix("6*7\n42\n>>> ", res.Delta) {
 			t.Fatalf("send %+v %v", res, err)
@@ -70,8 +67,8 @@ func TestPythonPromptVisibleAtOnce(t *testing.T) {
 		if res.WaitReason == core.WaitStdinRead && res.Delta != "6*7\n42\n>>> " {
 			t.Logf("early settle: %q", res.Delta)
 		}
-		if text := waitTailSuffix(t, s, owner, r.SessionID, ">>> "); text != "6*7\n42\n>>> " {
-			t.Fatalf("tails after the prompt %q: want the continuation only", text)
+		if text := waitTailSuffixFrom(t, s, owner, r.SessionID, res.Delta, ">>> "); text != "6*7\n42\n>>> " {
+			t.Fatalf("delta and tails after the prompt %q: want the continuation only", text)
 		}
 	})
 }
@@ -84,15 +81,16 @@ func TestPasswordPromptVisibleWithoutNewline(t *testing.T) {
 		if err != nil || res.Status.Exited() {
 			t.Fatalf("send %+v %v: want it to wait for the password", res, err)
 		}
-		if text := waitTailSuffix(t, s, owner, r.SessionID, "Password: "); !strings.HasSuffix(text, "Password: ") {
+		if text := waitTailSuffixFrom(t, s, owner, r.SessionID, res.Delta, "Password: "); !strings.HasSuffix(text, "Password: ") {
 			t.Fatalf("tail %q", text)
 		}
 		before := newestLine(t, s, owner, r.SessionID)
-		if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "hunter2"}); err != nil {
+		answer, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "hunter2"})
+		if err != nil {
 			t.Fatal(err)
 		}
 		waitPromptAfter(t, s, owner, r.SessionID, before)
-		text := waitTailSuffix(t, s, owner, r.SessionID, "# ")
+		text := waitTailSuffixFrom(t, s, owner, r.SessionID, answer.Delta, "# ")
 		if !strings.Contains(text, "got 7 chars") || strings.Contains(text, "hunter2") {
 			t.Fatalf("after the answer: %q", text)
 		}
@@ -117,19 +115,17 @@ func TestTailNeverResends(t *testing.T) {
 			all.WriteString(tr.Text)
 			return tr
 		}
+		all.WriteString(r.InitialOutput) // the open's output counts as given
 		waitPrompt(t, s, owner, r.SessionID)
-		first := tail()
-		if !strings.HasPrefix(first.Text, r.InitialOutput) {
-			t.Fatalf("first tail %q, want the initial output %q", first.Text, r.InitialOutput)
-		}
+		tail()
 		if again := tail(); again.Text != "" || again.Lines != 0 {
 			t.Fatalf("second tail resent %q", again.Text)
 		}
 		for _, cmd := range []string{"echo one", "printf 'two\\nthree'", "echo four"} {
-			shellSend(t, s, owner, r.SessionID, cmd)
-			tail()
+			res := shellSend(t, s, owner, r.SessionID, cmd)
+			all.WriteString(res.Delta)
 			if again := tail(); again.Text != "" {
-				t.Fatalf("tail resent %q", again.Text)
+				t.Fatalf("tail after a send resent %q", again.Text)
 			}
 		}
 		// Everything the tails returned is the scrollback, exactly.
@@ -146,8 +142,16 @@ func TestTailNeverResends(t *testing.T) {
 func TestTailTruncatesExactly(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
-		r := shellOpen(t, s, owner, OpenRequest{Command: "seq 1 500"})
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
+		waitPrompt(t, s, owner, r.SessionID)
+		// Printed after the send returned, so that a tail gets it.
+		sent, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.2; seq 1 500", QuietWindow: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		given := int64(strings.Count(sent.Delta, "\n")) // the echo line (and any numbers already printed)
+		waitPrompt(t, s, owner, r.SessionID)
 		page, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Lines: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -158,17 +162,21 @@ func TestTailTruncatesExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The newest 10 lines: 492..500 and the prompt line.
-		if !tr.Truncated || tr.Skipped != total-10 || !strings.HasPrefix(tr.Text, "492\n") || tr.Lines != 10 {
-			t.Fatalf("tail %+v (total %d), want the newest 10 lines with %d skipped", tr, total, total-10)
+		if !tr.Truncated || tr.Skipped != total-10-given || !strings.HasPrefix(tr.Text, "492\n") || tr.Lines != 10 {
+			t.Fatalf("tail %+v (total %d), want the newest 10 lines with %d skipped", tr, total, total-10-given)
 		}
 		if !strings.Contains(tr.Text, "500\n") {
 			t.Fatalf("tail %q lacks the last number", tr.Text)
 		}
-		// A backlog of exactly the budget is not truncated.
-		shellSend(t, s, owner, r.SessionID, "seq 1 3")
-		// The prompt line continues ("seq 1 3"), then 1, 2, 3, then a new prompt: 5 lines.
+		// A backlog of exactly the budget is not truncated (printed after
+		// a send, which took the output it returned).
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.2; seq 1 3", Submit: Bool(true), QuietWindow: 50 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		waitPrompt(t, s, owner, r.SessionID)
+		// The rest of the echo or of "seq 1 3": at most 5 lines.
 		tr, err = s.Tail(ctx, owner, r.SessionID, 5)
-		if err != nil || tr.Truncated || tr.Skipped != 0 || !strings.HasPrefix(tr.Text, "seq 1 3\n1\n2\n3\n") {
+		if err != nil || tr.Truncated || tr.Skipped != 0 || !strings.Contains(tr.Text, "3\n") {
 			t.Fatalf("tail %+v %v: want everything, not truncated", tr, err)
 		}
 		if tr, err = s.Tail(ctx, owner, r.SessionID, 1); err != nil || tr.Truncated || tr.Text != "" {
@@ -189,9 +197,13 @@ func TestResultsAreBounded(t *testing.T) {
 		if !res.Truncated || len(res.Delta) > 2000 || !strings.Contains(res.Delta, "201000\n") || res.Skipped == 0 {
 			t.Fatalf("send: truncated %v skipped %d, %d bytes", res.Truncated, res.Skipped, len(res.Delta))
 		}
-		if !strings.HasPrefix(res.Delta, "20") {
+		if !strings.HasPrefix(strings.TrimPrefix(res.Delta, "\n"), "20") {
 			t.Fatalf("bounded delta %q does not start at a line", res.Delta[:20])
 		}
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.3; seq 300000 301000", QuietWindow: 50 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		waitPrompt(t, s, owner, r.SessionID)
 		tr, err := s.Tail(ctx, owner, r.SessionID, MaxLines)
 		if err != nil || !tr.Truncated || len(tr.Text) > 2000 || tr.Skipped == 0 {
 			t.Fatalf("tail: %v truncated %v skipped %d, %d bytes", err, tr.Truncated, tr.Skipped, len(tr.Text))
@@ -316,8 +328,8 @@ func TestExecBackendArgv(t *testing.T) {
 			Env:     map[string]string{"GREETING": "hi there"},
 		})
 		ctx := testCtx(t)
-		var text string
-		for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); {
+		text := r.InitialOutput // the open returned it: output is returned once
+		for deadline := time.Now().Add(waitLimit); !strings.Contains(text, "\n") && time.Now().Before(deadline); {
 			tr, err := s.Tail(ctx, owner, r.SessionID, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -329,7 +341,8 @@ func TestExecBackendArgv(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if text != `['two words', "it's", '$HOME'] hi there`+"\n" {
-			t.Fatalf("output %q", text)
+			pg, err := s.Read(ctx, owner, r.SessionID, ReadRequest{})
+			t.Fatalf("output %q (initial %q); scrollback %+v %v", text, r.InitialOutput, pg, err)
 		}
 		st := waitExited(t, s, owner, r.SessionID)
 		if st.ExitCode != 3 {
@@ -425,7 +438,18 @@ func assertHealthy(t *testing.T, s *Sessions, owner *core.Owner, id core.Session
 // returns them.
 func waitTailSuffix(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, suffix string) string {
 	t.Helper()
+	return waitTailSuffixFrom(t, s, owner, id, "", suffix)
+}
+
+// waitTailSuffixFrom is waitTailSuffix after output already given (an
+// open's or a send's): it returns given and the tails after it.
+func waitTailSuffixFrom(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, given, suffix string) string {
+	t.Helper()
 	var all strings.Builder
+	all.WriteString(given)
+	if strings.HasSuffix(given, suffix) {
+		return given
+	}
 	for range 1000 {
 		tr, err := s.Tail(testCtx(t), owner, id, 0)
 		if err != nil || tr.Truncated {

@@ -42,7 +42,8 @@ type OpenResult struct {
 	Status core.Status `json:"status"`
 	// InitialOutput is the cleaned output the session printed before Open
 	// returned: the shell's banner and prompt, the typed command's echo and
-	// what it printed until it settled. The newest part is kept.
+	// what it printed until it settled. The newest part is kept. Output is
+	// returned once: the owner's tail position moves past it.
 	InitialOutput string `json:"initialOutput"`
 	// Truncated reports that older parts of InitialOutput were dropped.
 	Truncated bool `json:"truncated"`
@@ -121,8 +122,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		}
 		reason = r.WaitReason
 	}
-	var c core.Cursor
-	d, err := c.Next(s.reader(owner, id), MaxLines, s.opts.MaxResultBytes)
+	d, err := s.consume(owner, id, MaxLines)
 	if err != nil {
 		return OpenResult{}, s.abandon(owner, id, err)
 	}

@@ -61,6 +61,9 @@ type Options struct {
 	// ProgressInterval is how often a send reports output to its Progress
 	// callback (default 250ms).
 	ProgressInterval time.Duration
+	// MaxQueuedSends bounds the sends that wait (SendRequest.Queue) behind
+	// the one running on a session (default 4); one more is SEND_ACTIVE.
+	MaxQueuedSends int
 }
 
 func (o Options) withDefaults() Options {
@@ -84,6 +87,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.OpenTimeout <= 0 {
 		o.OpenTimeout = DefaultOpenTimeout
+	}
+	if o.MaxQueuedSends <= 0 {
+		o.MaxQueuedSends = DefaultMaxQueuedSends
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = DefaultProgressInterval

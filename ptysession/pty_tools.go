@@ -58,7 +58,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 					sendLimits +
 					"A returned send does not mean the program exited. One send per session at a time; for output that " +
 					"keeps coming later, use pty_tail. When the program takes over the screen (vim, less, top), the result " +
-					"holds the screen instead of delta; continue with pty_keys.",
+					"holds the screen instead of delta; continue with pty_keys. " + outputOnceTools,
 				InputSchema:  sendInput,
 				OutputSchema: sendOutput,
 			},
@@ -68,8 +68,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolTail,
 				Title: "Read new output of a terminal session",
-				Description: "Return the output a session printed since your previous pty_tail of it (the first pty_tail returns " +
-					"everything from the start). It never returns the same output twice. If more than `lines` lines are " +
+				Description: "Return the output of a session that you have not been given yet. " + outputOnceTools + " If more than `lines` lines are " +
 					"pending, it returns the newest ones with truncated true and skipped = the exact number of lines left " +
 					"out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
 				InputSchema:  tailInput,
@@ -133,7 +132,8 @@ var ptyHints = map[core.Code]string{
 	core.CodeSessionExited:   "The program has exited: read its last output with pty_tail, then pty_close the session.",
 	core.CodeSessionClosing:  "The session is being closed; call pty_open for a new one.",
 	core.CodeSignalRefused:   "That would kill the session's own shell: call pty_close to end the session.",
-	core.CodeTooManySessions: "Call pty_close on sessions you no longer need (pty_list shows them), then retry.",
+	core.CodeTooManySessions: "Call pty_close on sessions you no longer need (pty_list shows them), then retry. Background jobs do not count.",
+	core.CodeWrongKind:       "That id is a background job's (job_...): use bg_write to type into it, bg_read for its output, bg_stop or bg_drop to end it; pty_* tools take terminal ids (pty_...).",
 	core.CodeSpawnFailed:     "Check the command, cwd and env, then call pty_open again.",
 	core.CodeCleanupFailed:   "Some processes survived; call pty_close again.",
 }

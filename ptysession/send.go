@@ -26,12 +26,26 @@ type SendRequest struct {
 	// Options.ProgressInterval while the send runs (only when there is new
 	// output). It is called from Send's goroutine.
 	Progress func(core.OutputDelta)
+	// OmitEcho leaves the terminal's echo of Data (the typed command line,
+	// and each further line of a multi-line send) out of Delta: the caller
+	// knows what it typed.
+	OmitEcho bool
+	// OmitPrompt leaves the shell's prompt that ended the send out of
+	// Delta, when the send settled on it (WaitReason prompt).
+	OmitPrompt bool
+	// Queue waits for a send still running on the session (in first come,
+	// first served order) instead of failing with SEND_ACTIVE. At most
+	// Options.MaxQueuedSends sends wait per session (SEND_ACTIVE beyond);
+	// a ctx that ends while waiting is CANCELLED and nothing is written.
+	Queue bool
 }
 
 // SendResult is how a send settled.
 type SendResult struct {
-	// Delta is the cleaned output produced since the write (the newest
-	// part, at most Options.MaxResultBytes).
+	// Delta is the cleaned output the owner had not been given yet: what
+	// the write produced, after any output printed since the owner's last
+	// open, send or tail (the newest part, at most Options.MaxResultBytes).
+	// Output is returned once: the owner's tail position moves past Delta.
 	Delta string `json:"delta"`
 	// Status is the session's status when the send settled. A settled
 	// send does not mean the program exited.
@@ -51,7 +65,11 @@ type SendResult struct {
 func Bool(b bool) *bool { return &b }
 
 // Send writes to a session and waits until the write settled. Only one
-// send may run per session (SEND_ACTIVE otherwise). When ctx ends first,
+// send runs per session: another fails with SEND_ACTIVE, or waits its turn
+// with req.Queue. Output is returned once: open, send and tail each move
+// your tail position past the output they return, so a later tail starts
+// after it; to read output again, page it by line number with
+// [Sessions.Read]. When ctx ends first,
 // the send is cancelled (SIGINT to the foreground process group) and Send
 // returns what was printed until then together with a CANCELLED error that
 // also matches ctx's error. Bad input is INVALID_ARGUMENT naming the field.
@@ -75,6 +93,11 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	case req.QuietWindow < 0:
 		return SendResult{}, invalid(op, id, "quietWindow", "must not be negative")
 	}
+	release, err := s.acquireSend(ctx, owner, id, req.Queue)
+	if err != nil {
+		return SendResult{}, err
+	}
+	defer release()
 	res, err := s.run(ctx, owner, id, core.SendRequest{
 		Data:        []byte(req.Data),
 		Submit:      submit,
@@ -84,15 +107,20 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	if err != nil && res.WaitReason == "" {
 		return SendResult{}, err
 	}
-	text, truncated, skipped := boundNewest(res.Output, s.opts.MaxResultBytes)
-	return SendResult{
-		Delta:      text,
-		Status:     res.Status,
-		WaitReason: res.WaitReason,
-		Truncated:  res.Truncated || truncated,
-		Skipped:    res.SkippedLines + skipped,
-		ExitCode:   res.CommandExitCode,
-	}, err
+	out := SendResult{Status: res.Status, WaitReason: res.WaitReason, ExitCode: res.CommandExitCode}
+	if d, derr := s.consume(owner, id, MaxLines); derr == nil {
+		out.Delta, out.Truncated, out.Skipped = d.Text, d.Truncated, d.SkippedLines
+	} else { // closed meanwhile: the seam's own delta is all there is
+		text, truncated, skipped := boundNewest(res.Output, s.opts.MaxResultBytes)
+		out.Delta, out.Truncated, out.Skipped = text, res.Truncated || truncated, res.SkippedLines+skipped
+	}
+	if req.OmitEcho {
+		out.Delta = omitEcho(out.Delta, req.Data)
+	}
+	if req.OmitPrompt && res.WaitReason == core.WaitPrompt {
+		out.Delta = omitPrompt(out.Delta)
+	}
+	return out, err
 }
 
 // run starts a send and waits for it, reporting progress and cancelling

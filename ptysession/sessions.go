@@ -22,11 +22,15 @@ type cursorKey struct {
 	id    core.SessionID
 }
 
-// cursorState serialises the tails of one session so that two concurrent
-// tails never return the same output.
+// cursorState is the facade's state of one session for its owner: the
+// tail position, serialised so that two concurrent readers never get the
+// same output, and the send slot with its count of queued sends.
 type cursorState struct {
 	mu  sync.Mutex
 	cur core.Cursor
+
+	slot   chan struct{} // holds a token while a facade send runs
+	queued int           // sends waiting for slot (guarded by Sessions.mu)
 }
 
 // New returns a facade over t. t must not be nil.
@@ -46,7 +50,7 @@ func (s *Sessions) cursor(owner *core.Owner, id core.SessionID) *cursorState {
 	k := cursorKey{owner, id}
 	c := s.cursors[k]
 	if c == nil {
-		c = &cursorState{}
+		c = &cursorState{slot: make(chan struct{}, 1)}
 		s.cursors[k] = c
 	}
 	return c

@@ -53,7 +53,7 @@ func Example() {
 	fmt.Println("closed again:", closed.Closed)
 	// Output:
 	// delta "hello\nhello\n", running
-	// tail "hello\nhello\n" (2 lines)
+	// tail "" (0 lines)
 	// again ""
 	// closed: true
 	// closed again: false

@@ -26,14 +26,16 @@ type TailResult struct {
 	Skipped int64 `json:"skipped"`
 }
 
-// Tail returns the output the session printed since the previous Tail by
-// the same owner (since the session started, for the first), at most lines
-// lines (0: Options.TailLines). Tails never resend: concatenating every
-// tail's Text gives the session's cleaned output exactly, except where a
-// tail says Truncated, and then Skipped says exactly how many lines it
-// left out (the newest lines are kept). Sends do not move the tail cursor.
-// lines below 0 or above 10,000 is INVALID_ARGUMENT. Tail works on an
-// exited session until it is closed.
+// Tail returns the output the session printed that owner has not been
+// given yet (by Open, Send or an earlier Tail), at most lines lines (0:
+// Options.TailLines). Output is returned once: open, send and tail each
+// move your tail position past the output they return, so a later tail
+// starts after it; to read output again, page it by line number with
+// [Sessions.Read]. Concatenating every open's InitialOutput, send's Delta
+// and tail's Text gives the session's cleaned output exactly, except where
+// a result says Truncated, and then Skipped says exactly how many lines it
+// left out (the newest lines are kept). lines below 0 or above 10,000 is
+// INVALID_ARGUMENT. Tail works on an exited session until it is closed.
 func (s *Sessions) Tail(ctx context.Context, owner *core.Owner, id core.SessionID, lines int) (TailResult, error) {
 	const op = "tail"
 	if err := checkCall(ctx, op, owner, id); err != nil {
@@ -45,15 +47,8 @@ func (s *Sessions) Tail(ctx context.Context, owner *core.Owner, id core.SessionI
 	if lines == 0 {
 		lines = s.opts.TailLines
 	}
-	cs := s.cursor(owner, id)
-	cs.mu.Lock()
-	d, err := cs.cur.Next(s.reader(owner, id), lines, s.opts.MaxResultBytes)
-	cs.mu.Unlock()
+	d, err := s.consume(owner, id, lines)
 	if err != nil {
-		switch core.CodeOf(err) {
-		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
-			s.forget(owner, id)
-		}
 		return TailResult{}, err
 	}
 	return TailResult{Text: d.Text, Lines: countLines(d.Text), Truncated: d.Truncated, Skipped: d.SkippedLines}, nil

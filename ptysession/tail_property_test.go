@@ -158,6 +158,13 @@ func TestTailConcatenationProperty(t *testing.T) {
 			}
 			want = "ready\n" + want
 			c := &tailChecker{t: t, want: want}
+			// Output is returned once: the open's output and each send's
+			// delta count as given, like a tail of the largest budget.
+			given := func(text string, truncated bool, skipped int64) {
+				t.Helper()
+				c.check(TailResult{Text: text, Lines: countLines(text), Truncated: truncated, Skipped: skipped}, MaxLines)
+			}
+			given(o.InitialOutput, o.Truncated, 0)
 			tail := func(budget int) {
 				t.Helper()
 				tr, err := s.Tail(ctx, owner, o.SessionID, budget)
@@ -177,9 +184,24 @@ func TestTailConcatenationProperty(t *testing.T) {
 				sleepBriefly()
 			}
 			for i := range chunks {
-				res, err := s.Send(ctx, owner, o.SessionID, SendRequest{})
-				if err != nil {
-					t.Fatal(err)
+				var res SendResult
+				if r.IntN(3) == 0 { // through the facade: the delta is given
+					sent, err := s.Send(ctx, owner, o.SessionID, SendRequest{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					given(sent.Delta, sent.Truncated, sent.Skipped)
+					res = sent
+				} else { // through the seam: the output waits for the tails
+					op, err := s.t.Send(ctx, owner, o.SessionID, core.SendRequest{Submit: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					sent, err := op.Wait(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					res = SendResult{WaitReason: sent.WaitReason, Status: sent.Status}
 				}
 				if i == len(chunks)-1 {
 					break

@@ -1,0 +1,28 @@
+package ptysession
+
+import (
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// outputOnceTools is the rule of OutputOnce for the pty tools.
+const outputOnceTools = "Output is returned once: pty_open, pty_send and pty_tail each move your tail position past the output " +
+	"they return, so a later pty_tail starts after it; to read output again, page it by line number with pty_read."
+
+// consume returns the output of a session that owner has not been given
+// yet (by Open, Send or Tail), at most maxLines lines and
+// Options.MaxResultBytes bytes (the newest part), and moves owner's tail
+// position past it. Concurrent consumers of one session are serialised and
+// never get the same output.
+func (s *Sessions) consume(owner *core.Owner, id core.SessionID, maxLines int) (core.OutputDelta, error) {
+	cs := s.cursor(owner, id)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	d, err := cs.cur.Next(s.reader(owner, id), maxLines, s.opts.MaxResultBytes)
+	if err != nil {
+		switch core.CodeOf(err) {
+		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
+			s.forget(owner, id)
+		}
+	}
+	return d, err
+}

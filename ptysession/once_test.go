@@ -1,0 +1,73 @@
+package ptysession
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// A send's delta is not returned again by the next tail, for the facade
+// and for pty_tail; a page read by line number still re-reads it.
+func TestSendMovesTailPosition(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		ctx := testCtx(t)
+		r := shellOpen(t, s, owner, OpenRequest{Command: "echo opened"})
+		if tr, err := s.Tail(ctx, owner, r.SessionID, 0); err != nil || strings.Contains(tr.Text, "opened") {
+			t.Fatalf("tail after open %+v %v: the initial output came again", tr, err)
+		}
+		res := shellSend(t, s, owner, r.SessionID, "echo paid-$((6*7))")
+		if !strings.Contains(res.Delta, "paid-42\n") {
+			t.Fatalf("delta %q", res.Delta)
+		}
+		tr, err := s.Tail(ctx, owner, r.SessionID, 0)
+		if err != nil || strings.Contains(tr.Text, "paid-42") {
+			t.Fatalf("tail after send %+v %v: the send's output came again", tr, err)
+		}
+		pg, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Lines: 3})
+		if err != nil || !strings.Contains(pg.Text, "paid-42\n") {
+			t.Fatalf("re-read by page %+v %v", pg, err)
+		}
+
+		// Output printed after the send settled is the next tail's.
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.3; echo later", QuietWindow: 50 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		waitPrompt(t, s, owner, r.SessionID)
+		tr, err = s.Tail(ctx, owner, r.SessionID, 0)
+		text := tr.Text
+		if err != nil || strings.Count(text, "later\n") != 1 || strings.Contains(text, "sleep 0.3") {
+			t.Fatalf("tail after a send that returned early: %q", text)
+		}
+	})
+}
+
+func TestPtyTailAfterPtySend(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		d := newDispatcher(t, s)
+		owner := core.NewOwner("model")
+		ctx := testCtx(t)
+		res, err := d.Call(ctx, owner, ToolOpen, json.RawMessage(`{"command":"bash"}`), tools.CallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := res.Structured.(OpenResult).SessionID
+		t.Cleanup(func() { closeAndCheck(t, s, owner, res.Structured.(OpenResult)) })
+		waitPrompt(t, s, owner, id)
+		if _, err := d.Call(ctx, owner, ToolTail, json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		sent, err := d.Call(ctx, owner, ToolSend, json.RawMessage(`{"id":"`+string(id)+`","data":"echo once-$((1+1))"}`), tools.CallOptions{})
+		if err != nil || !strings.Contains(sent.Text, "once-2\n") {
+			t.Fatalf("pty_send %+v %v", sent, err)
+		}
+		tail, err := d.Call(ctx, owner, ToolTail, json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
+		if err != nil || strings.Contains(tail.Text, "once-2") {
+			t.Fatalf("pty_tail after pty_send returned the send's output again: %q %v", tail.Text, err)
+		}
+	})
+}

@@ -1,0 +1,88 @@
+package ptysession
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// DefaultMaxQueuedSends is the default of Options.MaxQueuedSends.
+const DefaultMaxQueuedSends = 4
+
+// acquireSend takes the session's send slot for a facade send. Without
+// queue it fails at once with SEND_ACTIVE when another facade send holds
+// the slot; with queue it waits its turn (first come, first served) until
+// ctx ends (CANCELLED, nothing written), unless Options.MaxQueuedSends
+// sends already wait (SEND_ACTIVE). The returned func releases the slot.
+func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.SessionID, queue bool) (func(), error) {
+	cs := s.cursor(owner, id)
+	release := func() { <-cs.slot }
+	select {
+	case cs.slot <- struct{}{}:
+		return release, nil
+	default:
+	}
+	if !queue {
+		return nil, &core.Error{Code: core.CodeSendActive, Op: "send", Session: id,
+			Msg: "another send is still running on this session (set Queue to wait for it)"}
+	}
+	s.mu.Lock()
+	if cs.queued >= s.opts.MaxQueuedSends {
+		s.mu.Unlock()
+		return nil, &core.Error{Code: core.CodeSendActive, Op: "send", Session: id,
+			Msg: fmt.Sprintf("%d sends already wait on this session, the limit: wait for them or cancel one", s.opts.MaxQueuedSends)}
+	}
+	cs.queued++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		cs.queued--
+		s.mu.Unlock()
+	}()
+	select {
+	case cs.slot <- struct{}{}:
+		return release, nil
+	case <-ctx.Done():
+		return nil, cancelled("send", id, ctx.Err())
+	}
+}
+
+// omitEcho removes the lines that echo data (the typed command line, and
+// each further line of a multi-line send) from out: the first line ending
+// with data's first line, and the lines after it that end with data's
+// following lines. A line that readline redrew with only its end visible
+// counts when it is the end of the data line (at least 16 bytes).
+func omitEcho(out, data string) string {
+	want := strings.Split(strings.TrimRight(strings.ReplaceAll(data, "\r", "\n"), "\n"), "\n")
+	if len(want) == 0 || strings.TrimSpace(want[0]) == "" {
+		return out
+	}
+	lines := strings.SplitAfter(out, "\n")
+	echoes := func(line, typed string) bool {
+		line = strings.TrimRight(line, " \r\n")
+		typed = strings.TrimRight(typed, " ")
+		if typed == "" {
+			return true // an empty line of a multi-line send echoes as a bare continuation prompt
+		}
+		return strings.HasSuffix(line, typed) || (len(line) >= 16 && strings.HasSuffix(typed, strings.TrimLeft(line, " ")))
+	}
+	for i, line := range lines {
+		if !strings.HasSuffix(line, "\n") || !echoes(line, want[0]) {
+			continue
+		}
+		j := 1
+		for j < len(want) && i+j < len(lines) && strings.HasSuffix(lines[i+j], "\n") && echoes(lines[i+j], want[j]) {
+			j++
+		}
+		return strings.Join(lines[:i], "") + strings.Join(lines[i+j:], "")
+	}
+	return out
+}
+
+// omitPrompt removes the unterminated last line of out (the shell's
+// prompt, for a send that settled on it).
+func omitPrompt(out string) string {
+	return out[:strings.LastIndexByte(out, '\n')+1]
+}
