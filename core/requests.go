@@ -10,9 +10,10 @@ import (
 type SpawnRequest struct {
 	// Type selects the backend ("shell" when empty).
 	Type string
-	// Name is optional owner-local display metadata, unique per owner among
-	// live sessions and reserved while the spawn is in flight. It
-	// authorizes nothing.
+	// Name is optional owner-local display metadata, unique among the
+	// owner's running sessions and reserved while the spawn is in flight; a
+	// session whose program has exited frees its name (it keeps it in
+	// listings until closed). It authorizes nothing.
 	Name string
 	// Command is the argv (see the backend's documentation for its meaning
 	// on shell-type backends).

@@ -103,8 +103,8 @@ func (s *Service) reserve(owner *Owner, name string) error {
 	}
 	st := s.ownerStateLocked(owner)
 	if name != "" {
-		if _, taken := st.names[name]; taken {
-			return newError(CodeDuplicateName, "spawn", "", "the owner already has a session named "+quote(name))
+		if id, taken := st.names[name]; taken && !s.exitedLocked(id) {
+			return newError(CodeDuplicateName, "spawn", "", "the owner already has a running session named "+quote(name))
 		}
 	}
 	if max := s.opts.MaxSessionsPerOwner; max > 0 && len(st.sessions)+st.pending >= max {
@@ -208,4 +208,19 @@ func newMarker() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// exitedLocked reports whether id names a published session whose program
+// has exited (its name is free again). s.mu is held.
+func (s *Service) exitedLocked(id SessionID) bool {
+	sess := s.sessions[id]
+	if id == "" || sess == nil {
+		return false
+	}
+	select {
+	case <-sess.exitedCh:
+		return true
+	default:
+		return false
+	}
 }

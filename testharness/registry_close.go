@@ -87,9 +87,6 @@ func (r *Registry) closeSession(ctx context.Context, s *fakeSession) (bool, erro
 				break
 			}
 		}
-		if s.name != "" {
-			delete(o.names, s.name)
-		}
 		r.forgetOwnerLocked(s.owner)
 	}
 	r.mu.Unlock()

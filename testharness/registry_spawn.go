@@ -89,8 +89,8 @@ func (r *Registry) reserve(owner *core.Owner, name string) error {
 		o = &fakeOwner{names: make(map[string]bool)}
 		r.owners[owner] = o
 	}
-	if name != "" && o.names[name] {
-		return seamError(core.CodeDuplicateName, "spawn", "", "the owner already has a session named "+name)
+	if name != "" && (o.names[name] || o.runningNamedLocked(name)) {
+		return seamError(core.CodeDuplicateName, "spawn", "", "the owner already has a running session named "+name)
 	}
 	if m := r.opts.MaxSessionsPerOwner; m > 0 && len(o.sessions)+o.pending >= m {
 		return seamError(core.CodeTooManySessions, "spawn", "", "the owner reached its session limit")
@@ -128,6 +128,7 @@ func (r *Registry) publish(owner *core.Owner, s *fakeSession) error {
 	}
 	o := r.owners[owner]
 	o.pending--
+	delete(o.names, s.name) // reserved no more: the session holds it while it runs
 	o.sessions = append(o.sessions, s)
 	r.sessions[s.id] = s
 	r.spawns.Done()
@@ -243,4 +244,16 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// runningNamedLocked reports whether one of o's published sessions whose
+// program still runs is named name (an exited session frees its name).
+// r.mu is held.
+func (o *fakeOwner) runningNamedLocked(name string) bool {
+	for _, s := range o.sessions {
+		if s.name == name && !s.status.Exited() {
+			return true
+		}
+	}
+	return false
 }

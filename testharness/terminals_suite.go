@@ -65,6 +65,7 @@ func TestTerminals(t *testing.T, h TerminalsHarness) {
 	t.Run("DisposeOwner", ts.testDisposeOwner)
 	t.Run("ListOrder", ts.testListOrder)
 	t.Run("DuplicateName", ts.testDuplicateName)
+	t.Run("ExitedFreesName", ts.testExitedFreesName)
 	t.Run("SpawnErrors", ts.testSpawnErrors)
 }
 
