@@ -51,14 +51,14 @@ func Survivors(marker string, except ...int) []int {
 
 // RunMarked is a TestMain for packages whose tests start processes: it
 // marks the run, runs the tests, fails the run if any process carrying
-// the marker survived them, and checks for leaked goroutines (goleak).
+// the marker survived them (and kills those, so that a failed run leaves
+// nothing behind either), and checks for leaked goroutines (goleak).
 //
 //	func TestMain(m *testing.M) { testharness.RunMarked(m) }
 func RunMarked(m *testing.M, opts ...goleak.Option) {
 	marker := MarkRun()
 	code := m.Run()
-	if left := Survivors(marker); len(left) > 0 {
-		fmt.Fprintf(os.Stderr, "processes outlived the tests: %v\n", left)
+	if reportSurvivors(os.Stderr, marker) {
 		code = 1
 	}
 	if code == 0 {
