@@ -1,0 +1,225 @@
+package scripted
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// session is one scripted terminal. Its output is a byte queue that Read
+// drains; its "program" answers each completed input line at once, inside
+// Write, so that a send's output is in the queue before the service
+// probes the terminal.
+type session struct {
+	b *Backend
+
+	mu       sync.Mutex
+	ready    *sync.Cond // signalled when out grows or the session ends
+	out      []byte     // printed, not yet read
+	read     uint64     // bytes Read returned so far
+	line     []byte     // the input line being typed
+	afterCR  bool       // the previous input byte was "\r" (a following "\n" is the same Enter)
+	reading  bool       // the program waits for input after a stdin_read reply
+	secret   bool       // the next line is not echoed
+	switches uint64     // counts the waits for input, as a probe does
+	status   core.Status
+	exited   chan struct{}
+	closed   bool
+}
+
+func newSession(b *Backend) *session {
+	s := &session{b: b, status: core.Running, exited: make(chan struct{})}
+	s.ready = sync.NewCond(&s.mu)
+	return s
+}
+
+// printLocked queues text, with "\n" as "\r\n".
+func (s *session) printLocked(text string) {
+	if text == "" {
+		return
+	}
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
+	s.out = append(s.out, text...)
+	s.ready.Broadcast()
+}
+
+// promptLocked prints the prompt; code is the exit code of the command
+// that ended (-1: none, at start).
+func (s *session) promptLocked(code int) {
+	s.reading = false
+	p := s.b.prompt(code)
+	if code < 0 {
+		p = p[strings.Index(p, "\x1b]133;A"):]
+	}
+	s.out = append(s.out, p...)
+	s.ready.Broadcast()
+}
+
+// answerLocked runs the script for one input line.
+func (s *session) answerLocked(line string) {
+	r := s.b.script.reply(line)
+	s.secret = r.Secret
+	s.printLocked(r.Output)
+	switch r.Settle {
+	case core.WaitStdinRead:
+		s.reading = true
+		s.switches++
+	case core.WaitInferredIdle:
+		s.reading = false
+	case core.WaitSessionExit:
+		s.exitLocked(core.ExitedWithCode(r.ExitCode))
+	default:
+		s.promptLocked(r.ExitCode)
+	}
+}
+
+func (s *session) exitLocked(st core.Status) {
+	if s.status.Exited() {
+		return
+	}
+	s.status, s.reading = st, false
+	close(s.exited)
+	s.ready.Broadcast()
+}
+
+func (s *session) echoes() bool { return !s.b.script.NoEcho && !s.secret }
+
+// PID returns 0: there is no process.
+func (s *session) PID() int { return 0 }
+
+// Read returns queued output, blocking until there is some; io.EOF once
+// the program exited (or the session closed) and everything was read.
+func (s *session) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.out) == 0 && !s.status.Exited() && !s.closed {
+		s.ready.Wait()
+	}
+	if len(s.out) == 0 || s.closed {
+		return 0, io.EOF
+	}
+	n := copy(p, s.out)
+	s.out = s.out[n:]
+	s.read += uint64(n)
+	return n, nil
+}
+
+// Write types p: printable bytes are echoed and collected into a line,
+// Enter ("\r" or "\n") answers the line, "\x03" interrupts, DEL erases.
+func (s *session) Write(ctx context.Context, p []byte) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range p {
+		if s.status.Exited() || s.closed {
+			return i, io.ErrClosedPipe
+		}
+		cr := s.afterCR
+		s.afterCR = c == '\r'
+		switch {
+		case c == '\n' && cr:
+		case c == '\r' || c == '\n':
+			line := string(s.line)
+			s.line = s.line[:0]
+			if s.echoes() {
+				s.printLocked("\n")
+			}
+			s.b.record(line)
+			s.answerLocked(line)
+		case c == 0x03:
+			s.line = s.line[:0]
+			s.printLocked("^C\n")
+			s.promptLocked(130)
+		case c == 0x7f:
+			if len(s.line) > 0 {
+				s.line = s.line[:len(s.line)-1]
+			}
+		default:
+			s.line = append(s.line, c)
+			if s.echoes() {
+				s.out = append(s.out, c)
+				s.ready.Broadcast()
+			}
+		}
+	}
+	return len(p), nil
+}
+
+// Exited is closed when the program exited.
+func (s *session) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus returns the exit status, or core.Running.
+func (s *session) ExitStatus() core.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// Signal: SIGINT interrupts like "\x03"; SIGTERM, SIGHUP and SIGQUIT end
+// the program; SIGKILL ends it with AllowLeader and is refused without
+// (the program is the session's top-level process); SIGTSTP and SIGCONT
+// are delivered and change nothing.
+func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
+	if err := ctx.Err(); err != nil {
+		return core.SignalResult{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status.Exited() {
+		return core.SignalResult{}, core.ErrSessionExited
+	}
+	switch req.Signal {
+	case core.SIGINT:
+		s.line = s.line[:0]
+		s.printLocked("^C\n")
+		s.promptLocked(130)
+	case core.SIGKILL:
+		if !req.AllowLeader {
+			return core.SignalResult{}, &core.Error{Code: core.CodeSignalRefused, Op: "signal", Msg: "SIGKILL would kill the session's top-level program"}
+		}
+		s.exitLocked(core.ExitedWithSignal(string(req.Signal)))
+	case core.SIGTERM, core.SIGHUP, core.SIGQUIT:
+		s.exitLocked(core.ExitedWithSignal(string(req.Signal)))
+	}
+	return core.SignalResult{Delivered: true, Leader: true, Method: "scripted"}, nil
+}
+
+// Resize does nothing: a script prints the same at any size.
+func (s *session) Resize(ctx context.Context, size core.Size) error { return ctx.Err() }
+
+// Close ends the program (SIGHUP, as a closing terminal does) and the
+// output.
+func (s *session) Close(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exitLocked(core.ExitedWithSignal(string(core.SIGHUP)))
+	s.closed = true
+	s.ready.Broadcast()
+	return nil
+}
+
+// ProbeForeground reports the program as the foreground group, reading
+// input after a stdin_read reply, with the counts the service needs to
+// settle on it.
+func (s *session) ProbeForeground() (core.ForegroundState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return core.ForegroundState{
+		PGID: 1, Leader: true, ReadingInput: s.reading, Switches: s.switches,
+		PendingOutput: len(s.out), OutputRead: s.read,
+	}, nil
+}
+
+// EmitsPromptMarker reports that the session marks its prompts.
+func (s *session) EmitsPromptMarker() bool { return true }
+
+var (
+	_ core.BackendSession   = (*session)(nil)
+	_ core.ForegroundProber = (*session)(nil)
+	_ core.PromptMarker     = (*session)(nil)
+)
