@@ -108,7 +108,7 @@ type Registry struct {
 
 // fakeOwner is one owner's state.
 type fakeOwner struct {
-	sessions []*fakeSession // publication order
+	sessions []*fakeSession  // publication order
 	names    map[string]bool // names reserved by spawns in flight
 	pending  int
 }
