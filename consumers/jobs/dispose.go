@@ -11,11 +11,15 @@ import (
 // DisposeOwner stops every job of owner (reason shutdown), closes their
 // sessions and forgets their records, as when the agent that owned them
 // goes away (an MCP client disconnecting). Other owners' jobs are
-// untouched. It returns the joined cleanup failures.
+// untouched. Launches for owner are refused from then on (OWNER_DISPOSED).
+// It returns the joined cleanup failures.
 func (m *Manager) DisposeOwner(ctx context.Context, owner *core.Owner) error {
 	if owner == nil {
 		return invalid("dispose", "owner is nil")
 	}
+	m.mu.Lock()
+	m.disposed[owner] = struct{}{}
+	m.mu.Unlock()
 	jobs := m.ownedJobs(owner)
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup

@@ -90,6 +90,10 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 		m.mu.Unlock()
 		return Info{}, &core.Error{Code: core.CodeServiceDisposing, Op: "launch", Msg: "the job manager is shut down"}
 	}
+	if _, gone := m.disposed[owner]; gone {
+		m.mu.Unlock()
+		return Info{}, ownerDisposed()
+	}
 	if err := m.reserveLocked(owner); err != nil {
 		m.mu.Unlock()
 		return Info{}, err
@@ -169,12 +173,16 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 	tap, tapErr := res.Tap, error(nil)
 
 	m.mu.Lock()
-	if m.closed {
+	_, gone := m.disposed[owner]
+	if m.closed || gone {
 		m.mu.Unlock()
 		if tap != nil {
 			tap.Close()
 		}
-		_, _ = m.svc.Close(context.WithoutCancel(ctx), sowner, res.ID, "jobs: launched during shutdown")
+		_, _ = m.svc.Close(context.WithoutCancel(ctx), sowner, res.ID, "jobs: launched during shutdown or dispose")
+		if gone {
+			return Info{}, ownerDisposed()
+		}
 		return Info{}, &core.Error{Code: core.CodeServiceDisposing, Op: "launch", Msg: "the job manager is shut down"}
 	}
 	m.jobs[j.id] = j

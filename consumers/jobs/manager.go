@@ -28,6 +28,7 @@ type Manager struct {
 	order        []*job                      // launch order
 	owners       map[*core.Owner]*core.Owner // agent owner -> private core owner of its jobs
 	pending      map[*core.Owner]int         // launches in flight per agent owner
+	disposed     map[*core.Owner]struct{}    // owners whose launches are refused
 	closed       bool
 	unregPipe    func() // set when this manager registered the pipe backend
 	launches     sync.WaitGroup
@@ -52,13 +53,14 @@ func New(svc Service, cfg Config) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{
-		svc:  svc,
-		cfg:  cfg,
-		log:  cfg.Logger,
-		hub:  newHub(cfg.Logger),
-		jobs:    make(map[core.SessionID]*job),
-		owners:  make(map[*core.Owner]*core.Owner),
-		pending: make(map[*core.Owner]int),
+		svc:      svc,
+		cfg:      cfg,
+		log:      cfg.Logger,
+		hub:      newHub(cfg.Logger),
+		jobs:     make(map[core.SessionID]*job),
+		owners:   make(map[*core.Owner]*core.Owner),
+		pending:  make(map[*core.Owner]int),
+		disposed: make(map[*core.Owner]struct{}),
 	}
 	if cfg.Backend == BackendPTY && !m.hasBackend(cfg.PTYType) {
 		return nil, &core.Error{Code: core.CodeNoBackend, Op: "new", Msg: "backend pty needs the core backend type " + cfg.PTYType + " registered"}

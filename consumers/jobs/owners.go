@@ -84,6 +84,10 @@ func (m *Manager) countJobsLocked(owner *core.Owner) (running, ended int) {
 }
 
 // tooManyJobs is the job limit's error: it says what to drop or stop.
+func ownerDisposed() error {
+	return &core.Error{Code: core.CodeOwnerDisposed, Op: "launch", Msg: "the owner was disposed"}
+}
+
 func tooManyJobs(limit, running, ended int) error {
 	return &core.Error{Code: core.CodeTooManySessions, Op: "launch", Msg: fmt.Sprintf(
 		"the job limit is %d and the owner has %d running and %d ended jobs: drop ended jobs, or stop and drop running ones "+
