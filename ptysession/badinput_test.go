@@ -161,7 +161,7 @@ func TestBadInput(t *testing.T) {
 				{"foreign", fid, "SIGINT", core.CodeForeignSession},
 				{"closed", gid, "SIGINT", core.CodeNoSession},
 			} {
-				_, err := s.Signal(ctx, owner, c.id, c.sig)
+				_, err := s.Signal(ctx, owner, c.id, Signal(c.sig))
 				wantCode(t, c.name, err, c.code)
 			}
 			_, err := s.Signal(ctx, nil, hid, "SIGINT")
@@ -183,7 +183,7 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 		t.Run("list", func(t *testing.T) {
-			_, err := s.List(nil)
+			_, err := s.List(testCtx(t), nil)
 			wantCode(t, "nil owner", err, core.CodeInvalidArgument)
 			wantCode(t, "dispose nil owner", s.Dispose(ctx, nil), core.CodeInvalidArgument)
 		})
@@ -203,7 +203,7 @@ func TestOpenArgvErrors(t *testing.T) {
 		}
 		_, err := s.Open(ctx, owner, OpenRequest{Command: "/nonexistent/program"})
 		wantCode(t, "missing program", err, core.CodeSpawnFailed)
-		if l, err := s.List(owner); err != nil || len(l.Sessions) != 0 {
+		if l, err := s.List(testCtx(t), owner); err != nil || len(l.Sessions) != 0 {
 			t.Fatalf("failed opens left sessions: %+v %v", l, err)
 		}
 	})
@@ -235,7 +235,7 @@ func TestOpenCancelledWhileTypingLeavesNothing(t *testing.T) {
 		cancel()
 		o := <-done
 		wantCode(t, "cancelled open", o.err, core.CodeCancelled)
-		if l, err := s.List(owner); err != nil || len(l.Sessions) != 0 {
+		if l, err := s.List(testCtx(t), owner); err != nil || len(l.Sessions) != 0 {
 			t.Fatalf("a cancelled open left sessions: %+v %v", l, err)
 		}
 		if s.cursorCount() != 0 {
@@ -247,7 +247,7 @@ func TestOpenCancelledWhileTypingLeavesNothing(t *testing.T) {
 func waitListed(t *testing.T, s *Sessions, owner *core.Owner) {
 	t.Helper()
 	for range 1000 {
-		if l, err := s.List(owner); err == nil && len(l.Sessions) > 0 {
+		if l, err := s.List(testCtx(t), owner); err == nil && len(l.Sessions) > 0 {
 			return
 		}
 		sleepBriefly()

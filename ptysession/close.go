@@ -34,14 +34,18 @@ func (s *Sessions) Close(ctx context.Context, owner *core.Owner, id core.Session
 	return CloseResult{}, err
 }
 
-// Dispose closes every session of owner, refuses the owner from then on
-// (OWNER_DISPOSED), and forgets its tail cursors. It returns the joined
-// close errors, if any.
+// Dispose ends everything owner started: first the things of the
+// attached companions (its background jobs, see [Sessions.Attach]), then
+// every terminal session; it refuses the owner from then on
+// (OWNER_DISPOSED) and forgets its tail cursors. It returns the joined
+// errors, if any. Without an attached jobs manager, the owner's jobs are
+// not touched: dispose them with the manager's DisposeOwner.
 func (s *Sessions) Dispose(ctx context.Context, owner *core.Owner) error {
 	if owner == nil {
 		return invalid("dispose", "", "owner", "is nil")
 	}
+	cerr := s.disposeCompanions(ctx, owner)
 	err := s.t.DisposeOwner(ctx, owner)
 	s.forgetOwner(owner)
-	return err
+	return errJoin(cerr, err)
 }

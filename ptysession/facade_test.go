@@ -367,7 +367,7 @@ func TestListAndClose(t *testing.T) {
 		ra1 := mustOpen(t, s, a, OpenRequest{Command: "bash"})
 		ra2 := shellOpen(t, s, a, OpenRequest{Command: "echo x", Name: "second"})
 		rb := mustOpen(t, s, b, OpenRequest{Command: "bash"})
-		la, err := s.List(a)
+		la, err := s.List(testCtx(t), a)
 		if err != nil || len(la.Sessions) != 2 || la.Sessions[0].SessionID != ra1.SessionID || la.Sessions[1].SessionID != ra2.SessionID {
 			t.Fatalf("list a: %+v %v", la, err)
 		}
@@ -388,11 +388,11 @@ func TestListAndClose(t *testing.T) {
 		if c, err = s.Close(ctx, a, ra1.SessionID); err != nil || c.Closed {
 			t.Fatalf("second close: %+v %v, want closed false", c, err)
 		}
-		lb, err := s.List(b)
+		lb, err := s.List(testCtx(t), b)
 		if err != nil || len(lb.Sessions) != 1 || lb.Sessions[0].SessionID != rb.SessionID {
 			t.Fatalf("list b: %+v %v", lb, err)
 		}
-		if la, _ = s.List(a); len(la.Sessions) != 1 {
+		if la, _ = s.List(testCtx(t), a); len(la.Sessions) != 1 {
 			t.Fatalf("list a after close: %+v", la)
 		}
 	})
@@ -476,7 +476,7 @@ func waitPrompt(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID)
 func waitExited(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID) core.Status {
 	t.Helper()
 	for range 500 {
-		l, err := s.List(owner)
+		l, err := s.List(testCtx(t), owner)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package ptysession
 
 import (
+	"context"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -30,10 +31,14 @@ type ListResult struct {
 	Sessions []SessionInfo `json:"sessions"`
 }
 
-// List returns the owner's live sessions in the order they were opened.
-func (s *Sessions) List(owner *core.Owner) (ListResult, error) {
+// List returns the owner's live terminal sessions in the order they were
+// opened (an agent's jobs are listed by [Agent.Started]).
+func (s *Sessions) List(ctx context.Context, owner *core.Owner) (ListResult, error) {
 	if owner == nil {
 		return ListResult{}, invalid("list", "", "owner", "is nil")
+	}
+	if err := ctx.Err(); err != nil {
+		return ListResult{}, cancelled("list", "", err)
 	}
 	infos, err := s.t.List(owner)
 	if err != nil {
@@ -41,10 +46,14 @@ func (s *Sessions) List(owner *core.Owner) (ListResult, error) {
 	}
 	out := ListResult{Sessions: make([]SessionInfo, 0, len(infos))}
 	for _, in := range infos {
-		out.Sessions = append(out.Sessions, SessionInfo{
-			SessionID: in.ID, Name: in.Name, Type: in.Type, PID: in.PID,
-			Status: in.Status, Created: in.Created, TotalLines: in.TotalLines,
-		})
+		out.Sessions = append(out.Sessions, sessionInfo(in))
 	}
 	return out, nil
+}
+
+func sessionInfo(in core.SessionInfo) SessionInfo {
+	return SessionInfo{
+		SessionID: in.ID, Name: in.Name, Type: in.Type, PID: in.PID,
+		Status: in.Status, Created: in.Created, TotalLines: in.TotalLines,
+	}
 }

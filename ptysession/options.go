@@ -1,6 +1,10 @@
 package ptysession
 
-import "time"
+import (
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
 
 // Defaults of [Options].
 const (
@@ -61,6 +65,9 @@ type Options struct {
 	// ProgressInterval is how often a send reports output to its Progress
 	// callback (default 250ms).
 	ProgressInterval time.Duration
+	// Service configures the service [NewLocal] makes (session limit per
+	// owner, scrollback bounds, logger); [New] ignores it.
+	Service core.Options
 	// MaxQueuedSends bounds the sends that wait (SendRequest.Queue) behind
 	// the one running on a session (default 4); one more is SEND_ACTIVE.
 	MaxQueuedSends int

@@ -231,12 +231,12 @@ func (s *Sessions) closeTool(ctx context.Context, owner *core.Owner, raw json.Ra
 	return tools.Result{Structured: r, Text: renderClose(a.ID, r)}, nil
 }
 
-func (s *Sessions) listTool(_ context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s *Sessions) listTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a struct{}
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.List(owner)
+	r, err := s.List(ctx, owner)
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
@@ -260,7 +260,7 @@ func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, raw json.R
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), a.Signal)
+	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), Signal(a.Signal))
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}

@@ -277,7 +277,7 @@ func TestToolBadInput(t *testing.T) {
 				t.Errorf("%s: errors.Is against the %s sentinel failed", c.tool, c.code)
 			}
 		}
-		if l, err := s.List(owner); err != nil || len(l.Sessions) != 1 {
+		if l, err := s.List(testCtx(t), owner); err != nil || len(l.Sessions) != 1 {
 			t.Fatalf("bad opens left sessions: %+v %v", l, err)
 		}
 		assertHealthy(t, s, owner, mine.SessionID)

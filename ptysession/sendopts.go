@@ -50,10 +50,12 @@ func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.S
 }
 
 // omitEcho removes the lines that echo data (the typed command line, and
-// each further line of a multi-line send) from out: the first line ending
-// with data's first line, and the lines after it that end with data's
-// following lines. A line that readline redrew with only its end visible
-// counts when it is the end of the data line (at least 16 bytes).
+// each further line of a multi-line send, whose output may come between
+// them) from out: for each line of data in turn, the next completed line
+// of out that ends with it (after a prompt such as "$ " or "> "). A line
+// that readline redrew with only its end visible counts when it is the
+// end of the data line (at least 16 bytes). Lines of data without an echo
+// (the terminal's echo was off) leave out as it is.
 func omitEcho(out, data string) string {
 	want := strings.Split(strings.TrimRight(strings.ReplaceAll(data, "\r", "\n"), "\n"), "\n")
 	if len(want) == 0 || strings.TrimSpace(want[0]) == "" {
@@ -63,22 +65,32 @@ func omitEcho(out, data string) string {
 	echoes := func(line, typed string) bool {
 		line = strings.TrimRight(line, " \r\n")
 		typed = strings.TrimRight(typed, " ")
-		if typed == "" {
-			return true // an empty line of a multi-line send echoes as a bare continuation prompt
-		}
 		return strings.HasSuffix(line, typed) || (len(line) >= 16 && strings.HasSuffix(typed, strings.TrimLeft(line, " ")))
 	}
-	for i, line := range lines {
-		if !strings.HasSuffix(line, "\n") || !echoes(line, want[0]) {
-			continue
+	drop := make([]bool, len(lines))
+	next := 0
+	for _, typed := range want {
+		if strings.TrimSpace(typed) == "" {
+			continue // an empty line echoes as a bare prompt: too vague to match
 		}
-		j := 1
-		for j < len(want) && i+j < len(lines) && strings.HasSuffix(lines[i+j], "\n") && echoes(lines[i+j], want[j]) {
-			j++
+		found := false
+		for i := next; i < len(lines); i++ {
+			if strings.HasSuffix(lines[i], "\n") && echoes(lines[i], typed) {
+				drop[i], next, found = true, i+1, true
+				break
+			}
 		}
-		return strings.Join(lines[:i], "") + strings.Join(lines[i+j:], "")
+		if !found {
+			break
+		}
 	}
-	return out
+	var b strings.Builder
+	for i, line := range lines {
+		if !drop[i] {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // omitPrompt removes the unterminated last line of out (the shell's

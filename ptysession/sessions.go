@@ -13,8 +13,10 @@ type Sessions struct {
 	t    core.Terminals
 	opts Options
 
-	mu      sync.Mutex
-	cursors map[cursorKey]*cursorState
+	mu         sync.Mutex
+	cursors    map[cursorKey]*cursorState
+	companions []Companion
+	owned      *core.Service // the service NewLocal made, shut down by Shutdown
 }
 
 type cursorKey struct {

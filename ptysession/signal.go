@@ -10,7 +10,7 @@ import (
 // SignalResult says what a signal reached.
 type SignalResult struct {
 	// Signal is the canonical name of the signal sent ("SIGINT").
-	Signal string `json:"signal"`
+	Signal Signal `json:"signal"`
 	// Delivered reports that the signal was delivered.
 	Delivered bool `json:"delivered"`
 	// TargetPGID is the foreground process group signalled (omitted where
@@ -28,20 +28,21 @@ type SignalResult struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-// Signal sends a signal to the session's foreground process group. sig is
-// one of SIGINT, SIGTERM, SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT, with
+// Signal sends a signal to the session's foreground process group. sig
+// (a constant such as SIGINT, or any string) is one of SIGINT, SIGTERM,
+// SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT, with
 // or without the SIG prefix, in any case. SIGKILL aimed at the session's
 // own shell is refused (SIGNAL_REFUSED): close the session instead.
 // The result holds what the session printed after the signal, until its
 // output went quiet (a few seconds at most), as a send's delta does.
-func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig string) (SignalResult, error) {
+func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {
 		return SignalResult{}, err
 	}
-	name, ok := ParseSignal(sig)
+	name, ok := ParseSignal(string(sig))
 	if !ok {
-		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", quoteForMsg(sig), signalNames())
+		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", quoteForMsg(string(sig)), signalNames())
 	}
 	w := s.watchOutput(owner, id)
 	r, err := s.t.Signal(ctx, owner, id, core.SignalRequest{Signal: name})
@@ -51,7 +52,7 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 		}
 		return SignalResult{}, err
 	}
-	res := SignalResult{Signal: string(name), Delivered: r.Delivered, TargetPGID: r.TargetPGID, Leader: r.Leader, Method: r.Method}
+	res := SignalResult{Signal: name, Delivered: r.Delivered, TargetPGID: r.TargetPGID, Leader: r.Leader, Method: r.Method}
 	if !r.Delivered && w != nil && w.tap != nil {
 		w.tap.Close()
 		w.tap = nil

@@ -1,0 +1,138 @@
+package ptysession
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness/scripted"
+)
+
+// OmitEcho and OmitPrompt leave the typed line and the prompt out of a
+// send's result, on a real shell.
+func TestSendOmitsEchoAndPrompt(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo omitted-$((2*3))", OmitEcho: true, OmitPrompt: true})
+		if err != nil || res.WaitReason != core.WaitPrompt {
+			t.Fatalf("send %+v %v", res, err)
+		}
+		if res.Delta != "omitted-6\n" {
+			t.Fatalf("delta %q, want the output alone", res.Delta)
+		}
+		// Two lines in one send: both echoes go.
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo one\necho two", OmitEcho: true, OmitPrompt: true})
+		if err != nil || !strings.HasSuffix(res.Delta, "two\n") || strings.Contains(res.Delta, "echo") {
+			t.Fatalf("multi-line send %+v %v", res, err)
+		}
+	})
+}
+
+func TestOmitEchoUnit(t *testing.T) {
+	for _, c := range []struct{ out, data, want string }{
+		{"ls\na b\n$ ", "ls", "a b\n$ "},
+		{"user@h:~$ ls\na b\n", "ls", "a b\n"},
+		{"echo a\na\n", "echo a", "a\n"},
+		{"x\n", "", "x\n"},
+		{"no echo here\n", "secret", "no echo here\n"},
+		{"cat <<E\n> 1\n> E\n1\n", "cat <<E\n1\nE", "1\n"},
+	} {
+		if got := omitEcho(c.out, c.data); got != c.want {
+			t.Errorf("omitEcho(%q, %q) = %q, want %q", c.out, c.data, got, c.want)
+		}
+	}
+	if got := omitPrompt("a\n$ "); got != "a\n" {
+		t.Errorf("omitPrompt = %q", got)
+	}
+}
+
+var slowScript = scripted.Script{Replies: map[string]scripted.Reply{
+	"slow": {Output: "working\n", Settle: core.WaitInferredIdle},
+	"fast": {Output: "done\n"},
+}}
+
+// A queued send waits for the one in flight instead of failing; without
+// Queue it is SEND_ACTIVE; the queue is bounded and a queued send's ctx
+// cancels it before anything is written.
+func TestSendQueue(t *testing.T) {
+	s, b := scriptedFacade(t, Options{MaxQueuedSends: 1}, slowScript)
+	owner := core.NewOwner("agent")
+	ctx := testCtx(t)
+	r, err := s.Open(ctx, owner, OpenRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := r.SessionID
+	slowDone := make(chan SendResult, 1)
+	go func() {
+		res, _ := s.Send(ctx, owner, id, SendRequest{Data: "slow", QuietWindow: 400 * time.Millisecond})
+		slowDone <- res
+	}()
+	waitInputs(t, b, 1)
+	if _, err := s.Send(ctx, owner, id, SendRequest{Data: "fast"}); !errors.Is(err, core.ErrSendActive) {
+		t.Fatalf("unqueued send during a send: %v, want SEND_ACTIVE", err)
+	}
+	var wg sync.WaitGroup
+	var queued SendResult
+	var queuedErr error
+	wg.Go(func() { queued, queuedErr = s.Send(ctx, owner, id, SendRequest{Data: "fast", Queue: true}) })
+	waitQueued(t, s, owner, id, 1)
+	_, err = s.Send(ctx, owner, id, SendRequest{Data: "fast", Queue: true})
+	if !errors.Is(err, core.ErrSendActive) || !strings.Contains(err.Error(), "already wait") {
+		t.Fatalf("send beyond the queue bound: %v, want SEND_ACTIVE", err)
+	}
+	wg.Wait()
+	if queuedErr != nil || queued.Delta != "fast\ndone\n$ " || queued.WaitReason != core.WaitPrompt {
+		t.Fatalf("queued send %+v %v", queued, queuedErr)
+	}
+	if slow := <-slowDone; slow.WaitReason != core.WaitInferredIdle {
+		t.Fatalf("slow send %+v", slow)
+	}
+
+	// A queued send whose ctx ends is CANCELLED and writes nothing.
+	go func() { _, _ = s.Send(ctx, owner, id, SendRequest{Data: "slow", QuietWindow: 300 * time.Millisecond}) }()
+	waitInputs(t, b, 3)
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := s.Send(cctx, owner, id, SendRequest{Data: "fast", Queue: true}); !errors.Is(err, core.ErrCancelled) {
+		t.Fatalf("cancelled queued send: %v", err)
+	}
+	if _, err := s.Send(ctx, owner, id, SendRequest{Data: "fast", Queue: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(b.Inputs(), ","); got != "slow,fast,slow,fast" {
+		t.Fatalf("inputs %q: the cancelled send wrote", got)
+	}
+}
+
+func waitInputs(t *testing.T, b *scripted.Backend, n int) {
+	t.Helper()
+	for range 1000 {
+		if len(b.Inputs()) >= n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("inputs %q: want %d", b.Inputs(), n)
+}
+
+func waitQueued(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, n int) {
+	t.Helper()
+	cs := s.cursor(owner, id)
+	for range 1000 {
+		s.mu.Lock()
+		q := cs.queued
+		s.mu.Unlock()
+		if q >= n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("no send queued")
+}
