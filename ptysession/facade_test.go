@@ -243,7 +243,7 @@ func TestSendProgressAndCancel(t *testing.T) {
 						mu.Lock()
 						progressed.WriteString(d.Text)
 						mu.Unlock()
-						if strings.Contains(d.Text, "tick") {
+						if strings.Contains(d.Text, "tick\n") { // printed, not the echo
 							once.Do(func() { close(live) })
 						}
 					},
@@ -270,8 +270,10 @@ func TestSendProgressAndCancel(t *testing.T) {
 				cancel()
 				t.Fatalf("second send: %v, want SEND_ACTIVE", err)
 			}
-			// Tails and reads work meanwhile.
-			if _, err := s.Tail(testCtx(t), owner, r.SessionID, 5); err != nil {
+			// Tails and reads work meanwhile; a tail takes its part of
+			// the output, the send's delta has the rest.
+			during, err := s.Tail(testCtx(t), owner, r.SessionID, 5)
+			if err != nil {
 				t.Fatalf("tail during a send: %v", err)
 			}
 			cancel()
@@ -279,8 +281,8 @@ func TestSendProgressAndCancel(t *testing.T) {
 			if !errors.Is(o.err, core.ErrCancelled) || !errors.Is(o.err, context.Canceled) {
 				t.Fatalf("cancelled send: err %v, want CANCELLED matching context.Canceled", o.err)
 			}
-			if o.res.WaitReason != core.WaitCancelled || !strings.Contains(o.res.Delta, "tick\n") {
-				t.Fatalf("cancelled send result %+v", o.res)
+			if o.res.WaitReason != core.WaitCancelled || !strings.Contains(during.Text+o.res.Delta, "tick\n") {
+				t.Fatalf("cancelled send result %+v (tail during it %+v)", o.res, during)
 			}
 			// SIGINT stopped the job: the shell prompts and serves again.
 			waitPromptAfter(t, s, owner, r.SessionID, before)

@@ -82,16 +82,14 @@ func processAlive(pid int) bool { return testharness.ProcessAlive(pid) }
 
 func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
 
-// Both seams sometimes settle a send to an interactive shell before the
-// shell processed the typed line: the service's stdin_read tier fires while
-// readline is still reading the line, and a spawn may return before the
-// shell's first prompt, so that the first send settles on that prompt
-// (reported to the owners of core and testharness). The helpers below keep
-// the facade's tests about the facade: they retry an idempotent command
-// line until a send settles on the prompt that follows it, and log every
-// early settle they saw.
+// A send to an interactive shell settles on the prompt that follows the
+// typed line: a spawn of the shell backend returns after the shell's first
+// prompt, and a foreground read settles a send only once the shell has
+// taken the line and printed nothing for a while. The helpers below fail
+// a test on any send or open that settles earlier (settleTries is 1: no
+// retry hides one).
 
-const settleTries = 5
+const settleTries = 1
 
 // shellSend sends an idempotent command line to a shell session and
 // returns the first result that settled on the prompt.

@@ -105,6 +105,10 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		QuietWindow: req.QuietWindow,
 	}, req.Progress)
 	if err != nil && res.WaitReason == "" {
+		switch core.CodeOf(err) {
+		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
+			s.forget(owner, id) // no state kept for ids that are not the owner's
+		}
 		return SendResult{}, err
 	}
 	out := SendResult{Status: res.Status, WaitReason: res.WaitReason, ExitCode: res.CommandExitCode}
