@@ -12,12 +12,22 @@
 //   - Open types the command into a shell-type backend (after exporting env
 //     with POSIX quoting where the backend only takes text), or splits it
 //     into argv for an argv backend such as "exec".
-//   - Tail is an incremental cursor per (owner, session): it returns only
-//     output since the previous tail, never resends, and when the backlog
-//     exceeds the budget returns the newest lines, marked truncated with
-//     the exact number of lines skipped. Concatenating every tail gives the
-//     session's cleaned output exactly, unless a tail says what it skipped.
+//   - Output is returned once: open, send and tail each move your tail
+//     position past the output they return, so a later tail starts after
+//     it; to read output again, page it by line number with Read. When the
+//     backlog exceeds the budget the newest lines are returned, marked
+//     truncated with the exact number of lines skipped. Concatenating every
+//     open's, send's and tail's output gives the session's cleaned output
+//     exactly, unless a result says what it skipped.
 //   - Every result is bounded ([Options.MaxResultBytes]).
+//   - Sessions have names ([Sessions.Find], [Sessions.OpenOrGet]); sends
+//     can leave out the echo and the prompt and queue behind one another.
+//   - An [Agent] is one agent's handle: its calls, [Agent.Started] (its
+//     terminals and, through attached companions, its background jobs) and
+//     [Agent.Dispose] (jobs first, then terminals).
+//   - [NewLocal] wires the default local backends, and the common core
+//     types have names here ([Owner], [SessionID], [Status], ...), so the
+//     common path imports ptysession alone.
 //
 // [PtyTools] turns a Sessions into the model-facing tools pty_open,
 // pty_send, pty_tail, pty_close, pty_list, pty_read and pty_signal for a

@@ -7,7 +7,8 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// SessionInfo describes one of the owner's live sessions.
+// SessionInfo describes one of the owner's sessions (running, or exited
+// and not yet closed).
 type SessionInfo struct {
 	// SessionID is the session's id.
 	SessionID core.SessionID `json:"sessionId"`

@@ -26,8 +26,10 @@ type OpenRequest struct {
 	// Size is the terminal's size (zero: the backend's default; a zero
 	// dimension takes core.DefaultSize's).
 	Size core.Size
-	// Name is optional owner-local display metadata (unique per owner among
-	// live sessions). It authorizes nothing.
+	// Name is optional owner-local display metadata, unique among the
+	// owner's running sessions: a session whose program has exited frees
+	// its name (see [Sessions.Find], [Sessions.OpenOrGet]). It authorizes
+	// nothing.
 	Name string
 }
 

@@ -10,7 +10,10 @@ import (
 
 // DisposeOwner stops every job of owner (reason shutdown), closes their
 // sessions and forgets their records, as when the agent that owned them
-// goes away (an MCP client disconnecting). Other owners' jobs are
+// goes away (an MCP client disconnecting; a ptysession facade's Dispose
+// calls it for a manager attached with Sessions.Attach, before closing the
+// owner's terminals; without the attachment, the facade's Dispose leaves
+// the owner's jobs alone). Other owners' jobs are
 // untouched. Launches for owner are refused from then on (OWNER_DISPOSED).
 // It returns the joined cleanup failures.
 func (m *Manager) DisposeOwner(ctx context.Context, owner *core.Owner) error {
