@@ -111,6 +111,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		}
 		return SendResult{}, err
 	}
+	s.cursor(owner, id).finishing.Store(true)
 	out := SendResult{Status: res.Status, WaitReason: res.WaitReason, ExitCode: res.CommandExitCode}
 	if d, derr := s.consume(owner, id, MaxLines); derr == nil {
 		out.Delta, out.Truncated, out.Skipped = d.Text, d.Truncated, d.SkippedLines

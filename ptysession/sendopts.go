@@ -18,11 +18,24 @@ const DefaultMaxQueuedSends = 4
 // sends already wait (SEND_ACTIVE). The returned func releases the slot.
 func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.SessionID, queue bool) (func(), error) {
 	cs := s.cursor(owner, id)
-	release := func() { <-cs.slot }
+	release := func() {
+		cs.finishing.Store(false)
+		<-cs.slot
+	}
 	select {
 	case cs.slot <- struct{}{}:
 		return release, nil
 	default:
+	}
+	if !queue && cs.finishing.Load() {
+		// The send in flight has settled and only reads its delta: as at
+		// the seam, where it no longer counts, this send goes next.
+		select {
+		case cs.slot <- struct{}{}:
+			return release, nil
+		case <-ctx.Done():
+			return nil, cancelled("send", id, ctx.Err())
+		}
 	}
 	if !queue {
 		return nil, &core.Error{Code: core.CodeSendActive, Op: "send", Session: id,

@@ -2,6 +2,7 @@ package ptysession
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -31,8 +32,9 @@ type cursorState struct {
 	mu  sync.Mutex
 	cur core.Cursor
 
-	slot   chan struct{} // holds a token while a facade send runs
-	queued int           // sends waiting for slot (guarded by Sessions.mu)
+	slot      chan struct{} // holds a token while a facade send runs
+	queued    int           // sends waiting for slot (guarded by Sessions.mu)
+	finishing atomic.Bool   // the send holding slot has settled and is taking its delta
 }
 
 // New returns a facade over t. t must not be nil.
