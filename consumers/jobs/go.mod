@@ -2,7 +2,10 @@ module github.com/ptyseam/ptyseam/consumers/jobs
 
 go 1.26.0
 
-require go.uber.org/goleak v1.3.0
+require (
+	github.com/ptyseam/ptyseam/testharness v0.1.0
+	go.uber.org/goleak v1.3.0
+)
 
 require (
 	github.com/creack/pty v1.1.24 // indirect

@@ -1,4 +1,4 @@
-package ptysession_test
+package jobs_test
 
 import (
 	"context"
