@@ -133,7 +133,7 @@ var ptyHints = map[core.Code]string{
 	core.CodeSessionClosing:  "The session is being closed; call pty_open for a new one.",
 	core.CodeSignalRefused:   "That would kill the session's own shell: call pty_close to end the session.",
 	core.CodeTooManySessions: "Call pty_close on sessions you no longer need (pty_list shows them), then retry. Background jobs do not count.",
-	core.CodeWrongKind:       "That id is a background job's (job_...): use bg_write to type into it, bg_read for its output, bg_stop or bg_drop to end it; pty_* tools take terminal ids (pty_...).",
+	core.CodeWrongKind:       "That id is a background job's (job_...): use bg_send to type into it, bg_read for its output, bg_stop or bg_drop to end it; pty_* tools take terminal ids (pty_...).",
 	core.CodeSpawnFailed:     "Check the command, cwd and env, then call pty_open again.",
 	core.CodeCleanupFailed:   "Some processes survived; call pty_close again.",
 }

@@ -100,8 +100,8 @@ func TestJobsApartFromTerminals(t *testing.T) {
 	} {
 		_, err := d.Call(ctx, a.Owner(), c.tool, json.RawMessage(c.args), tools.CallOptions{})
 		var te *tools.ToolError
-		if !errors.As(err, &te) || te.Code != string(core.CodeWrongKind) || !strings.Contains(te.Hint, "bg_write") {
-			t.Errorf("%s with a job id: %#v, want WRONG_KIND naming bg_write", c.tool, err)
+		if !errors.As(err, &te) || te.Code != string(core.CodeWrongKind) || !strings.Contains(te.Hint, "bg_send") {
+			t.Errorf("%s with a job id: %#v, want WRONG_KIND naming bg_send", c.tool, err)
 		}
 	}
 	if info, err := jm.Get(a.Owner(), running.ID); err != nil || info.State != jobs.StateRunning {
