@@ -118,7 +118,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	id := sp.ID
 	var reason core.WaitReason
 	if typed != "" {
-		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: s.opts.OpenTimeout}, nil)
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: s.opts.OpenTimeout}, nil, nil)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}

@@ -98,12 +98,13 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		return SendResult{}, err
 	}
 	defer release()
+	cs := s.cursor(owner, id)
 	res, err := s.run(ctx, owner, id, core.SendRequest{
 		Data:        []byte(req.Data),
 		Submit:      submit,
 		Timeout:     req.Timeout,
 		QuietWindow: req.QuietWindow,
-	}, req.Progress)
+	}, req.Progress, func() { cs.finishing.Store(true) })
 	if err != nil && res.WaitReason == "" {
 		switch core.CodeOf(err) {
 		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
@@ -111,7 +112,6 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		}
 		return SendResult{}, err
 	}
-	s.cursor(owner, id).finishing.Store(true)
 	out := SendResult{Status: res.Status, WaitReason: res.WaitReason, ExitCode: res.CommandExitCode}
 	if d, derr := s.consume(owner, id, MaxLines); derr == nil {
 		out.Delta, out.Truncated, out.Skipped = d.Text, d.Truncated, d.SkippedLines
@@ -129,11 +129,15 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 }
 
 // run starts a send and waits for it, reporting progress and cancelling
-// it when ctx ends.
-func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SendRequest, progress func(core.OutputDelta)) (core.SendResult, error) {
+// it when ctx ends. settled, if set, is called as soon as the send is
+// settled or being cancelled: from then on the seam takes another send.
+func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SendRequest, progress func(core.OutputDelta), settled func()) (core.SendResult, error) {
 	op, err := s.t.Send(ctx, owner, id, req)
 	if err != nil {
 		return core.SendResult{}, err
+	}
+	if settled == nil {
+		settled = func() {}
 	}
 	var tick <-chan time.Time
 	if progress != nil {
@@ -144,6 +148,7 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 	for {
 		select {
 		case <-op.Done():
+			settled()
 			res, err := op.Wait(context.Background())
 			if err == nil && res.WaitReason == core.WaitCancelled && ctx.Err() != nil {
 				err = cancelled("send", id, ctx.Err())
@@ -154,6 +159,7 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 				progress(d)
 			}
 		case <-ctx.Done():
+			settled()
 			op.Cancel()
 			res, _ := op.Wait(context.Background())
 			return res, cancelled("send", id, ctx.Err())
