@@ -89,7 +89,8 @@ assert.match(badArgs.content[0].text, /INVALID_ARGUMENT/);
 const second = await ok("pty_open", { command: "python3 -q" });
 // The open may settle before python prompts (on a loaded machine its start
 // outlasts the quiet window: inferred_idle): wait for the prompt itself.
-let secondText = "";
+// Output is returned once: the tails continue after the open's output.
+let secondText = second.initialOutput;
 for (const deadline = Date.now() + 20000; !/>>> $/.test(secondText); ) {
   assert.ok(Date.now() < deadline, `python never prompted: ${JSON.stringify(secondText)} (open: ${JSON.stringify(second)})`);
   await new Promise((resolve) => setTimeout(resolve, 20));
