@@ -50,9 +50,9 @@ func run(ctx context.Context, root, version, rev string, keep bool, dirs []strin
 		fmt.Println("FAIL", p)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%d problem(s); %d module(s) at %s", len(problems), len(dirs), version)
+		return fmt.Errorf("%d problem(s); %d module(s) at %s", len(problems), len(dirs), c.version)
 	}
-	fmt.Printf("release-check: %d module(s) ready at %s\n", len(dirs), version)
+	fmt.Printf("release-check: %d module(s) ready at %s\n", len(dirs), c.version)
 	return nil
 }
 
