@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"syscall"
 )
 
 const usage = `ptyseam: drive interactive programs on pseudo-terminals on someone's behalf.
@@ -21,8 +20,11 @@ Usage:
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (the terminal closed, the ssh connection dropped) ends the
+	// server like SIGINT and SIGTERM: every session is closed first.
+	ctx, stop := signal.NotifyContext(context.Background(), shutdownSignals...)
 	defer stop()
+	survivePipeErrors()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

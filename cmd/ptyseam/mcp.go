@@ -8,8 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runMCP serves the tools until the client disconnects (stdio) or ctx
@@ -32,7 +30,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if cfg.HTTPAddr != "" {
 		err = serveHTTP(ctx, cfg, ts, stderr)
 	} else {
-		err = ts.server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+		err = ts.server.Run(ctx, &lineTransport{in: stdin, out: stdout})
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -46,10 +44,6 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	return 0
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func parseLevel(s string) slog.Level {
 	var l slog.Level
