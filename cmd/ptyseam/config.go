@@ -16,6 +16,7 @@ import (
 type config struct {
 	HTTPAddr        string
 	Token           string
+	TokenFile       string
 	AllowRemote     bool
 	Shell           []string
 	TailLines       int
@@ -38,7 +39,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	var shell, allow string
 	fs.StringVar(&c.HTTPAddr, "http", "", "serve the streamable HTTP transport on `ADDR` (e.g. 127.0.0.1:8765) instead of stdio;\neach MCP session is its own owner")
-	fs.StringVar(&c.Token, "token", "", "bearer `TOKEN` HTTP clients must present (default: $"+tokenEnv+", else a random token printed at start)")
+	fs.StringVar(&c.Token, "token", "", "bearer `TOKEN` HTTP clients must present, at least 32 characters (default: --token-file, else $"+tokenEnv+",\nelse a random token printed at start); visible to other users in ps: prefer --token-file")
+	fs.StringVar(&c.TokenFile, "token-file", "", "read the bearer token from `FILE` (first line; the file must not be readable by group or others)")
 	fs.BoolVar(&c.AllowRemote, "allow-remote", false, "allow --http to bind a non-loopback address (anyone who can reach it and knows the token gets shells)")
 	fs.StringVar(&shell, "shell", "bash --noprofile --norc -i", "the interactive shell `COMMAND` of pty_open sessions (words split on spaces)")
 	fs.IntVar(&c.TailLines, "tail-lines", 200, "default line budget of pty_tail and pty_read")
@@ -79,8 +81,52 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	case c.MaxSessions < 0:
 		return c, errors.New("--max-sessions must not be negative")
 	}
+	if err := c.resolveToken(); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// resolveToken settles the bearer token: --token, --token-file or
+// $PTYSEAM_TOKEN (one of them; empty means a random one at start), and
+// refuses a short one.
+func (c *config) resolveToken() error {
+	if c.Token != "" && c.TokenFile != "" {
+		return errors.New("give --token or --token-file, not both")
+	}
+	if c.TokenFile != "" {
+		t, err := readTokenFile(c.TokenFile)
+		if err != nil {
+			return err
+		}
+		c.Token = t
+	}
 	if c.Token == "" {
 		c.Token = os.Getenv(tokenEnv)
 	}
-	return c, nil
+	if c.Token != "" && len(c.Token) < minTokenLen {
+		return fmt.Errorf("the bearer token has %d characters; use at least %d (e.g. `openssl rand -hex 24`)", len(c.Token), minTokenLen)
+	}
+	return nil
+}
+
+// readTokenFile returns the first line of path, refusing a file that
+// group or others may read.
+func readTokenFile(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("--token-file %s is readable by group or others (mode %v); run chmod 600 on it", path, fi.Mode().Perm())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "", fmt.Errorf("--token-file %s is empty", path)
+	}
+	return line, nil
 }

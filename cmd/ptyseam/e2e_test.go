@@ -88,7 +88,7 @@ func TestRealMCPClientsOverHTTP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	addr := freeAddr(t)
-	token := "e2e-" + fmt.Sprint(time.Now().UnixNano())
+	token := randomToken()
 	srv := exec.CommandContext(ctx, bin, "mcp", "--http", addr, "--token", token, "--log-level", "error")
 	srv.Env = os.Environ()
 	stderr, _ := srv.StderrPipe()

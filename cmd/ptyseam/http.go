@@ -3,21 +3,24 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// httpStopTimeout bounds the HTTP part of a shutdown: closing every MCP
+// session and waiting for the server's connections to end.
+const httpStopTimeout = 2 * time.Second
+
 // serveHTTP serves the streamable HTTP transport until ctx ends. Every
-// request must carry the bearer token; each MCP session is its own owner.
+// request must carry the bearer token and, if it has an Origin, come from
+// the server's own origin; each MCP session is its own owner.
 func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer) error {
 	ln, err := listen(cfg)
 	if err != nil {
@@ -30,7 +33,10 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 	}
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ts.server },
 		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionTimeout, Logger: ts.log})
-	srv := &http.Server{Handler: requireToken(token, handler), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           checkOrigin(ln.Addr().String(), requireToken(token, handler)),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
 	fmt.Fprintf(stderr, "ptyseam mcp: serving MCP over HTTP at http://%s/ (Authorization: Bearer <token>)\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -39,10 +45,27 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(sctx)
+	stopHTTP(srv, ts)
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
 	return nil
+}
+
+// stopHTTP stops accepting requests, ends every MCP session (their calls
+// first) and waits, at most httpStopTimeout, for the connections to end.
+// http.Server.Shutdown alone never returns while a client holds a session
+// open: its event stream is an active request.
+func stopHTTP(srv *http.Server, ts *toolServer) {
+	ctx, cancel := context.WithTimeout(context.Background(), httpStopTimeout)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(ctx) }() // closes the listener at once
+	ts.closeClients(ctx)
+	if err := <-shut; err != nil {
+		ts.log.Warn("ptyseam: HTTP connections still open at shutdown; closing them", "error", err)
+		_ = srv.Close()
+	}
 }
 
 // listen binds cfg.HTTPAddr, refusing a non-loopback address unless
@@ -66,20 +89,7 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// requireToken refuses requests without "Authorization: Bearer <token>".
-func requireToken(token string, next http.Handler) http.Handler {
-	want := []byte(token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="ptyseam"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
+// randomToken returns a bearer token of 48 hex digits.
 func randomToken() string {
 	var b [24]byte
 	_, _ = rand.Read(b[:])

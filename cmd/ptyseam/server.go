@@ -35,6 +35,11 @@ type toolServer struct {
 
 	textResults bool // results carry their payload in text, not structured content
 
+	// calls is the parent of every tool call's context: cancelCalls
+	// ends the calls in flight at shutdown (a live send gets SIGINT).
+	calls       context.Context
+	cancelCalls context.CancelFunc
+
 	mu     sync.Mutex
 	owners map[*mcp.ServerSession]*core.Owner
 	wg     sync.WaitGroup
@@ -93,6 +98,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		}
 	}
 	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
 			"returns what it printed and why control came back, pty_tail returns only new output, pty_close ends it " +
@@ -153,6 +159,9 @@ func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
 func (ts *toolServer) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		owner := ts.ownerOf(req.Session)
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(ts.calls, cancel)()
 		args := req.Params.Arguments
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
@@ -180,8 +189,26 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 	}
 }
 
+// closeClients ends every MCP session (their calls first), so that the
+// watchers dispose of their owners; it returns when all have closed or ctx
+// is done.
+func (ts *toolServer) closeClients(ctx context.Context) {
+	ts.cancelCalls()
+	var wg sync.WaitGroup
+	for ss := range ts.server.Sessions() {
+		wg.Go(func() { _ = ss.Close() })
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
 // shutdown closes every session of every client.
 func (ts *toolServer) shutdown(ctx context.Context) error {
+	ts.cancelCalls()
 	err := errors.Join(ts.jobs.Shutdown(ctx), ts.svc.Shutdown(ctx))
 	ts.screens.Close()
 	done := make(chan struct{})
