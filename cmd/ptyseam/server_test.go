@@ -157,4 +157,3 @@ func TestConfigRejectsBadFlags(t *testing.T) {
 		t.Errorf("a non-loopback address was accepted without --allow-remote")
 	}
 }
-
