@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The server's own death: whatever ends it (a signal, a broken pipe, or
+// SIGKILL and the next start), no process it started may survive, not even
+// a setsid daemon with a cleared environment (which carries neither the
+// session marker nor the test run's marker: it is found by its argv).
+
+var (
+	serverBinOnce sync.Once
+	serverBin     string
+	serverBinErr  error
+)
+
+// serverBinary builds ptyseam once per test binary.
+func serverBinary(t *testing.T) string {
+	t.Helper()
+	serverBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ptyseam-bin-")
+		if err != nil {
+			serverBinErr = err
+			return
+		}
+		serverBin = filepath.Join(dir, "ptyseam")
+		if out, err := exec.Command("go", "build", "-o", serverBin, ".").CombinedOutput(); err != nil {
+			serverBinErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if serverBinErr != nil {
+		t.Fatal(serverBinErr)
+	}
+	return serverBin
+}
+
+// escapeTag is the argv[0] of this run's env-cleared daemons.
+func escapeTag() string {
+	return "ptyseam-escapee-" + strings.TrimPrefix(runMarker, "PTYSEAM_TEST_RUN=")
+}
+
+// escapees lists live processes whose command line holds escapeTag.
+func escapees() []int {
+	var pids []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	tag := []byte(escapeTag())
+	for _, d := range dirs {
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		cmd, err := os.ReadFile(d + "/cmdline")
+		if err == nil && bytes.Contains(cmd, tag) && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// tortures are typed into bash sessions: a double fork out of the
+// session, a program ignoring SIGTERM and SIGHUP, and a setsid daemon whose
+// environment is cleared (no marker) and whose streams are not the
+// terminal.
+func tortures() []string {
+	return []string{
+		"(setsid sh -c 'sleep 1000 & sleep 1000' &) ; sleep 0.05",
+		`trap "" TERM HUP; sh -c 'trap "" TERM HUP; sleep 1000' &`,
+		"(setsid env -i bash -c 'exec -a " + escapeTag() + " sleep 1000' </dev/null >/dev/null 2>&1 &) ; sleep 0.1",
+	}
+}
+
+// toolCaller calls one tool and returns its structured result.
+type toolCaller func(t *testing.T, name string, args map[string]any) map[string]any
+
+// populate opens one bash session per torture and a background job, and
+// checks that they run.
+func populate(t *testing.T, call toolCaller) {
+	t.Helper()
+	for _, torture := range tortures() {
+		id, _ := call(t, "pty_open", map[string]any{"command": "bash"})["sessionId"].(string)
+		call(t, "pty_send", map[string]any{"id": id, "data": torture})
+	}
+	call(t, "bg_launch", map[string]any{"command": "sh", "args": []string{"-c", "sleep 1000 & sleep 1000"}})
+	if len(escapees()) == 0 {
+		t.Fatal("the env-cleared daemon did not start")
+	}
+	if len(survivors(runMarker)) < 6 {
+		t.Fatalf("only %d marked processes run", len(survivors(runMarker)))
+	}
+}
+
+// leftovers describes what survives: marked processes other than except,
+// and escapees.
+func leftovers(except ...int) string {
+	var left []int
+	for _, pid := range survivors(runMarker) {
+		if !containsInt(except, pid) {
+			left = append(left, pid)
+		}
+	}
+	left = append(left, escapees()...)
+	if len(left) == 0 {
+		return ""
+	}
+	return describe(left)
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// requireNothingLeft waits (at most within) until no process of the run is
+// left, except the given pids.
+func requireNothingLeft(t *testing.T, within time.Duration, what string, except ...int) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		left := leftovers(except...)
+		if left == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: processes survived: %s", what, left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// killLeftovers ends whatever a failed test left, so that the next test
+// starts clean.
+func killLeftovers() {
+	for _, pid := range append(survivors(runMarker), escapees()...) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// stdioProc is `ptyseam mcp` over stdio, driven by raw JSON-RPC lines.
+type stdioProc struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  io.ReadCloser
+	rd   *bufio.Reader
+	next int
+	exit *exited
+}
+
+// exited is a started process's end: done closes when Wait returned err.
+type exited struct {
+	done chan struct{}
+	err  error
+}
+
+func watchExit(cmd *exec.Cmd) *exited {
+	e := &exited{done: make(chan struct{})}
+	go func() { e.err = cmd.Wait(); close(e.done) }()
+	return e
+}
+
+func startStdio(t *testing.T, stderr io.Writer, args ...string) *stdioProc {
+	t.Helper()
+	cmd := exec.Command(serverBinary(t), append([]string{"mcp"}, args...)...)
+	cmd.Env = os.Environ()
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &stdioProc{cmd: cmd, in: in, out: out, rd: bufio.NewReader(out), exit: watchExit(cmd)}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-p.exit.done
+		killLeftovers()
+	})
+	initialize(t, in, p.rd)
+	return p
+}
+
+func (p *stdioProc) call(t *testing.T, name string, args map[string]any) map[string]any {
+	t.Helper()
+	p.next++
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": p.next, "method": "tools/call",
+		"params": map[string]any{"name": name, "arguments": args}})
+	sendLine(t, p.in, string(b))
+	a := readAnswer(t, p.rd)
+	var res struct {
+		IsError    bool           `json:"isError"`
+		Structured map[string]any `json:"structuredContent"`
+		Content    []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if a.Error != nil || json.Unmarshal(a.Result, &res) != nil || res.IsError {
+		t.Fatalf("%s: %+v %s", name, a.Error, a.Result)
+	}
+	return res.Structured
+}
+
+// waitExit waits for the process to exit and returns how long it took.
+func waitExit(t *testing.T, exit *exited, within time.Duration) (error, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	select {
+	case <-exit.done:
+		return exit.err, time.Since(start)
+	case <-time.After(within):
+		t.Fatalf("the server did not exit within %v", within)
+	}
+	return nil, 0
+}
+
+// httpProc is `ptyseam mcp --http` with a Go SDK client holding a live
+// session (its event stream open).
+type httpProc struct {
+	cmd  *exec.Cmd
+	cs   *mcp.ClientSession
+	exit *exited
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func startHTTP(t *testing.T) *httpProc {
+	t.Helper()
+	addr, token := freeAddr(t), randomToken()
+	cmd := exec.Command(serverBinary(t), "mcp", "--http", addr, "--token", token, "--log-level", "error")
+	cmd.Env = os.Environ()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "serving MCP over HTTP") {
+				close(ready)
+				break
+			}
+		}
+		for sc.Scan() {
+		}
+	}()
+	p := &httpProc{cmd: cmd, exit: &exited{done: make(chan struct{})}}
+	go func() { <-drained; p.exit.err = cmd.Wait(); close(p.exit.done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-p.exit.done
+		killLeftovers()
+	})
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the HTTP server did not start")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	client := mcp.NewClient(&mcp.Implementation{Name: "death", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:   "http://" + addr + "/",
+		HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	p.cs = cs
+	return p
+}
+
+func (p *httpProc) call(t *testing.T, name string, args map[string]any) map[string]any {
+	t.Helper()
+	res, err := p.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		t.Fatalf("%s: %v %+v", name, err, res)
+	}
+	m, _ := res.StructuredContent.(map[string]any)
+	return m
+}
+
+// TestShutdownSignalsLeaveNothing: SIGHUP (the terminal closed, the ssh
+// connection dropped), SIGTERM and SIGINT each shut the server down over
+// stdio and HTTP with a live MCP session: exit 0, within 2 s, and nothing
+// it started survives.
+func TestShutdownSignalsLeaveNothing(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
+		t.Run("stdio/"+sig.String(), func(t *testing.T) {
+			p := startStdio(t, io.Discard, "--log-level", "error")
+			populate(t, p.call)
+			_ = p.cmd.Process.Signal(sig)
+			err, took := waitExit(t, p.exit, 10*time.Second)
+			if err != nil {
+				t.Fatalf("exit after %v: %v", sig, err)
+			}
+			t.Logf("stdio %v: exited 0 in %v", sig, took.Round(time.Millisecond))
+			requireNothingLeft(t, 2*time.Second, sig.String())
+		})
+		t.Run("http/"+sig.String(), func(t *testing.T) {
+			p := startHTTP(t)
+			populate(t, p.call)
+			_ = p.cmd.Process.Signal(sig)
+			err, took := waitExit(t, p.exit, 35*time.Second)
+			if err != nil {
+				t.Fatalf("exit after %v with a live MCP session: %v (after %v)", sig, err, took)
+			}
+			if took > 2*time.Second {
+				t.Fatalf("shutdown with a live MCP session took %v, want under 2 s", took)
+			}
+			t.Logf("http %v: exited 0 in %v", sig, took.Round(time.Millisecond))
+			requireNothingLeft(t, 2*time.Second, sig.String())
+		})
+	}
+}
+
+// TestBrokenPipesDoNotKill: a host that stops reading the server's stdout
+// ends the connection (a write fails with EPIPE), and the server shuts down
+// cleanly instead of dying of SIGPIPE; a closed stderr with logging at info
+// level does not kill it either, before or at a normal exit.
+func TestBrokenPipesDoNotKill(t *testing.T) {
+	t.Run("stdout", func(t *testing.T) {
+		p := startStdio(t, io.Discard, "--log-level", "error")
+		populate(t, p.call)
+		_ = p.out.Close()
+		// The answer to this call cannot be written.
+		sendLine(t, p.in, `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"pty_list","arguments":{}}}`)
+		err, took := waitExit(t, p.exit, 10*time.Second)
+		if ee, ok := err.(*exec.ExitError); ok && ee.Sys().(syscall.WaitStatus).Signaled() {
+			t.Fatalf("the server died of %v", ee.Sys().(syscall.WaitStatus).Signal())
+		}
+		t.Logf("stdout closed: exit %v in %v", err, took.Round(time.Millisecond))
+		requireNothingLeft(t, 2*time.Second, "stdout closed")
+	})
+	t.Run("stderr", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := startStdio(t, w, "--log-level", "debug")
+		_ = w.Close()
+		_ = r.Close() // every log line from now on hits a broken pipe
+		populate(t, p.call)
+		_ = p.in.Close() // a normal end: the client disconnects
+		err, took := waitExit(t, p.exit, 10*time.Second)
+		if err != nil {
+			t.Fatalf("exit with stderr closed: %v", err)
+		}
+		t.Logf("stderr closed: exited 0 in %v", took.Round(time.Millisecond))
+		requireNothingLeft(t, 2*time.Second, "stderr closed")
+	})
+}
