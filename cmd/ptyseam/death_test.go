@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 // The server's own death: whatever ends it (a signal, a broken pipe, or
@@ -386,4 +388,100 @@ func TestBrokenPipesDoNotKill(t *testing.T) {
 		t.Logf("stderr closed: exited 0 in %v", took.Round(time.Millisecond))
 		requireNothingLeft(t, 2*time.Second, "stderr closed")
 	})
+}
+
+// TestSIGKILLLeavesNothing: a server killed with SIGKILL cannot clean up.
+// The parent-death signal kills each session's top-level process with it
+// at once; what escaped further (double forks, SIGHUP-ignoring programs,
+// an env-cleared setsid daemon) is killed by the next server's start,
+// which reaps the cgroup leaves of dead servers.
+func TestSIGKILLLeavesNothing(t *testing.T) {
+	if _, err := localpty.ReapStaleCgroups(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if !cgroupUsable() {
+		t.Skip("no writable cgroup v2 here: a SIGKILLed server's escapees cannot be found (see docs/hardening.md)")
+	}
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			var pid int
+			var exit *exited
+			if transport == "stdio" {
+				p := startStdio(t, io.Discard, "--log-level", "error")
+				populate(t, p.call)
+				pid, exit = p.cmd.Process.Pid, p.exit
+			} else {
+				p := startHTTP(t)
+				populate(t, p.call)
+				pid, exit = p.cmd.Process.Pid, p.exit
+			}
+			before := len(survivors(runMarker)) + len(escapees())
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			<-exit.done
+			// The shells die with the server (parent-death signal); give
+			// the kernel a moment to deliver it, then count.
+			deadline := time.Now().Add(2 * time.Second)
+			for time.Now().Before(deadline) && len(survivors(runMarker))+len(escapees()) > before-4 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			after := len(survivors(runMarker)) + len(escapees())
+			next := startStdio(t, io.Discard, "--log-level", "error")
+			requireNothingLeft(t, 5*time.Second, "after the next start", next.cmd.Process.Pid)
+			t.Logf("%s: %d processes before SIGKILL, %d left after it, 0 after the next start", transport, before, after)
+		})
+	}
+}
+
+// cgroupUsable reports whether a session leaf can be made in this
+// process's cgroup v2 (a probe directory).
+func cgroupUsable() bool {
+	mi, err1 := os.ReadFile("/proc/self/mountinfo")
+	cg, err2 := os.ReadFile("/proc/self/cgroup")
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var mount, own string
+	for _, l := range strings.Split(string(mi), "\n") {
+		if f := strings.Fields(l); strings.Contains(l, " - cgroup2 ") && len(f) > 4 {
+			mount = f[4]
+		}
+	}
+	for _, l := range strings.Split(string(cg), "\n") {
+		if p, ok := strings.CutPrefix(l, "0::"); ok {
+			own = p
+		}
+	}
+	if mount == "" || own == "" {
+		return false
+	}
+	d, err := os.MkdirTemp(filepath.Join(mount, own), "ptyseam-probe-")
+	if err != nil {
+		return false
+	}
+	_ = os.Remove(d)
+	return true
+}
+
+// TestNoCgroupCloseEndsEnvClearedDaemon: without cgroup v2 (forced here),
+// a session's Close finds its processes by scanning /proc; a setsid daemon
+// with a cleared environment carries neither the session id nor the
+// marker, and is found because the server, a subreaper, adopted it. Close
+// may not report success while it lives.
+func TestNoCgroupCloseEndsEnvClearedDaemon(t *testing.T) {
+	p := startStdio(t, io.Discard, "--log-level", "error", "--no-cgroup")
+	for round := range 3 {
+		id, _ := p.call(t, "pty_open", map[string]any{"command": "bash"})["sessionId"].(string)
+		p.call(t, "pty_send", map[string]any{"id": id, "data": tortures()[2]})
+		p.call(t, "pty_send", map[string]any{"id": id, "data": tortures()[0]})
+		if len(escapees()) == 0 {
+			t.Fatal("the env-cleared daemon did not start")
+		}
+		closed := p.call(t, "pty_close", map[string]any{"id": id})
+		if closed["closed"] != true {
+			t.Fatalf("round %d: pty_close: %v", round, closed)
+		}
+		if left := leftovers(p.cmd.Process.Pid); left != "" {
+			t.Fatalf("round %d: pty_close reported success while processes survive: %s", round, left)
+		}
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 const usage = `ptyseam: drive interactive programs on pseudo-terminals on someone's behalf.
@@ -25,6 +27,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), shutdownSignals...)
 	defer stop()
 	survivePipeErrors()
+	// The server's processes that leave their session are re-parented
+	// here, not to init, so that closing a session finds them even without
+	// cgroup v2. Only the server: it starts every child through localpty.
+	if len(os.Args) > 1 && os.Args[1] == "mcp" {
+		if err := localpty.BecomeSubreaper(ctx, nil); err != nil {
+			fmt.Fprintf(os.Stderr, "ptyseam: %v\n", err)
+		}
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

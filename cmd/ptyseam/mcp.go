@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 // runMCP serves the tools until the client disconnects (stdio) or ctx
@@ -22,6 +24,13 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: parseLevel(cfg.LogLevel)}))
+	// A previous server that died without cleaning up (SIGKILL, a crash)
+	// left its sessions' processes in their cgroup leaves: end them now.
+	if n, err := localpty.ReapStaleCgroups(ctx, log); err != nil {
+		log.Error("ptyseam: processes of a dead server could not be killed", "error", err)
+	} else if n > 0 {
+		log.Warn("ptyseam: killed processes left by a server that died", "count", n)
+	}
 	ts, err := newToolServer(cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptyseam mcp: %v\n", err)

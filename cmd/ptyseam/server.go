@@ -56,10 +56,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		OnSpawn:             screens.OnSpawn,
 	})
 	screens.Bind(svc)
-	if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell})); err != nil {
+	if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell, Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
 		return nil, err
 	}
-	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{})); err != nil {
+	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
 		return nil, err
 	}
 	sessions := ptysession.New(svc, ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes})

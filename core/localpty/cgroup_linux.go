@@ -7,12 +7,15 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // cgroupState is a backend's view of cgroup v2: where its sessions' leaves
@@ -30,7 +33,11 @@ func (c *cgroupState) parent(log *slog.Logger) (string, error) {
 	c.once.Do(func() {
 		c.dir, c.err = findOwnCgroup()
 		if c.err == nil {
-			removeStaleLeaves(c.dir, log)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if _, err := reapStaleLeaves(ctx, c.dir, log); err != nil {
+				log.Error("localpty: leftovers of a dead process could not be killed", "error", err)
+			}
 		}
 	})
 	return c.dir, c.err
@@ -66,24 +73,102 @@ func findOwnCgroup() (string, error) {
 	return dir, nil
 }
 
-// removeStaleLeaves removes empty leaves left by dead processes (a crash
-// skips Close). A populated leaf cannot be removed, so this never loses
-// track of a live session.
-func removeStaleLeaves(dir string, log *slog.Logger) {
-	matches, _ := filepath.Glob(filepath.Join(dir, "ptyseam-*-*"))
+// leafPrefix starts the name of every session leaf: ptyseam-PID.START-RAND,
+// the owning process's pid and start time (clock ticks since boot), so
+// that a later process can tell whether the owner still runs.
+const leafPrefix = "ptyseam-"
+
+// ownerTag is this process's "PID.START" in its leaves' names.
+var ownerTag = sync.OnceValue(func() string {
+	pid := os.Getpid()
+	if st, err := readStat(pid, nil); err == nil {
+		return fmt.Sprintf("%d.%d", pid, st.StartTime)
+	}
+	return fmt.Sprint(pid)
+})
+
+// ownerDead reports whether the process named by a leaf's owner tag
+// ("PID.START", or "PID" in older leaves) is gone. A pid now used by
+// another process (a different start time) counts as gone; a bare pid
+// that is alive is taken for the owner.
+func ownerDead(tag string) (dead, ok bool) {
+	pidStr, startStr, hasStart := strings.Cut(tag, ".")
+	pid, ok := parsePID(pidStr)
+	if !ok {
+		return false, false
+	}
+	st, err := readStat(pid, nil)
+	if err != nil {
+		return true, true // no such process (a zombie's stat still reads)
+	}
+	if !hasStart {
+		return false, true
+	}
+	start, err := strconv.ParseUint(startStr, 10, 64)
+	if err != nil {
+		return false, false
+	}
+	return st.StartTime != start, true
+}
+
+// staleLeafWait bounds how long reaping one stale leaf waits for it to
+// empty after cgroup.kill.
+const staleLeafWait = 2 * time.Second
+
+// reapStaleLeaves kills the processes in leaves whose owning process is
+// dead (it crashed or was SIGKILLed, so Close never ran) and removes the
+// leaves. It returns the number of processes killed. A leaf of a live
+// owner is never touched.
+func reapStaleLeaves(ctx context.Context, dir string, log *slog.Logger) (int, error) {
+	matches, _ := filepath.Glob(filepath.Join(dir, leafPrefix+"*-*"))
+	killed := 0
+	var errs []error
 	for _, m := range matches {
-		f := strings.SplitN(filepath.Base(m), "-", 3)
-		pid, ok := parsePID(f[1])
-		if !ok || pid == os.Getpid() {
+		tag, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), leafPrefix), "-")
+		if !ok || tag == ownerTag() {
 			continue
 		}
-		if err := unix.Kill(pid, 0); !errors.Is(err, unix.ESRCH) {
+		if dead, ok := ownerDead(tag); !ok || !dead {
 			continue
 		}
-		if err := unix.Rmdir(m); err == nil {
+		cg := &cgroup{path: m, fd: -1}
+		procs := cg.procs()
+		if len(procs) > 0 {
+			if err := cg.kill(); err != nil {
+				errs = append(errs, fmt.Errorf("killing stale cgroup %s: %w", m, err))
+				continue
+			}
+			if empty, err := cg.waitEmpty(ctx, time.Now().Add(staleLeafWait)); err != nil || !empty {
+				errs = append(errs, &core.CleanupError{Err: fmt.Errorf("stale cgroup %s did not empty: %v", m, err), Survivors: cg.procs()})
+				continue
+			}
+			killed += len(procs)
+			log.Warn("localpty: killed the processes of a dead server's session", "cgroup", m, "count", len(procs))
+		}
+		if err := cg.remove(); err == nil {
 			log.Debug("localpty: removed a stale cgroup leaf", "path", m)
 		}
 	}
+	return killed, errors.Join(errs...)
+}
+
+// ReapStaleCgroups ends what a previous process using this cgroup left
+// behind when it died without closing its sessions (SIGKILL, a crash):
+// every cgroup v2 session leaf whose owner is dead is killed and removed.
+// It returns the number of processes killed. A server calls it at start;
+// a backend also does it before its first session. Without usable cgroup
+// v2 it does nothing and returns 0 and nil: such leftovers cannot be found
+// (the parent-death signal of StartChild still kills each session's
+// top-level process).
+func ReapStaleCgroups(ctx context.Context, log *slog.Logger) (int, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	dir, err := findOwnCgroup()
+	if err != nil {
+		return 0, nil
+	}
+	return reapStaleLeaves(ctx, dir, log)
 }
 
 // cgroup is one session's leaf.
@@ -93,7 +178,7 @@ type cgroup struct {
 }
 
 func newCgroup(parent string) (*cgroup, error) {
-	path := filepath.Join(parent, fmt.Sprintf("ptyseam-%d-%s", os.Getpid(), randomHex(6)))
+	path := filepath.Join(parent, leafPrefix+ownerTag()+"-"+randomHex(6))
 	if err := unix.Mkdir(path, 0o755); err != nil {
 		return nil, &os.PathError{Op: "mkdir", Path: path, Err: err}
 	}

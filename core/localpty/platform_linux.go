@@ -63,7 +63,7 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 		cmd.SysProcAttr.UseCgroupFD = true
 		cmd.SysProcAttr.CgroupFD = cg.fd
 	}
-	err := cmd.Start()
+	err := StartChild(cmd)
 	if cg != nil {
 		cg.closeFD()
 	}
@@ -75,7 +75,7 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 	}
 	_ = cg.remove()
 	retry := newCmd(sp, tty)
-	if rerr := retry.Start(); rerr != nil {
+	if rerr := StartChild(retry); rerr != nil {
 		return nil, platform{}, rerr
 	}
 	b.cg.disable(b.opts.Logger, fmt.Errorf("starting in a cgroup failed: %w", err))

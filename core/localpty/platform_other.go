@@ -22,7 +22,7 @@ func (p *platform) release(context.Context) error { return nil }
 // startCmd starts the program (no cgroup outside Linux).
 func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, error) {
 	cmd := newCmd(sp, tty)
-	if err := cmd.Start(); err != nil {
+	if err := StartChild(cmd); err != nil {
 		return nil, platform{}, err
 	}
 	return cmd, platform{}, nil

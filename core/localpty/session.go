@@ -75,7 +75,7 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 // wait reaps the top-level process, records its status and wakes a Read
 // blocked on the terminal so that it can start its drain window.
 func (s *session) wait() {
-	err := s.cmd.Wait()
+	err := WaitChild(s.cmd)
 	st := statusOf(s.cmd.ProcessState, err)
 	s.mu.Lock()
 	s.status = st

@@ -108,6 +108,6 @@ func ownCgroupLeaves() []string {
 	if err != nil {
 		return nil
 	}
-	m, _ := filepath.Glob(filepath.Join(dir, "ptyseam-"+strconv.Itoa(os.Getpid())+"-*"))
+	m, _ := filepath.Glob(filepath.Join(dir, "ptyseam-"+strconv.Itoa(os.Getpid())+".*-*"))
 	return m
 }

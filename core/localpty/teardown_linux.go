@@ -1,6 +1,7 @@
 package localpty
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -104,6 +105,12 @@ func (s *session) scanFailure(cause error) error {
 // scan, and all their descendants. It reads /proc/PID/stat and
 // /proc/PID/environ of every process, so it only runs at teardown.
 func (s *session) scanSession() ([]proc, error) {
+	if subreaping.Load() {
+		// No StartChild between fork and registration while we look, so
+		// that a fresh child is never taken for an escapee.
+		childMu.Lock()
+		defer childMu.Unlock()
+	}
 	pids, err := listPIDs()
 	if err != nil {
 		return nil, fmt.Errorf("scanning /proc: %w", err)
@@ -139,6 +146,19 @@ func (s *session) scanSession() ([]proc, error) {
 		default:
 			env, err := readProcFile(procPath(pid, "environ"), buf)
 			if err == nil && environHas(env, want) {
+				in[pid] = true
+			}
+		}
+	}
+	// Escapees this process adopted as a subreaper: a child it did not
+	// start, outside any session's cgroup leaf, started after our leader.
+	// Nothing else ties it to a session (setsid dropped the session id, a
+	// cleared environment the marker), so it is ended with the session
+	// that may have started it: another session open at the same time may
+	// lose such a process early, but none survives its session.
+	if subreaping.Load() {
+		for pid, st := range stats {
+			if st.PPID == self && !in[pid] && st.StartTime >= s.plat.leaderStart && !isStartedChild(pid) && !inSessionCgroup(pid, buf) {
 				in[pid] = true
 			}
 		}
@@ -206,3 +226,10 @@ func signalProcs(ps []proc, sigs ...unix.Signal) {
 }
 
 func unixGetpid() int { return unix.Getpid() }
+
+// inSessionCgroup reports whether pid is in a session's cgroup leaf: its
+// session's Close ends it.
+func inSessionCgroup(pid int, buf []byte) bool {
+	b, err := readProcFile(procPath(pid, "cgroup"), buf)
+	return err == nil && bytes.Contains(b, []byte("/"+leafPrefix))
+}

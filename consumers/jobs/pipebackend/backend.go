@@ -78,7 +78,7 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// SIGINT must reach a job even when this process ignores it.
 	localpty.DefaultChildSignals()
-	if err := cmd.Start(); err != nil {
+	if err := localpty.StartChild(cmd); err != nil {
 		closeAll(inR, inW, outR, outW)
 		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot start " + req.Command[0], Err: err}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
 // session is one program on pipes.
@@ -54,7 +55,7 @@ func newSession(o Options, cmd *exec.Cmd, in, out *os.File, marker string) *sess
 // wait reaps the program, records its status and wakes a blocked Read so
 // that it can drain what is left and report io.EOF.
 func (s *session) wait() {
-	err := s.cmd.Wait()
+	err := localpty.WaitChild(s.cmd)
 	st := statusOf(s.cmd.ProcessState, err)
 	s.status = st
 	// The deadline goes first: a Read that sees exited closed then arms
