@@ -3,8 +3,10 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs/portprobe"
@@ -54,6 +56,14 @@ func (m *Manager) validateLaunch(req *LaunchRequest) error {
 	for _, p := range req.Ports {
 		if p < 1 || p > 65535 {
 			return invalid("launch", fmt.Sprintf("port %d is not in 1..65535", p))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(req.Env)) {
+		if !core.ValidEnvName(name) {
+			return invalid("launch", fmt.Sprintf("env name %q is not a variable name (want [A-Za-z_][A-Za-z0-9_]*; a value goes on the right side)", name))
+		}
+		if strings.IndexByte(req.Env[name], 0) >= 0 {
+			return invalid("launch", fmt.Sprintf("the value of env %s contains a NUL byte", name))
 		}
 	}
 	if req.Group == "" {

@@ -17,8 +17,8 @@ type JobOut struct {
 	Cwd          string    `json:"cwd,omitempty"`
 	Backend      string    `json:"backend"`
 	Status       string    `json:"status"`
-	ExitCode     *int      `json:"exitCode,omitempty"`
-	Signal       string    `json:"signal,omitempty"`
+	ExitCode     *int      `json:"exitCode"` // null until exited normally
+	Signal       *string   `json:"signal"`   // null unless a signal ended it
 	Reason       string    `json:"reason,omitempty"`
 	Cause        string    `json:"cause,omitempty"`
 	StartedAt    string    `json:"startedAt"`
@@ -54,7 +54,7 @@ func jobOut(in jobs.Info, now time.Time) JobOut {
 		Backend:      string(in.Backend),
 		Status:       string(in.State),
 		ExitCode:     in.ExitCode,
-		Signal:       in.Signal,
+		Signal:       nullable(in.Signal),
 		Reason:       string(in.StopReason),
 		Cause:        string(in.StopCause),
 		StartedAt:    in.StartedAt.UTC().Format(time.RFC3339Nano),
@@ -136,4 +136,12 @@ type StopGroupOut struct {
 type DropOut struct {
 	Dropped []string `json:"dropped"`
 	Skipped []string `json:"skipped"`
+}
+
+// nullable is nil for "" (sent as JSON null), else a pointer to s.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -3,6 +3,7 @@ package jobtools
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -17,6 +18,22 @@ import (
 func conform(schema map[string]any, v any, path string) error {
 	if enum, ok := schema["enum"].([]any); ok && !slices.Contains(enum, v) {
 		return fmt.Errorf("%s: %v not in %v", path, v, enum)
+	}
+	if types, ok := schema["type"].([]any); ok { // ["integer", "null"]
+		if v == nil && slices.Contains(types, any("null")) {
+			return nil
+		}
+		for _, t := range types {
+			if t == "null" {
+				continue
+			}
+			one := maps.Clone(schema)
+			one["type"] = t
+			if conform(one, v, path) == nil {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s: %v is none of %v", path, v, types)
 	}
 	switch t := schema["type"]; t {
 	case "object":
