@@ -163,11 +163,15 @@ func (r *reader) forward(from int64) (ReadResult, error) {
 		if cur > p.Total {
 			cur = p.Total // beyond the end: resume at the end
 		}
+		skipped := false
 		if p.Start > cur { // dropped before or during the scan
 			res.Dropped += p.Start - cur
-			cur = p.Start
+			cur, skipped = p.Start, true
 		}
 		if len(p.Lines) == 0 {
+			if skipped && cur < p.Total {
+				continue // from was more than a page behind: read the oldest kept lines
+			}
 			break
 		}
 		stop := false
