@@ -113,8 +113,9 @@ func PtyTools(s *Sessions) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolSignal,
 				Title: "Signal a terminal session's program",
-				Description: "Send a signal to the program in the foreground of a session (not to the shell): SIGINT is Ctrl-C, " +
-					"SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. Returns output: what the session " +
+				Description: "Send a signal to the foreground of a session: the program running in it, or the shell itself when it is idle at its prompt. " +
+					"SIGINT is Ctrl-C, SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. An idle shell ignores SIGTERM, SIGQUIT " +
+					"and SIGTSTP and SIGKILL to it is refused, but SIGHUP ends it, and with it the session's program. Returns output: what the session " +
 					"printed after the signal until it went quiet (a few seconds at most). To end the whole session use pty_close.",
 				InputSchema:  signalInput,
 				OutputSchema: signalOutput,

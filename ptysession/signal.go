@@ -30,11 +30,13 @@ type SignalResult struct {
 
 // Signal sends a signal to the session's foreground process group. sig
 // (a constant such as SIGINT, or any string) is one of SIGINT, SIGTERM,
-// SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT, with
-// or without the SIG prefix, in any case. SIGKILL aimed at the session's
-// own shell is refused (SIGNAL_REFUSED): close the session instead.
-// The result holds what the session printed after the signal, until its
-// output went quiet (a few seconds at most), as a send's delta does.
+// SIGKILL, SIGTSTP, SIGHUP, SIGQUIT, SIGCONT, with or without the SIG
+// prefix, in any case. When the shell is idle its own group is the
+// foreground: SIGKILL aimed at it is refused (SIGNAL_REFUSED: close the
+// session instead), other signals reach it, and SIGHUP ends it (an
+// interactive shell ignores SIGTERM, SIGQUIT and SIGTSTP). The result holds
+// what the session printed after the signal, until its output went quiet
+// (a few seconds at most), as a send's delta does.
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {

@@ -110,6 +110,9 @@ func renderSignal(id string, r SignalResult) string {
 			s += ", the session's shell"
 		}
 		s += ")"
+		if r.Leader && r.Signal == "SIGHUP" {
+			s += "; a hangup ends the shell, and the session's program with it"
+		}
 	}
 	if r.Truncated {
 		s += "; older output cut"
