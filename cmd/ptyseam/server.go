@@ -86,7 +86,8 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			return nil, err
 		}
 	}
-	jm, err := jobs.New(svc, jobs.Config{Logger: log})
+	var ts *toolServer // set below; jobs only notify after a launch
+	jm, err := jobs.New(svc, jobs.Config{Logger: log, Notify: func(n jobs.Notification) { ts.notifyJob(n) }})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			}
 		}
 	}
-	ts := &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts = &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +

@@ -3,6 +3,8 @@ package jobs
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // Notification is the exit notice of a job launched with NotifyOnExit: the
@@ -11,6 +13,9 @@ import (
 type Notification struct {
 	// Job is the job's final Info.
 	Job Info
+	// Owner is the job's owner: the client to tell (nil if the job's
+	// record was already dropped).
+	Owner *core.Owner
 	// Message is a short human text: the job, how it ended, and how to read
 	// its output.
 	Message string
@@ -23,7 +28,13 @@ func (m *Manager) notifyExit(ev Event) {
 	if !ev.Info.NotifyOnExit {
 		return
 	}
-	m.cfg.Notify(Notification{Job: ev.Info, Message: NoticeText(ev.Info)})
+	var owner *core.Owner
+	m.mu.Lock()
+	if j := m.jobs[core.SessionID(ev.ID)]; j != nil {
+		owner = j.owner
+	}
+	m.mu.Unlock()
+	m.cfg.Notify(Notification{Job: ev.Info, Owner: owner, Message: NoticeText(ev.Info)})
 }
 
 // NoticeText renders the exit notice of a job.

@@ -69,7 +69,7 @@ var (
 		"group":        tools.String("Group tag, for bg_list and bg_stop_group (default group when omitted)."),
 		"timeoutMs":    tools.Integer("Stop the job after this many milliseconds (0 or omitted: never).").Min(0),
 		"ports":        tools.Obj{"type": "array", "maxItems": jobs.MaxPorts, "items": tools.Obj{"type": "integer", "minimum": 1, "maximum": 65535}, "description": "TCP ports the job will listen on; each is checked first and a taken one gives a warning."},
-		"notifyOnExit": tools.Boolean("Send a notice when the job ends, so no polling is needed."),
+		"notifyOnExit": tools.Boolean("Send a notice when the job ends, so no polling is needed (over MCP: a notifications/message log entry, level notice, logger ptyseam.jobs, once the client has set a logging level)."),
 		"backend":      tools.Obj{"type": "string", "enum": []string{string(jobs.BackendAuto), string(jobs.BackendPTY), string(jobs.BackendPipe)}, "description": "pty (a terminal: interactive programs, Ctrl-C works), pipe (plain pipes), auto (default: pty when available)."},
 		"waitFor": tools.Object(nil, tools.Obj{
 			"url":       tools.Boolean("Ready once the job printed a service address (http://localhost:5173)."),
