@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,8 +34,9 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 	}
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ts.server },
 		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionTimeout, Logger: ts.log})
+	var stopping atomic.Bool
 	srv := &http.Server{
-		Handler:           checkOrigin(ln.Addr().String(), requireToken(token, handler)),
+		Handler:           refuseWhileStopping(&stopping, checkOrigin(ln.Addr().String(), requireToken(token, handler))),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	fmt.Fprintf(stderr, "ptyseam mcp: serving MCP over HTTP at http://%s/ (Authorization: Bearer <token>)\n", ln.Addr())
@@ -45,6 +47,7 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 		return err
 	case <-ctx.Done():
 	}
+	stopping.Store(true)
 	stopHTTP(srv, ts)
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
@@ -66,6 +69,21 @@ func stopHTTP(srv *http.Server, ts *toolServer) {
 		ts.log.Warn("ptyseam: HTTP connections still open at shutdown; closing them", "error", err)
 		_ = srv.Close()
 	}
+}
+
+// refuseWhileStopping answers 503 once shutdown began: a client whose
+// event stream the shutdown ended reconnects at once, and a new stream on
+// a keep-alive connection would hold http.Server.Shutdown until its
+// deadline.
+func refuseWhileStopping(stopping *atomic.Bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if stopping.Load() {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // listen binds cfg.HTTPAddr, refusing a non-loopback address unless
