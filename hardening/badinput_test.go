@@ -220,8 +220,10 @@ func TestBadInputAcrossLayers(t *testing.T) {
 		t.Fatalf("a new session after the bad inputs: %+v, %v", fresh, err)
 	}
 	// The open may settle before python prompts (on a loaded machine its
-	// start outlasts the quiet window: inferred_idle): wait for the prompt.
-	var text string
+	// start outlasts the quiet window: inferred_idle): wait for the prompt,
+	// from the open's own output on (output is returned once: a tail does
+	// not repeat it).
+	text := fresh.InitialOutput
 	for deadline := time.Now().Add(20 * time.Second); !strings.HasSuffix(text, ">>> "); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the new session never prompted: %q (open: %+v)", text, fresh)

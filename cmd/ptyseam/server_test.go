@@ -128,9 +128,11 @@ func TestAllowlistRefusesOtherCommands(t *testing.T) {
 		t.Fatalf("an allowed command was refused: %+v", res)
 	}
 	// The open may settle before python prompts (on a loaded machine its
-	// start outlasts the quiet window: inferred_idle): wait for the prompt.
+	// start outlasts the quiet window: inferred_idle): wait for the prompt,
+	// from the open's own output on (output is returned once: a tail does
+	// not repeat it).
 	id, _ := opened["sessionId"].(string)
-	var text string
+	text, _ := opened["initialOutput"].(string)
 	for deadline := time.Now().Add(20 * time.Second); !strings.HasSuffix(text, ">>> "); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the allowed command never prompted: %q (open: %+v)", text, opened)
