@@ -101,10 +101,15 @@ var (
 	probeKey     gossh.PublicKey
 )
 
-// algorithms returns the host key algorithms of the keys known_hosts lists
-// for the host, so that the server is asked for a key we can verify rather
-// than its favourite (which would look like a changed key). Nil when the
-// host is unknown: the library default then applies.
+// algorithms returns the host key algorithms to offer: first those of the
+// keys known_hosts lists for the host, so that the server is asked for a
+// key we can verify rather than its favourite (which would look like a
+// changed key), then every other algorithm the library implements, so
+// that a server which now has only a key of another type still completes
+// the key exchange and the callback sees that key (and refuses it as
+// changed) instead of the handshake failing with "no common algorithm",
+// which a caller could not tell from a network fault. Nil when the host
+// is unknown: the library default then applies.
 func (c *hostKeyChecker) algorithms(addr string) []string {
 	if c.db == nil {
 		return nil
@@ -144,6 +149,14 @@ func (c *hostKeyChecker) algorithms(addr string) []string {
 			add(t)
 		}
 	}
+	if len(algos) == 0 {
+		return nil
+	}
+	// The rest, in the library's order of preference. ssh-rsa (SHA-1) comes
+	// last: a key offered that way is only ever refused as changed, since
+	// an RSA key on record already put it in the list above.
+	add(gossh.SupportedAlgorithms().HostKeys...)
+	add(gossh.KeyAlgoRSA)
 	return algos
 }
 

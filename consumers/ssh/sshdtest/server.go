@@ -3,7 +3,10 @@ package sshdtest
 import (
 	"bufio"
 	"bytes"
+	"crypto"
+	"crypto/ecdsa"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/pem"
@@ -44,7 +47,14 @@ type Options struct {
 	// AcceptEnv lists variable names the server accepts from "env"
 	// requests.
 	AcceptEnv []string
-	// ExtraConfig is appended to sshd_config verbatim.
+	// HostKeyType is the type of the server's one host key: "ed25519"
+	// (the default) or "ecdsa" (ECDSA P-256).
+	HostKeyType string
+	// MaxSessions limits the sessions of one connection (sshd's
+	// MaxSessions; 64 when zero, OpenSSH's own default is 10).
+	MaxSessions int
+	// ExtraConfig is appended to sshd_config verbatim. sshd keeps the
+	// first value of a keyword, so it cannot override the options above.
 	ExtraConfig string
 }
 
@@ -135,8 +145,16 @@ func start(opts Options) (*Server, error) {
 	return nil, lastErr
 }
 
-func (s *Server) writeFiles(opts Options) error {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
+func (s *Server) writeFiles(opts Options) (err error) {
+	var priv crypto.Signer
+	switch opts.HostKeyType {
+	case "", "ed25519":
+		_, priv, err = ed25519.GenerateKey(rand.Reader)
+	case "ecdsa":
+		priv, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	default:
+		err = fmt.Errorf("unknown host key type %q", opts.HostKeyType)
+	}
 	if err != nil {
 		return err
 	}
@@ -144,7 +162,7 @@ func (s *Server) writeFiles(opts Options) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(s.Dir, "host_ed25519"), pem.EncodeToMemory(blk), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(s.Dir, "host_key"), pem.EncodeToMemory(blk), 0o600); err != nil {
 		return err
 	}
 	signer, err := gossh.NewSignerFromKey(priv)
@@ -184,7 +202,7 @@ func (s *Server) config(opts Options, port int) string {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	w("Port %d", port)
 	w("ListenAddress 127.0.0.1")
-	w("HostKey %s", filepath.Join(s.Dir, "host_ed25519"))
+	w("HostKey %s", filepath.Join(s.Dir, "host_key"))
 	w("PidFile %s", filepath.Join(s.Dir, "sshd.pid"))
 	w("AuthorizedKeysFile %s", filepath.Join(s.Dir, "authorized_keys"))
 	w("StrictModes no")
@@ -196,7 +214,11 @@ func (s *Server) config(opts Options, port int) string {
 	w("AllowUsers %s", User)
 	w("PrintMotd no")
 	w("MaxStartups 64:30:128")
-	w("MaxSessions 64")
+	maxSessions := opts.MaxSessions
+	if maxSessions <= 0 {
+		maxSessions = 64
+	}
+	w("MaxSessions %d", maxSessions)
 	w("SetEnv %s=%s", markerVar, s.marker)
 	if len(opts.AcceptEnv) > 0 {
 		w("AcceptEnv %s", strings.Join(opts.AcceptEnv, " "))
