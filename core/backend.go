@@ -146,3 +146,12 @@ type PromptMarker interface {
 type EnterProvider interface {
 	Enter() []byte
 }
+
+// ExitCauser is implemented by backend sessions whose end can have a cause
+// a caller should be able to match with errors.Is (a lost ssh connection
+// matches ssh.ErrConnectionLost). Once the session has exited, the
+// SESSION_EXITED errors of later calls wrap the cause ExitCause returns
+// (nil for an ordinary exit).
+type ExitCauser interface {
+	ExitCause() error
+}

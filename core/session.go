@@ -175,7 +175,11 @@ func (sess *session) usableLocked(op string) error {
 	case sess.closing != nil || sess.closed:
 		return newError(CodeSessionClosing, op, sess.id, "the session is closing")
 	case sess.status.Exited():
-		return newError(CodeSessionExited, op, sess.id, "the session's program has exited ("+sess.status.String()+")")
+		e := newError(CodeSessionExited, op, sess.id, "the session's program has exited ("+sess.status.String()+")")
+		if c, ok := sess.be.(ExitCauser); ok {
+			e.Err = c.ExitCause()
+		}
+		return e
 	}
 	return nil
 }

@@ -43,18 +43,28 @@ func ExitedWithSignal(sig string) Status {
 func (s Status) Exited() bool { return s.Kind == StatusExited }
 
 // String renders the status for humans: "running", "exited 3",
-// "exited (SIGKILL)".
+// "exited (SIGKILL)", and with a Reason "exited (connection lost)" or
+// "exited 3 (closed)".
 func (s Status) String() string {
 	switch {
 	case s.Kind != StatusExited:
 		return "running"
 	case s.Signal != "":
-		return "exited (" + s.Signal + ")"
+		return "exited (" + s.Signal + ")" + s.reasonSuffix()
+	case s.ExitCode < 0 && s.Reason != "":
+		return "exited (" + s.Reason + ")"
 	case s.ExitCode < 0:
 		return "exited (unknown code)"
 	default:
-		return "exited " + strconv.Itoa(s.ExitCode)
+		return "exited " + strconv.Itoa(s.ExitCode) + s.reasonSuffix()
 	}
+}
+
+func (s Status) reasonSuffix() string {
+	if s.Reason == "" {
+		return ""
+	}
+	return " (" + s.Reason + ")"
 }
 
 type statusJSON struct {

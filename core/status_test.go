@@ -35,9 +35,14 @@ func TestStatusJSONHasTheSeedShape(t *testing.T) {
 
 func TestStatusString(t *testing.T) {
 	for st, want := range map[Status]string{
-		Running:                     "running",
-		ExitedWithCode(0):           "exited 0",
-		ExitedWithSignal("SIGSEGV"): "exited (SIGSEGV)",
+		Running:                            "running",
+		ExitedWithCode(0):                  "exited 0",
+		ExitedWithSignal("SIGSEGV"):        "exited (SIGSEGV)",
+		{Kind: StatusExited, ExitCode: -1}: "exited (unknown code)",
+		// A reason is part of the text: a lost connection must not read
+		// as "exited (unknown code)" in a log.
+		{Kind: StatusExited, ExitCode: -1, Reason: "connection lost"}: "exited (connection lost)",
+		{Kind: StatusExited, ExitCode: 3, Reason: "closed"}:           "exited 3 (closed)",
 	} {
 		if got := st.String(); got != want {
 			t.Errorf("%+v.String() = %q, want %q", st, got, want)

@@ -250,15 +250,15 @@ func (s *session) serveRequests() {
 	case <-s.closing:
 		st.Reason = "closed"
 	case <-s.c.dead:
-		st.Reason = "connection lost"
+		st.Reason = reasonConnectionLost
 	case <-t.C:
 		st.Reason = "the server closed the channel without an exit status"
 	}
 	t.Stop()
 	if s.c.isDead() && st.Reason != "closed" {
-		st.Reason = "connection lost"
+		st.Reason = reasonConnectionLost
 	}
-	if s.setExit(st) && st.Reason == "connection lost" {
+	if s.setExit(st) && st.Reason == reasonConnectionLost {
 		s.c.log.Info("ssh session ended: connection lost", "host", s.c.target.Host, "port", s.c.target.port(), "user", s.c.target.User, "cause", s.c.cause())
 	}
 	close(s.reqsDone)
@@ -321,9 +321,32 @@ func (s *session) Read(p []byte) (int, error) {
 	}
 }
 
-func errChannelGone() error {
+// errChannelGone is the error of a call on an ended session: it matches
+// core.ErrSessionExited and, when the connection was lost,
+// ErrConnectionLost.
+func (s *session) errChannelGone() error {
+	if cause := s.ExitCause(); cause != nil {
+		return &core.Error{Code: core.CodeSessionExited, Msg: "the ssh session ended", Err: cause}
+	}
 	return core.Errorf(core.CodeSessionExited, "the ssh channel is closed")
 }
+
+// ExitCause returns an error matching ErrConnectionLost, with the cause
+// seen ("keepalive timed out", the network error), when the session ended
+// because its connection was lost; nil otherwise (see core.ExitCauser).
+func (s *session) ExitCause() error {
+	if s.ExitStatus().Reason != reasonConnectionLost {
+		return nil
+	}
+	if cause := s.c.cause(); cause != "" && cause != reasonConnectionLost {
+		return fmt.Errorf("%w (%s)", ErrConnectionLost, strings.TrimPrefix(cause, reasonConnectionLost+": "))
+	}
+	return ErrConnectionLost
+}
+
+// reasonConnectionLost is the Status.Reason of a session whose connection
+// ended under it.
+const reasonConnectionLost = "connection lost"
 
 // Write sends input. It returns when ctx is done even if the remote side
 // does not read; the bytes already handed to the channel are still sent.
@@ -337,9 +360,9 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	case <-s.closed:
-		return 0, errChannelGone()
+		return 0, s.errChannelGone()
 	case <-s.reqsDone:
-		return 0, errChannelGone()
+		return 0, s.errChannelGone()
 	}
 	select {
 	case r := <-req.res:
@@ -369,7 +392,7 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 		return nil
 	}
 	if s.isExited() {
-		return errChannelGone()
+		return s.errChannelGone()
 	}
 	_, err := s.request(ctx, "window-change", false, gossh.Marshal(windowChangeMsg{Columns: uint32(size.Cols), Rows: uint32(size.Rows)}))
 	if err != nil {

@@ -58,7 +58,7 @@ func (s *session) ttyChar(sig core.Signal) (byte, bool) {
 // TargetPGID is always 0: the remote group cannot be named.
 func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
 	if s.isExited() {
-		return core.SignalResult{}, errChannelGone()
+		return core.SignalResult{}, s.errChannelGone()
 	}
 	if req.Signal == core.SIGKILL && !req.AllowLeader {
 		return core.SignalResult{}, core.Errorf(core.CodeSignalRefused, "SIGKILL would hit the session's top-level process group")
