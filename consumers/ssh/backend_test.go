@@ -159,7 +159,7 @@ func TestPublicKeyFileWithPassphrase(t *testing.T) {
 	other := writeKey(t, otherKey, "")
 	_, err = b.Spawn(context.Background(), core.BackendRequest{Options: targetFor(t, srv, "test", Auth{KeyFiles: []string{other}})})
 	var ae *AuthError
-	if !errors.As(err, &ae) || len(ae.Methods) != 1 || ae.Methods[0] != "publickey" {
+	if !errors.As(err, &ae) || len(ae.Tried) != 1 || ae.Tried[0] != "publickey" || len(ae.Offered) != 0 {
 		t.Fatalf("err = %v, want AuthError after publickey", err)
 	}
 }

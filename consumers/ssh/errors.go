@@ -19,7 +19,11 @@ var (
 	ErrHostKeyRevoked = errors.New("ssh: host key revoked")
 	// ErrAuth: the server accepted none of the offered credentials.
 	ErrAuth = errors.New("ssh: authentication failed")
-	// ErrConnectionLost: the connection to the server ended.
+	// ErrConnectionLost: the connection to the server ended under the
+	// session (the server died, the network failed, keepalives went
+	// unanswered). The errors of calls on such a session match it: the
+	// backend session's own, and the service's SESSION_EXITED errors
+	// (through core.ExitCauser). Its Status.Reason is "connection lost".
 	ErrConnectionLost = errors.New("ssh: connection lost")
 )
 
@@ -103,13 +107,20 @@ func (e *HostKeyRevokedError) Is(target error) bool {
 }
 
 // AuthError reports that authentication failed. It never carries a
-// secret: only the user, the host and the method names tried.
+// secret: only the user, the host and method names.
 type AuthError struct {
 	User string
 	Host string
-	// Methods lists the methods the client tried ("password",
-	// "keyboard-interactive", "publickey").
-	Methods []string
+	// Tried lists the methods the client tried, in order ("publickey",
+	// "password", "keyboard-interactive"). Through the OpenSSH client
+	// (package openssh) it lists the methods whose questions were
+	// answered; keys the client offered on its own are not seen there.
+	Tried []string
+	// Offered lists the methods the server said could continue
+	// ("publickey", "password"), when known: the OpenSSH client prints
+	// them ("Permission denied (publickey,password)."); x/crypto/ssh does
+	// not expose them, so the backend leaves Offered empty.
+	Offered []string
 	// Err is the underlying library error (it names methods, not secrets).
 	Err error
 }
@@ -117,8 +128,11 @@ type AuthError struct {
 // Error implements error.
 func (e *AuthError) Error() string {
 	s := fmt.Sprintf("ssh: authentication failed for %s@%s", e.User, e.Host)
-	if len(e.Methods) > 0 {
-		s += " (tried " + strings.Join(e.Methods, ", ") + ")"
+	if len(e.Tried) > 0 {
+		s += " (tried " + strings.Join(e.Tried, ", ") + ")"
+	}
+	if len(e.Offered) > 0 {
+		s += " (the server offers " + strings.Join(e.Offered, ", ") + ")"
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()

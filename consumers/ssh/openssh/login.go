@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -173,7 +174,9 @@ type login struct {
 	buf      []byte // all output
 	answered int    // output before this offset was handled
 	asked    map[PromptKind]int
-	accepted bool
+	// triedKinds lists the prompts answered, in order, for AuthError.Tried.
+	triedKinds []PromptKind
+	accepted   bool
 }
 
 func (l *login) write(ctx context.Context, s string) error {
@@ -266,11 +269,24 @@ func (l *login) failure(st core.Status) error {
 	return &LoginError{Status: st, Tail: tail}
 }
 
-func (l *login) authError(methods string) error {
+// authError reports a failed login: Tried holds the methods whose
+// questions this login answered, Offered the methods the server listed
+// ("Permission denied (publickey,password).", empty when ssh printed no
+// such line).
+func (l *login) authError(offered string) error {
 	e := &sshpkg.AuthError{User: l.opts.User, Host: l.host}
-	for _, m := range strings.Split(methods, ",") {
+	for _, m := range strings.Split(offered, ",") {
 		if m = strings.TrimSpace(m); m != "" {
-			e.Methods = append(e.Methods, m)
+			e.Offered = append(e.Offered, m)
+		}
+	}
+	for _, k := range l.triedKinds {
+		m := string(k)
+		if k == PromptPassphrase {
+			m = "publickey"
+		}
+		if !slices.Contains(e.Tried, m) {
+			e.Tried = append(e.Tried, m)
 		}
 	}
 	return e
@@ -326,19 +342,20 @@ func (l *login) step(ctx context.Context, quiet, ended bool) (bool, error) {
 		lines := strings.Split(pending, "\n")
 		p.Text = lines[len(lines)-1]
 		if p.Kind == PromptPassword && l.asked[PromptPassword] > 0 {
-			return false, l.authError("password")
+			return false, l.authError("")
 		}
 		if p.Kind == PromptPassphrase && l.asked[PromptPassphrase] > 0 {
 			return false, fmt.Errorf("openssh: the passphrase for %s was not accepted", p.KeyFile)
 		}
 		if l.opts.Secrets == nil {
-			return false, l.authError(string(p.Kind))
+			return false, l.authError("")
 		}
 		secret, err := l.opts.Secrets(ctx, *p)
 		if err != nil {
 			return false, err
 		}
 		l.asked[p.Kind]++
+		l.triedKinds = append(l.triedKinds, p.Kind)
 		l.answered = len(l.buf)
 		return false, l.write(ctx, secret+"\r")
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,6 +133,10 @@ func TestLoginFailures(t *testing.T) {
 	var ae *sshpkg.AuthError
 	if !errors.As(err, &ae) || attempts != 1 {
 		t.Fatalf("err = %v after %d attempts", err, attempts)
+	}
+	// Tried says what the login tried, Offered what the server listed.
+	if !slices.Equal(ae.Tried, []string{"password"}) || !slices.Contains(ae.Offered, "password") || !slices.Contains(ae.Offered, "publickey") {
+		t.Fatalf("auth error tried %q offered %q", ae.Tried, ae.Offered)
 	}
 	if strings.Contains(err.Error(), wrong) || strings.Contains(logs.String(), wrong) {
 		t.Fatal("secret leaked")
