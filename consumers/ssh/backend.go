@@ -2,10 +2,12 @@ package ssh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
 	"github.com/ptyseam/ptyseam/core"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // Type is the backend type string: spawn requests with Type "ssh" reach
@@ -66,6 +68,22 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 		return nil, err
 	}
 	s, err := openSession(ctx, c, t, req)
+	if err != nil && channelRefused(err) && b.pool.retireIfShared(c) {
+		// The server refused one more channel on a connection that carries
+		// others: its per-connection session limit (OpenSSH's MaxSessions,
+		// 10 by default). Later spawns go to a further connection; this
+		// one lives on for its sessions and closes with the last of them.
+		b.pool.release(c)
+		b.log.Info("ssh connection full, opening another", "host", t.Host, "port", t.port(), "user", t.User, "err", err)
+		if c, _, err = b.pool.acquire(ctx, t); err != nil {
+			return nil, err
+		}
+		fresh = false // the banner showed on the first connection
+		if s, err = openSession(ctx, c, t, req); err != nil && channelRefused(err) {
+			err = &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Err: err,
+				Msg: "the server refused a session channel on a full connection and on a new one: its session limit was reached (raise MaxSessions or MaxStartups in sshd_config, or close sessions)"}
+		}
+	}
 	if err != nil {
 		b.pool.release(c)
 		b.log.Info("ssh session failed", "host", t.Host, "port", t.port(), "user", t.User, "err", err)
@@ -99,11 +117,10 @@ func (b *Backend) Connections() []ConnInfo {
 	b.pool.mu.Lock()
 	defer b.pool.mu.Unlock()
 	var out []ConnInfo
-	for _, e := range b.pool.conns {
-		if e.c == nil || e.c.isDead() {
+	for c := range b.pool.live {
+		if c.isDead() {
 			continue
 		}
-		c := e.c
 		out = append(out, ConnInfo{Host: c.target.Host, Port: c.target.port(), User: c.target.User,
 			Banner: c.banner, ServerVersion: c.server, HostKeyFingerprint: c.hostFP, Sessions: c.refs})
 	}
@@ -130,4 +147,12 @@ var _ core.Backend = (*Backend)(nil)
 
 func errSpawn(format string, args ...any) error {
 	return &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: fmt.Sprintf(format, args...)}
+}
+
+// channelRefused reports that the server refused to open a session channel
+// (OpenSSH 9.2 past MaxSessions logs "no more sessions" and answers
+// "connect failed: open failed"), rather than the connection failing.
+func channelRefused(err error) bool {
+	var oe *gossh.OpenChannelError
+	return errors.As(err, &oe) && oe.Reason != gossh.UnknownChannelType
 }

@@ -119,7 +119,10 @@ func (c *conn) keepalive(interval, timeout time.Duration) {
 type pool struct {
 	mu    sync.Mutex
 	conns map[string]*poolEntry
-	log   *slog.Logger
+	// live holds every connection with sessions, including those taken
+	// out of conns because the server would open no more channels on them.
+	live map[*conn]struct{}
+	log  *slog.Logger
 }
 
 type poolEntry struct {
@@ -175,6 +178,10 @@ func (p *pool) acquire(ctx context.Context, t *Target) (*conn, bool, error) {
 			} else {
 				e.c = c
 				c.refs = 1
+				if p.live == nil {
+					p.live = map[*conn]struct{}{}
+				}
+				p.live[c] = struct{}{}
 				c.goTracked(func() { p.watch(c) })
 			}
 			close(e.ready)
@@ -214,6 +221,22 @@ func (p *pool) watch(c *conn) {
 	p.mu.Unlock()
 }
 
+// retireIfShared takes c out of the pool when other sessions use it, so
+// that the next acquire dials a further connection, and reports whether
+// it did. A connection the caller alone uses stays: its refusal is not
+// about a per-connection limit.
+func (p *pool) retireIfShared(c *conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c.refs <= 1 {
+		return false
+	}
+	if e := p.conns[c.key]; e != nil && e.c == c {
+		delete(p.conns, c.key)
+	}
+	return true
+}
+
 // release drops one reference and closes the connection with the last.
 func (p *pool) release(c *conn) {
 	p.mu.Lock()
@@ -223,6 +246,7 @@ func (p *pool) release(c *conn) {
 		if e := p.conns[c.key]; e != nil && e.c == c {
 			delete(p.conns, c.key)
 		}
+		delete(p.live, c)
 	}
 	p.mu.Unlock()
 	if last {
@@ -340,11 +364,11 @@ func classifyDialError(ctx context.Context, t *Target, addr string, hk *hostKeyC
 	case ctx.Err() != nil:
 		return &DialError{Addr: addr, Err: ctx.Err()}
 	case hk.checked && strings.Contains(err.Error(), "unable to authenticate"):
-		return &AuthError{User: t.User, Host: addr, Methods: st.list(), Err: err}
+		return &AuthError{User: t.User, Host: addr, Tried: st.list(), Err: err}
 	case hk.checked && len(st.list()) > 0:
 		// The server hung up during authentication (for example after
 		// too many failures).
-		return &AuthError{User: t.User, Host: addr, Methods: st.list(), Err: err}
+		return &AuthError{User: t.User, Host: addr, Tried: st.list(), Err: err}
 	}
 	return &DialError{Addr: addr, Err: err}
 }
