@@ -7,7 +7,10 @@ import (
 
 // Signal delivers req.Signal to the session's verified foreground process
 // group and reports which group it reached. SIGKILL aimed at the session's
-// own shell is refused (SIGNAL_REFUSED) unless req.AllowLeader is set.
+// own shell is refused (SIGNAL_REFUSED) unless req.AllowLeader is set. On
+// a relay (SpawnRequest.Relay) SIGINT, SIGQUIT and SIGTSTP are written as
+// the terminal's control characters, for the far end, and other signals
+// are refused unless req.AllowLeader is set.
 func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req SignalRequest) (SignalResult, error) {
 	sess, err := s.lookup("signal", owner, id)
 	if err != nil {
@@ -19,7 +22,7 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 	if err := sess.checkUsable("signal"); err != nil {
 		return SignalResult{}, err
 	}
-	res, err := sess.be.Signal(ctx, req)
+	res, err := sess.deliverSignal(ctx, req)
 	if err != nil {
 		return res, backendError("signal", id, err)
 	}

@@ -237,7 +237,8 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 		sess.mu.Unlock()
 		start := time.Now()
 		sigCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-		sent, err := sess.be.Signal(sigCtx, SignalRequest{Signal: SIGINT, AllowLeader: true})
+		// A relay's SIGINT is its interrupt character (deliverSignal).
+		sent, err := sess.deliverSignal(sigCtx, SignalRequest{Signal: SIGINT, AllowLeader: true})
 		cancel()
 		if err != nil {
 			return
