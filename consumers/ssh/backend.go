@@ -63,11 +63,24 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	if err := t.validate(); err != nil {
 		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Msg: err.Error()}
 	}
+	s, err := b.open(ctx, t, req, "")
+	if err != nil {
+		return nil, err
+	}
+	s.start()
+	return s, nil
+}
+
+// open opens a session channel on a shared connection (a further one when
+// the server refuses more channels on it), not yet started. The first
+// session of a new connection starts with the banner, unless it runs a
+// command line (Run), which reports the banner apart.
+func (b *Backend) open(ctx context.Context, t *Target, req core.BackendRequest, line string) (*session, error) {
 	c, fresh, err := b.pool.acquire(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	s, err := openSession(ctx, c, t, req)
+	s, err := openSession(ctx, c, t, req, line)
 	if err != nil && channelRefused(err) && b.pool.retireIfShared(c) {
 		// The server refused one more channel on a connection that carries
 		// others: its per-connection session limit (OpenSSH's MaxSessions,
@@ -79,7 +92,7 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 			return nil, err
 		}
 		fresh = false // the banner showed on the first connection
-		if s, err = openSession(ctx, c, t, req); err != nil && channelRefused(err) {
+		if s, err = openSession(ctx, c, t, req, line); err != nil && channelRefused(err) {
 			err = &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Err: err,
 				Msg: "the server refused a session channel on a full connection and on a new one: its session limit was reached (raise MaxSessions or MaxStartups in sshd_config, or close sessions)"}
 		}
@@ -90,10 +103,9 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 		return nil, err
 	}
 	s.release = func() { b.pool.release(c) }
-	if fresh && c.banner != "" {
+	if fresh && c.banner != "" && line == "" {
 		s.pending = bannerBytes(c.banner)
 	}
-	s.start()
 	return s, nil
 }
 

@@ -56,7 +56,9 @@ type writeRes struct {
 }
 
 // openSession opens and starts the channel. On error it has closed it.
-func openSession(ctx context.Context, c *conn, t *Target, req core.BackendRequest) (*session, error) {
+// A non-empty line is the command line as the remote login shell gets it
+// (Run), in place of req's argv, Env and Dir.
+func openSession(ctx context.Context, c *conn, t *Target, req core.BackendRequest, line string) (*session, error) {
 	type opened struct {
 		ch   gossh.Channel
 		reqs <-chan *gossh.Request
@@ -85,7 +87,7 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 	}
 	s := &session{
 		c: c, ch: o.ch, reqs: o.reqs,
-		shell:    len(req.Command) == 0,
+		shell:    len(req.Command) == 0 && line == "",
 		pty:      !t.NoPTY,
 		modes:    mergedModes(t.Modes),
 		grace:    t.closeGrace(),
@@ -97,7 +99,7 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 		closing:  make(chan struct{}),
 		closed:   make(chan struct{}),
 	}
-	if err := s.setup(ctx, t, req); err != nil {
+	if err := s.setup(ctx, t, req, line); err != nil {
 		_ = s.ch.Close()
 		c.goTracked(func() { gossh.DiscardRequests(s.reqs) })
 		if ctx.Err() != nil {
@@ -108,7 +110,7 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 	return s, nil
 }
 
-func (s *session) setup(ctx context.Context, t *Target, req core.BackendRequest) error {
+func (s *session) setup(ctx context.Context, t *Target, req core.BackendRequest, raw string) error {
 	if s.pty {
 		size := req.Size
 		if size.Rows == 0 || size.Cols == 0 {
@@ -136,6 +138,9 @@ func (s *session) setup(ctx context.Context, t *Target, req core.BackendRequest)
 		}
 	}
 	line := remoteCommand(exports, req.Dir, req.Command)
+	if raw != "" {
+		line = raw
+	}
 	var ok bool
 	var err error
 	if line == "" {
