@@ -31,6 +31,10 @@ type OpenRequest struct {
 	// its name (see [Sessions.Find], [Sessions.OpenOrGet]). It authorizes
 	// nothing.
 	Name string
+	// Target names one of Options.Targets: the session is then a shell on
+	// that remote host, Command is typed into it and Env exported there
+	// ("" opens on the default backend).
+	Target string
 }
 
 // OpenResult describes a new session.
@@ -78,9 +82,16 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	if err != nil {
 		return OpenResult{}, withOp(err, op)
 	}
+	target, err := s.targetFor(op, req.Target)
+	if err != nil {
+		return OpenResult{}, err
+	}
 	spawn := core.SpawnRequest{Type: s.opts.Backend, Name: req.Name, Dir: req.Cwd, Size: openSize(req.Size)}
+	if target != nil { // a remote shell (remote.go): always typed
+		spawn.Type, spawn.Options = target.Backend, target.Options
+	}
 	var typed string // the line to type into the shell, if any
-	if s.opts.argvMode() {
+	if s.opts.argvMode() && target == nil {
 		argv, err := SplitCommand(req.Command)
 		if err != nil {
 			return OpenResult{}, withOp(err, op)
@@ -116,6 +127,11 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		return OpenResult{}, err
 	}
 	id := sp.ID
+	if target != nil {
+		if err := s.setupTarget(ctx, owner, id, target); err != nil {
+			return OpenResult{}, s.abandon(owner, id, err)
+		}
+	}
 	var reason core.WaitReason
 	if typed != "" {
 		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: s.opts.OpenTimeout}, nil, nil)

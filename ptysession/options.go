@@ -71,6 +71,9 @@ type Options struct {
 	// MaxQueuedSends bounds the sends that wait (SendRequest.Queue) behind
 	// the one running on a session (default 4); one more is SEND_ACTIVE.
 	MaxQueuedSends int
+	// Targets are the remote shells OpenRequest.Target may name, by name
+	// (see [Target]); deployer configuration, never the model's.
+	Targets map[string]Target
 }
 
 func (o Options) withDefaults() Options {

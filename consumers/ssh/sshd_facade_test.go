@@ -1,0 +1,129 @@
+package ssh_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
+)
+
+// A remote shell is a target of the facade: open, send (settling on the
+// prompt marker the facade installed), tail, resize, signal and close,
+// like a local one.
+func TestSSHDFacadeRemoteTarget(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	svc := core.New(core.Options{})
+	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	defer func() { _ = svc.Shutdown(ctx) }()
+	s := ptysession.New(svc, ptysession.Options{Targets: map[string]ptysession.Target{
+		"box": {Backend: sshpkg.Type, Description: "test host", PromptMarker: true, Options: &sshpkg.Target{
+			Host: srv.Host, Port: srv.Port, User: srv.User, Auth: sshpkg.Auth{Password: srv.Password},
+			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: []string{kh}}}},
+	}})
+	owner := core.NewOwner("test")
+	if _, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash", Target: "nope"}); err == nil || !strings.Contains(err.Error(), "box") {
+		t.Fatalf("unknown target: %v", err)
+	}
+	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "cd /tmp", Target: "box", Env: map[string]string{"GREETING": "it's me"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.WaitReason != core.WaitPrompt || op.Status.Exited() {
+		t.Fatalf("open %+v", op)
+	}
+	id := op.SessionID
+	start := time.Now()
+	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "true"})
+	if err != nil || r.WaitReason != core.WaitPrompt {
+		t.Fatalf("send true: %+v %v", r, err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("send true took %v: it did not settle on the prompt", el)
+	}
+	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: `echo "$GREETING in $(pwd) as $(whoami)"; (exit 7)`})
+	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "it's me in /tmp as "+srv.User) || r.ExitCode == nil || *r.ExitCode != 7 {
+		t.Fatalf("send: %+v %v", r, err)
+	}
+	if _, err := s.Resize(ctx, owner, id, 33, 101); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "stty size"}); err != nil || !strings.Contains(r.Delta, "33 101") {
+		t.Fatalf("stty size: %+v %v", r, err)
+	}
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}); err != nil || r.WaitReason == core.WaitPrompt {
+		t.Fatalf("sleep: %+v %v", r, err)
+	}
+	if sr, err := s.Signal(ctx, owner, id, "SIGINT"); err != nil || !sr.Delivered {
+		t.Fatalf("signal: %+v %v", sr, err)
+	}
+	// Tail shows the interrupted job's end and the next prompt (waited for,
+	// so that the next send cannot settle on that prompt's marker).
+	var tailed string
+	for deadline := time.Now().Add(10 * time.Second); !strings.HasSuffix(tailed, "$ "); {
+		tr, err := s.Tail(ctx, owner, id, 1000)
+		if err != nil || time.Now().After(deadline) {
+			t.Fatalf("tail after SIGINT: %q %v", tailed, err)
+		}
+		tailed += tr.Text
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo rc=$?"}); err != nil || !strings.Contains(r.Delta, "rc=130") {
+		t.Fatalf("after SIGINT: %+v %v", r, err)
+	}
+	if list, err := s.List(owner); err != nil || len(list.Sessions) != 1 || list.Sessions[0].Type != sshpkg.Type {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	// A background job of the remote shell ends with it (bash hangs up its
+	// jobs when it is hung up). Close waits for nothing it cannot see, so
+	// the test waits until the job runs sleep (a job hung up between its
+	// fork and its exec survived in 2 of 3 tries: see docs/ssh.md).
+	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 200 &"}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !remoteRuns(srv, "sleep\x00200\x00"); {
+		if time.Now().After(deadline) {
+			t.Fatal("the background job never ran")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if cr, err := s.Close(ctx, owner, id); err != nil || !cr.Closed {
+		t.Fatalf("close: %+v %v", cr, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(srv.Remaining()) > 1; {
+		if time.Now().After(deadline) {
+			var procs []string
+			for _, pid := range srv.Remaining() {
+				b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				procs = append(procs, fmt.Sprintf("%d:%q", pid, b))
+			}
+			t.Fatalf("remote processes left after close: %v", procs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// remoteRuns reports whether one of the server's processes has cmdline.
+func remoteRuns(srv *sshdtest.Server, cmdline string) bool {
+	for _, pid := range srv.Remaining() {
+		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); string(b) == cmdline {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,127 @@
+package ptysession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// Target is a place other than the default backend where [Sessions.Open]
+// can start a shell: a remote host the deployer configured (an ssh
+// backend target). The model names it; everything else, credentials
+// included, stays on the server side in Options.
+type Target struct {
+	// Backend is the backend type the session is spawned on ("ssh").
+	Backend string
+	// Options is the backend's SpawnRequest.Options (for "ssh" a
+	// *ssh.Target with its host, user, credentials and host key policy).
+	Options any
+	// Description tells the model what the target is ("the staging
+	// database host"); it never holds a secret.
+	Description string
+	// PromptMarker installs the OSC 133 prompt marker of core/localpty in
+	// the remote shell (bash: PS1 and PROMPT_COMMAND) before Open returns,
+	// so that sends settle on the prompt, not on silence. Set it for bash
+	// login shells; other shells settle on silence.
+	PromptMarker bool
+}
+
+// targetFor resolves OpenRequest.Target; nil for the default backend.
+func (s *Sessions) targetFor(op, name string) (*Target, error) {
+	if name == "" {
+		return nil, nil
+	}
+	t, ok := s.opts.Targets[name]
+	if !ok {
+		if len(s.opts.Targets) == 0 {
+			return nil, invalid(op, "", "target", "%q: this server has no remote targets configured; omit target for a local session", name)
+		}
+		return nil, invalid(op, "", "target", "%q is not configured; the targets are: %s", name, strings.Join(s.TargetNames(), ", "))
+	}
+	return &t, nil
+}
+
+// TargetNames lists the configured targets, sorted.
+func (s *Sessions) TargetNames() []string {
+	names := make([]string, 0, len(s.opts.Targets))
+	for n := range s.opts.Targets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// promptMarkerLine is what the facade types into a remote bash to install
+// the prompt marker; its first marked prompt settles the send.
+func promptMarkerLine() string {
+	return "PS1=" + ShellQuote(localpty.ShellPS1) + "; PROMPT_COMMAND=" + ShellQuote(localpty.ShellPromptCommand)
+}
+
+// setupTarget prepares a freshly spawned remote shell: it installs the
+// prompt marker and waits for the first marked prompt (bounded by
+// OpenTimeout; a shell that prints none keeps settling on silence).
+func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) error {
+	if !t.PromptMarker {
+		return nil
+	}
+	_, err := s.run(ctx, owner, id, core.SendRequest{
+		Data: []byte(promptMarkerLine()), Submit: true,
+		Timeout: s.opts.OpenTimeout, QuietWindow: s.opts.OpenTimeout,
+	}, nil, nil)
+	return err
+}
+
+// TargetedOpenTool returns pty_open (tool, as PtyTools built it) with a
+// "target" argument naming one of s's configured targets, described to the
+// model by name and Description. Without targets it returns tool as is.
+func TargetedOpenTool(s *Sessions, tool tools.Tool) tools.Tool {
+	if len(s.opts.Targets) == 0 {
+		return tool
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(tool.Definition.InputSchema, &schema); err != nil {
+		panic(fmt.Sprintf("ptysession: pty_open's input schema: %v", err))
+	}
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		panic("ptysession: pty_open's input schema has no properties")
+	}
+	var desc strings.Builder
+	desc.WriteString("Open the shell on this remote host instead of locally (omit for a local session). The server holds the credentials. Hosts:")
+	for _, n := range s.TargetNames() {
+		desc.WriteString(" " + n)
+		if d := s.opts.Targets[n].Description; d != "" {
+			desc.WriteString(" (" + d + ")")
+		}
+		desc.WriteString(";")
+	}
+	props["target"] = map[string]any{"type": "string", "enum": s.TargetNames(), "description": strings.TrimSuffix(desc.String(), ";") + "."}
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		panic(fmt.Sprintf("ptysession: pty_open's input schema: %v", err))
+	}
+	tool.Definition.InputSchema = raw
+	tool.Definition.Description += " With target, the session is a shell on that remote host (same tools, same semantics; " +
+		"pty_signal reaches the remote foreground job, pty_close ends the remote shell)."
+	tool.Handler = func(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+		var a struct {
+			openArgs
+			Target string `json:"target"`
+		}
+		if err := tools.DecodeArgs(raw, &a); err != nil {
+			return tools.Result{}, err
+		}
+		r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Target: a.Target})
+		if err != nil {
+			return tools.Result{}, toolErr(err)
+		}
+		return tools.Result{Structured: r, Text: renderOpen(r)}, nil
+	}
+	return tool
+}
