@@ -62,12 +62,19 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
 		return nil, err
 	}
-	sessions := ptysession.New(svc, ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes})
+	targets, err := remoteTargets(cfg, svc, log)
+	if err != nil {
+		return nil, err
+	}
+	sessions := ptysession.New(svc, ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, Targets: targets})
 	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes})
 	if err != nil {
 		return nil, err
 	}
 	for _, t := range ptysession.PtyTools(sessions) {
+		if t.Name == "pty_open" {
+			t = ptysession.TargetedOpenTool(sessions, t)
+		}
 		if t.Name == "pty_open" && len(cfg.Allow) > 0 {
 			t = allowlisted(t, cfg.Allow)
 		}

@@ -1,0 +1,68 @@
+// Drives `ptyseam mcp --remote-hosts FILE` over stdio with the official
+// TypeScript MCP client: pty_open on a configured remote host.
+// Usage: node remote-client.mjs PATH_TO_PTYSEAM HOSTS_FILE HOST_NAME USER
+// It asserts as it goes and prints one JSON summary line on success.
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [bin, hostsFile, hostName, user] = process.argv.slice(2);
+const transport = new StdioClientTransport({
+  command: bin,
+  args: ["mcp", "--log-level", "error", "--remote-hosts", hostsFile],
+  env: { ...process.env },
+  stderr: "inherit",
+});
+const client = new Client({ name: "ptyseam-e2e-remote", version: "1.0.0" });
+await client.connect(transport);
+
+const call = (name, args) => client.callTool({ name, arguments: args });
+const ok = async (name, args) => {
+  const r = await call(name, args);
+  assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
+  return r.structuredContent;
+};
+
+// pty_open names the host; its schema lists the configured ones.
+const { tools } = await client.listTools();
+const open = tools.find((t) => t.name === "pty_open");
+assert.deepEqual(open.inputSchema.properties.target.enum, [hostName]);
+
+const opened = await ok("pty_open", { command: "bash", target: hostName });
+assert.equal(opened.status.kind, "running");
+const id = opened.sessionId;
+
+// Sends settle on the remote prompt, in milliseconds, not on silence.
+const t0 = Date.now();
+const t = await ok("pty_send", { id, data: "true" });
+const trueMs = Date.now() - t0;
+assert.equal(t.waitReason, "prompt");
+const who = await ok("pty_send", { id, data: "echo \"remote:$(whoami):$((6*7))\"" });
+assert.equal(who.waitReason, "prompt");
+assert.match(who.delta, new RegExp(`remote:${user}:42`));
+
+// Signal and tail work as on a local session: a silent sleep settles on
+// silence, SIGINT reaches it on the remote host.
+const slow = await ok("pty_send", { id, data: "sleep 100" });
+assert.notEqual(slow.waitReason, "prompt");
+const sig = await ok("pty_signal", { id, signal: "SIGINT" });
+assert.equal(sig.delivered, true);
+let tail = "";
+for (let i = 0; i < 200 && !/\$ $/.test(tail); i++) {
+  tail += (await ok("pty_tail", { id })).text;
+  await new Promise((r) => setTimeout(r, 20));
+}
+const rc = await ok("pty_send", { id, data: "echo rc=$?" });
+assert.match(rc.delta, /rc=130/);
+
+// A host that is not configured is refused with the list.
+const bad = await call("pty_open", { command: "bash", target: "not-configured" });
+assert.ok(bad.isError);
+
+const listed = await ok("pty_list", {});
+assert.equal(listed.sessions.length, 1);
+assert.equal(listed.sessions[0].type, "ssh");
+const closed = await ok("pty_close", { id });
+assert.equal(closed.closed, true);
+await client.close();
+console.log(JSON.stringify({ ok: true, trueMs }));

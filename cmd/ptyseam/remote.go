@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
+)
+
+// remoteHostsFile is the deployer's list of remote hosts pty_open may open
+// a shell on (--remote-hosts). The model names a host; the credentials
+// stay here. Example:
+//
+//	{"hosts": {"staging": {
+//	    "description": "the staging web server",
+//	    "host": "10.0.0.5", "port": 22, "user": "deploy",
+//	    "identityFiles": ["/etc/ptyseam/id_ed25519"],
+//	    "knownHostsFiles": ["/etc/ptyseam/known_hosts"]}}}
+type remoteHostsFile struct {
+	Hosts map[string]remoteHost `json:"hosts"`
+}
+
+// remoteHost is one configured host.
+type remoteHost struct {
+	// Description is shown to the model (never a secret).
+	Description string `json:"description"`
+	Host        string `json:"host"`
+	Port        int    `json:"port"`
+	User        string `json:"user"`
+	// IdentityFiles are unencrypted private keys.
+	IdentityFiles []string `json:"identityFiles"`
+	// PasswordFile holds the password (its first line).
+	PasswordFile string `json:"passwordFile"`
+	// Agent offers the keys of the ssh agent at $SSH_AUTH_SOCK.
+	Agent bool `json:"agent"`
+	// KnownHostsFiles are checked strictly (default ~/.ssh/known_hosts).
+	KnownHostsFiles []string `json:"knownHostsFiles"`
+	// Shell is the remote login shell: "bash" (the default) gets the
+	// prompt marker so sends settle on its prompt; anything else settles
+	// on silence.
+	Shell string `json:"shell"`
+}
+
+// Bounds of the hosts file.
+const (
+	maxRemoteHostsBytes = 1 << 20
+	maxRemoteHosts      = 256
+)
+
+var remoteNameRx = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// parseRemoteHosts decodes and checks a hosts file. It reads no other file.
+func parseRemoteHosts(data []byte) (map[string]remoteHost, error) {
+	if len(data) > maxRemoteHostsBytes {
+		return nil, fmt.Errorf("the file is larger than %d bytes", maxRemoteHostsBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f remoteHostsFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the JSON object")
+	}
+	if len(f.Hosts) == 0 {
+		return nil, errors.New(`no hosts: want {"hosts": {"NAME": {"host": ..., "user": ..., ...}}}`)
+	}
+	if len(f.Hosts) > maxRemoteHosts {
+		return nil, fmt.Errorf("%d hosts: at most %d", len(f.Hosts), maxRemoteHosts)
+	}
+	for name, h := range f.Hosts {
+		switch {
+		case !remoteNameRx.MatchString(name):
+			return nil, fmt.Errorf("host name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
+		case h.Host == "" || strings.ContainsAny(h.Host, " \t\r\n\x00"):
+			return nil, fmt.Errorf("%s: host is empty or has spaces", name)
+		case h.User == "" || strings.ContainsAny(h.User, " \t\r\n\x00"):
+			return nil, fmt.Errorf("%s: user is empty or has spaces", name)
+		case h.Port < 0 || h.Port > 65535:
+			return nil, fmt.Errorf("%s: port %d out of range", name, h.Port)
+		case len(h.IdentityFiles) == 0 && h.PasswordFile == "" && !h.Agent:
+			return nil, fmt.Errorf("%s: no credentials: set identityFiles, passwordFile or agent", name)
+		case len(h.Description) > 200 || strings.ContainsAny(h.Description, "\x00\r\n"):
+			return nil, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
+		}
+	}
+	return f.Hosts, nil
+}
+
+// remoteTargets reads the hosts file (if configured), registers the ssh
+// backend on svc and returns the facade's targets.
+func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]ptysession.Target, error) {
+	if cfg.RemoteHosts == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(cfg.RemoteHosts)
+	if err != nil {
+		return nil, fmt.Errorf("--remote-hosts: %w", err)
+	}
+	hosts, err := parseRemoteHosts(data)
+	if err != nil {
+		return nil, fmt.Errorf("--remote-hosts %s: %w", cfg.RemoteHosts, err)
+	}
+	targets := make(map[string]ptysession.Target, len(hosts))
+	for name, h := range hosts {
+		t := &sshpkg.Target{Host: h.Host, Port: h.Port, User: h.User, DialTimeout: 15 * time.Second,
+			Auth:     sshpkg.Auth{KeyFiles: h.IdentityFiles, Agent: h.Agent},
+			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: h.KnownHostsFiles}}
+		if h.PasswordFile != "" {
+			pw, err := os.ReadFile(h.PasswordFile)
+			if err != nil {
+				return nil, fmt.Errorf("--remote-hosts: %s: password file: %w", name, err)
+			}
+			line, _, _ := strings.Cut(string(pw), "\n")
+			t.Auth.Password = strings.TrimSuffix(line, "\r")
+		}
+		for _, f := range h.IdentityFiles {
+			if _, err := os.Stat(f); err != nil {
+				return nil, fmt.Errorf("--remote-hosts: %s: identity file: %w", name, err)
+			}
+		}
+		targets[name] = ptysession.Target{Backend: sshpkg.Type, Options: t, Description: h.Description,
+			PromptMarker: h.Shell == "" || h.Shell == "bash"}
+	}
+	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{Logger: log})); err != nil {
+		return nil, err
+	}
+	return targets, nil
+}
