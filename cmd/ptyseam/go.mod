@@ -11,6 +11,7 @@ require (
 	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	github.com/ptyseam/ptyseam/screen v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
+	golang.org/x/crypto v0.59.0
 )
 
 require (
@@ -38,7 +39,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect

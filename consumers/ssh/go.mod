@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/creack/pty v1.1.24
 	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/crypto v0.59.0
