@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,8 @@ import (
 //	    "description": "the staging web server",
 //	    "host": "10.0.0.5", "port": 22, "user": "deploy",
 //	    "identityFiles": ["/etc/ptyseam/id_ed25519"],
-//	    "knownHostsFiles": ["/etc/ptyseam/known_hosts"]}}}
+//	    "knownHostsFiles": ["/etc/ptyseam/known_hosts"]},
+//	  "db": {"sshConfigAlias": "db-prod"}}}
 type remoteHostsFile struct {
 	Hosts map[string]remoteHost `json:"hosts"`
 }
@@ -34,9 +36,16 @@ type remoteHostsFile struct {
 type remoteHost struct {
 	// Description is shown to the model (never a secret).
 	Description string `json:"description"`
-	Host        string `json:"host"`
-	Port        int    `json:"port"`
-	User        string `json:"user"`
+	// SSHConfigAlias takes host, user, port, identity files and known
+	// hosts files from the OpenSSH client's configuration for this alias
+	// (`ssh -G [-F SSHConfigFile] ALIAS`); fields set here override them.
+	SSHConfigAlias string `json:"sshConfigAlias"`
+	// SSHConfigFile is the ssh configuration to read (default ssh's own:
+	// ~/.ssh/config and /etc/ssh/ssh_config).
+	SSHConfigFile string `json:"sshConfigFile"`
+	Host          string `json:"host"`
+	Port          int    `json:"port"`
+	User          string `json:"user"`
 	// IdentityFiles are unencrypted private keys.
 	IdentityFiles []string `json:"identityFiles"`
 	// PasswordFile holds the password (its first line).
@@ -83,13 +92,15 @@ func parseRemoteHosts(data []byte) (map[string]remoteHost, error) {
 		switch {
 		case !remoteNameRx.MatchString(name):
 			return nil, fmt.Errorf("host name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
-		case h.Host == "" || strings.ContainsAny(h.Host, " \t\r\n\x00"):
+		case h.SSHConfigAlias != "" && !remoteNameRx.MatchString(h.SSHConfigAlias):
+			return nil, fmt.Errorf("%s: sshConfigAlias %q: use letters, digits, '.', '_' and '-'", name, h.SSHConfigAlias)
+		case (h.Host == "" && h.SSHConfigAlias == "") || strings.ContainsAny(h.Host, " \t\r\n\x00"):
 			return nil, fmt.Errorf("%s: host is empty or has spaces", name)
-		case h.User == "" || strings.ContainsAny(h.User, " \t\r\n\x00"):
+		case (h.User == "" && h.SSHConfigAlias == "") || strings.ContainsAny(h.User, " \t\r\n\x00"):
 			return nil, fmt.Errorf("%s: user is empty or has spaces", name)
 		case h.Port < 0 || h.Port > 65535:
 			return nil, fmt.Errorf("%s: port %d out of range", name, h.Port)
-		case len(h.IdentityFiles) == 0 && h.PasswordFile == "" && !h.Agent:
+		case len(h.IdentityFiles) == 0 && h.PasswordFile == "" && !h.Agent && h.SSHConfigAlias == "":
 			return nil, fmt.Errorf("%s: no credentials: set identityFiles, passwordFile or agent", name)
 		case len(h.Description) > 200 || strings.ContainsAny(h.Description, "\x00\r\n"):
 			return nil, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
@@ -114,6 +125,11 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 	}
 	targets := make(map[string]ptysession.Target, len(hosts))
 	for name, h := range hosts {
+		if h.SSHConfigAlias != "" {
+			if h, err = withSSHConfig(h); err != nil {
+				return nil, fmt.Errorf("--remote-hosts: %s: %w", name, err)
+			}
+		}
 		t := &sshpkg.Target{Host: h.Host, Port: h.Port, User: h.User, DialTimeout: 15 * time.Second,
 			Auth:     sshpkg.Auth{KeyFiles: h.IdentityFiles, Agent: h.Agent},
 			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: h.KnownHostsFiles}}
@@ -137,4 +153,32 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 		return nil, err
 	}
 	return targets, nil
+}
+
+// withSSHConfig fills h's empty fields from the OpenSSH client's
+// configuration for h.SSHConfigAlias.
+func withSSHConfig(h remoteHost) (remoteHost, error) {
+	r, err := resolveSSHAlias(context.Background(), h.SSHConfigAlias, h.SSHConfigFile)
+	if err != nil {
+		return h, err
+	}
+	if h.Host == "" {
+		h.Host = r.Host
+	}
+	if h.User == "" {
+		h.User = r.User
+	}
+	if h.Port == 0 {
+		h.Port = r.Port
+	}
+	if len(h.IdentityFiles) == 0 {
+		h.IdentityFiles = r.IdentityFiles
+	}
+	if len(h.KnownHostsFiles) == 0 {
+		h.KnownHostsFiles = r.KnownHostsFiles
+	}
+	if len(h.IdentityFiles) == 0 && h.PasswordFile == "" && !h.Agent {
+		return h, fmt.Errorf("ssh config alias %s names no existing identity file; set identityFiles, passwordFile or agent", h.SSHConfigAlias)
+	}
+	return h, nil
 }

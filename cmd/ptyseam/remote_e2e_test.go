@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,10 +42,21 @@ func TestRealMCPClientRemoteTarget(t *testing.T) {
 	if err := srv.WriteKnownHosts(kh); err != nil {
 		t.Fatal(err)
 	}
-	hosts, _ := json.Marshal(map[string]any{"hosts": map[string]any{"box": map[string]any{
-		"description": "the test host", "host": srv.Host, "port": srv.Port, "user": srv.User,
-		"identityFiles": []string{key}, "knownHostsFiles": []string{kh},
-	}}})
+	// The host the client opens is an ssh config alias; another is given
+	// field by field.
+	sshConfig := filepath.Join(tmp, "ssh_config")
+	conf := fmt.Sprintf("Host box-alias\n  HostName %s\n  Port %d\n  User %s\n  IdentityFile %s\n  UserKnownHostsFile %s\n",
+		srv.Host, srv.Port, srv.User, key, kh)
+	if err := os.WriteFile(sshConfig, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hosts, _ := json.Marshal(map[string]any{"hosts": map[string]any{
+		"box": map[string]any{
+			"description": "the test host", "host": srv.Host, "port": srv.Port, "user": srv.User,
+			"identityFiles": []string{key}, "knownHostsFiles": []string{kh},
+		},
+		"box-via-ssh-config": map[string]any{"sshConfigAlias": "box-alias", "sshConfigFile": sshConfig},
+	}})
 	hostsFile := filepath.Join(tmp, "hosts.json")
 	if err := os.WriteFile(hostsFile, hosts, 0o600); err != nil {
 		t.Fatal(err)
@@ -52,7 +64,7 @@ func TestRealMCPClientRemoteTarget(t *testing.T) {
 	bin := buildBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	last := runNode(t, ctx, node, dir, "remote-client.mjs", bin, hostsFile, "box", srv.User)
+	last := runNode(t, ctx, node, dir, "remote-client.mjs", bin, hostsFile, "box-via-ssh-config", srv.User)
 	var summary struct {
 		OK     bool `json:"ok"`
 		TrueMs int  `json:"trueMs"`

@@ -26,7 +26,7 @@ const ok = async (name, args) => {
 // pty_open names the host; its schema lists the configured ones.
 const { tools } = await client.listTools();
 const open = tools.find((t) => t.name === "pty_open");
-assert.deepEqual(open.inputSchema.properties.target.enum, [hostName]);
+assert.ok(open.inputSchema.properties.target.enum.includes(hostName), JSON.stringify(open.inputSchema.properties.target));
 
 const opened = await ok("pty_open", { command: "bash", target: hostName });
 assert.equal(opened.status.kind, "running");
