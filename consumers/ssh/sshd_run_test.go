@@ -19,12 +19,17 @@ func TestSSHDRunCollectsOutputExitCodeAndBanner(t *testing.T) {
 	defer cancel()
 
 	// One string, interpreted by the remote shell; output exact (no PTY).
-	res, err := b.Run(ctx, tg, `echo "a b" | tr a-z A-Z; echo err >&2; printf 'no newline'; exit 3`, RunOptions{})
+	res, err := b.Run(ctx, tg, `echo "a b" | tr a-z A-Z; printf 'no newline'; exit 3`, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(res.Output) != "A B\nerr\nno newline" || res.ExitCode != 3 || res.Banner != "Authorized use only\n" || res.Truncated {
+	if string(res.Output) != "A B\nno newline" || res.ExitCode != 3 || res.Banner != "Authorized use only\n" || res.Truncated {
 		t.Fatalf("result %+v (output %q)", res, res.Output)
+	}
+	// stderr is in the output too (its order against stdout is the order
+	// the two streams arrived in).
+	if res, err = b.Run(ctx, tg, `echo err >&2`, RunOptions{}); err != nil || string(res.Output) != "err\n" || res.ExitCode != 0 {
+		t.Fatalf("stderr: %+v (output %q) %v", res, res.Output, err)
 	}
 
 	// Killed by a signal; bounded output keeps the newest part.
