@@ -25,10 +25,12 @@ type Target struct {
 	// Description tells the model what the target is ("the staging
 	// database host"); it never holds a secret.
 	Description string
-	// PromptMarker installs the OSC 133 prompt marker of core/localpty in
-	// the remote shell (bash: PS1 and PROMPT_COMMAND) before Open returns,
-	// so that sends settle on the prompt, not on silence. Set it for bash
-	// login shells; other shells settle on silence.
+	// PromptMarker types localpty.ShellSetup into the remote shell before
+	// Open returns: the OSC 133 prompt marker (bash: PS1 and
+	// PROMPT_COMMAND), so that sends settle on the prompt, not on silence,
+	// plus what the local "shell" type sets (history expansion off,
+	// pagers neutralised). Set it for bash login shells; other shells
+	// settle on silence.
 	PromptMarker bool
 }
 
@@ -57,21 +59,16 @@ func (s *Sessions) TargetNames() []string {
 	return names
 }
 
-// promptMarkerLine is what the facade types into a remote bash to install
-// the prompt marker; its first marked prompt settles the send.
-func promptMarkerLine() string {
-	return "PS1=" + ShellQuote(localpty.ShellPS1) + "; PROMPT_COMMAND=" + ShellQuote(localpty.ShellPromptCommand)
-}
-
-// setupTarget prepares a freshly spawned remote shell: it installs the
-// prompt marker and waits for the first marked prompt (bounded by
-// OpenTimeout; a shell that prints none keeps settling on silence).
+// setupTarget prepares a freshly spawned remote shell: it types
+// localpty.ShellSetup (the prompt marker among it) and waits for the first
+// marked prompt (bounded by OpenTimeout; a shell that prints none keeps
+// settling on silence).
 func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) error {
 	if !t.PromptMarker {
 		return nil
 	}
 	_, err := s.run(ctx, owner, id, core.SendRequest{
-		Data: []byte(promptMarkerLine()), Submit: true,
+		Data: []byte(localpty.ShellSetup()), Submit: true,
 		Timeout: s.opts.OpenTimeout, QuietWindow: s.opts.OpenTimeout,
 	}, nil, nil)
 	return err
