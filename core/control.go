@@ -31,6 +31,13 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 		sess.noteInterruptLocked(res.Leader && !sess.relay, res.TargetPGID != 0 && !sess.relay)
 		sess.mu.Unlock()
 	}
+	if (req.Signal == SIGQUIT || req.Signal == SIGTSTP) && res.Delivered {
+		// The command ends or stops and the shell prints a prompt for
+		// it: that prompt answers no later send (^\ and ^Z read no line).
+		sess.mu.Lock()
+		sess.running = false
+		sess.mu.Unlock()
+	}
 	s.log.Debug("ptyseam: signal", "session", id, "signal", req.Signal, "pgid", res.TargetPGID, "delivered", res.Delivered)
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -74,6 +75,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		cancelCh: make(chan struct{}),
 		result:   sess.buf.End(),
 		reader:   sess.buf.End(),
+		lineSent: bytes.ContainsAny(data, "\r\n"),
 	}
 	sess.send = op
 	p := settleParams{
@@ -94,8 +96,12 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 
 // operation is a live send.
 type operation struct {
-	ctx      context.Context // bounds the operation; its end cancels it
-	sess     *session
+	ctx  context.Context // bounds the operation; its end cancels it
+	sess *session
+	// lineSent: the send's data ends a line, so its interrupt finds the
+	// shell running that command rather than at its prompt (what a relay
+	// cannot tell the service).
+	lineSent bool
 	done     chan struct{}
 	cancelCh chan struct{}
 	once     sync.Once
@@ -243,8 +249,14 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 		if err != nil {
 			return
 		}
+		atPrompt, known := sent.Leader && !sess.relay, sent.TargetPGID != 0 && !sess.relay
+		if sess.relay {
+			// The far end's shell read the send's line and runs it, or
+			// still holds a line without its end, which the ^C abandons.
+			atPrompt, known = !op.lineSent, true
+		}
 		sess.mu.Lock()
-		sess.noteInterruptLocked(sent.Leader && !sess.relay, sent.TargetPGID != 0 && !sess.relay)
+		sess.noteInterruptLocked(atPrompt, known)
 		sess.mu.Unlock()
 		out := sess.settle(context.Background(), settleParams{
 			start:    start,
