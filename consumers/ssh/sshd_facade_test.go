@@ -86,7 +86,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo rc=$?"}); err != nil || !strings.Contains(r.Delta, "rc=130") {
 		t.Fatalf("after SIGINT: %+v %v", r, err)
 	}
-	if list, err := s.List(owner); err != nil || len(list.Sessions) != 1 || list.Sessions[0].Type != sshpkg.Type {
+	if list, err := s.List(ctx, owner); err != nil || len(list.Sessions) != 1 || list.Sessions[0].Type != sshpkg.Type {
 		t.Fatalf("list: %+v %v", list, err)
 	}
 	// A background job of the remote shell ends with it (bash hangs up its
