@@ -89,10 +89,11 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if list, err := s.List(ctx, owner); err != nil || len(list.Sessions) != 1 || list.Sessions[0].Type != sshpkg.Type {
 		t.Fatalf("list: %+v %v", list, err)
 	}
-	// A background job of the remote shell ends with it (bash hangs up its
-	// jobs when it is hung up). Close waits for nothing it cannot see, so
-	// the test waits until the job runs sleep (a job hung up between its
-	// fork and its exec survived in 2 of 3 tries: see docs/ssh.md).
+	// A background job of the remote shell usually ends with it (bash hangs
+	// up its jobs when it is hung up), but Close cannot see it and does not
+	// promise it (docs/ssh.md): under load one survived in 1 of 3 runs. So
+	// the test requires the session's own processes gone, and reports a
+	// surviving background job (the fixture kills it).
 	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 200 &"}); err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +106,29 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if cr, err := s.Close(ctx, owner, id); err != nil || !cr.Closed {
 		t.Fatalf("close: %+v %v", cr, err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); len(srv.Remaining()) > 1; {
-		if time.Now().After(deadline) {
-			var procs []string
-			for _, pid := range srv.Remaining() {
-				b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	left := func() (procs []string, job bool) {
+		for _, pid := range srv.Remaining() {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			switch {
+			case string(b) == "sleep\x00200\x00":
+				job = true
+			case strings.Contains(string(b), "[listener]"):
+			default:
 				procs = append(procs, fmt.Sprintf("%d:%q", pid, b))
 			}
-			t.Fatalf("remote processes left after close: %v", procs)
+		}
+		return procs, job
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		procs, job := left()
+		if len(procs) == 0 && (!job || time.Now().After(deadline)) {
+			if job {
+				t.Logf("the background job outlived the session (not promised: docs/ssh.md)")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session's remote processes are left after close: %v", procs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
