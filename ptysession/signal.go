@@ -34,9 +34,11 @@ type SignalResult struct {
 // prefix, in any case. When the shell is idle its own group is the
 // foreground: SIGKILL aimed at it is refused (SIGNAL_REFUSED: close the
 // session instead), other signals reach it, and SIGHUP ends it (an
-// interactive shell ignores SIGTERM, SIGQUIT and SIGTSTP). The result holds
-// what the session printed after the signal, until its output went quiet
-// (a few seconds at most), as a send's delta does.
+// interactive shell ignores SIGTERM, SIGQUIT and SIGTSTP). In argv mode
+// (see [CommandMode]) no shell exists: the top-level process is the
+// program, and every signal reaches it (SIGKILL ends the session). The
+// result holds what the session printed after the signal, until its
+// output went quiet (a few seconds at most), as a send's delta does.
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {
@@ -47,7 +49,7 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", quoteForMsg(string(sig)), signalNames())
 	}
 	w := s.watchOutput(owner, id)
-	r, err := s.t.Signal(ctx, owner, id, core.SignalRequest{Signal: name})
+	r, err := s.t.Signal(ctx, owner, id, core.SignalRequest{Signal: name, AllowLeader: s.opts.argvMode()})
 	if err != nil {
 		if w != nil && w.tap != nil {
 			w.tap.Close()

@@ -52,7 +52,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.ScrollbackBytes, "scrollback-bytes", core.DefaultScrollback.MaxBytes, "bytes of scrollback each session retains")
 	fs.IntVar(&c.ResultBytes, "result-bytes", 32<<10, "byte cap on the text of every tool result (cut with a marker)")
 	fs.IntVar(&c.MaxSessions, "max-sessions", 8, "maximum live sessions per owner (per MCP connection); 0 means no limit")
-	fs.StringVar(&allow, "allow", "", "comma-separated `COMMANDS` pty_open may start (first word, e.g. \"python3,gdb\");\nempty allows any")
+	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 
@@ -56,17 +57,34 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		OnSpawn:             screens.OnSpawn,
 	})
 	screens.Bind(svc)
-	if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell, Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
+	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes}
+	var al allowlist
+	if len(cfg.Allow) > 0 {
+		// Under an allowlist no shell exists: programs run directly as
+		// argv on the exec backend, and the shell backend is not even
+		// registered.
+		var err error
+		if al, err = resolveAllowlist(cfg.Allow); err != nil {
+			return nil, err
+		}
+		sopts.Backend = localpty.TypeExec
+	} else if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell, Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
 		return nil, err
 	}
 	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
 		return nil, err
 	}
+	if al != nil && cfg.RemoteHosts != "" {
+		// A remote target is a login shell: it would reopen the door the
+		// allowlist closes.
+		return nil, fmt.Errorf("--allow and --remote-hosts cannot be combined: a remote target opens a shell, which an allowlist forbids")
+	}
 	targets, err := remoteTargets(cfg, svc, log)
 	if err != nil {
 		return nil, err
 	}
-	sessions := ptysession.New(svc, ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, Targets: targets})
+	sopts.Targets = targets
+	sessions := ptysession.New(svc, sopts)
 	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes})
 	if err != nil {
 		return nil, err
@@ -75,8 +93,8 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if t.Name == "pty_open" {
 			t = ptysession.TargetedOpenTool(sessions, t)
 		}
-		if t.Name == "pty_open" && len(cfg.Allow) > 0 {
-			t = allowlisted(t, cfg.Allow)
+		if t.Name == "pty_open" && al != nil {
+			t = allowlisted(t, al)
 		}
 		switch t.Name {
 		case ptysession.ToolSend:
