@@ -29,6 +29,7 @@ const (
 	CodeUnsupported      Code = "UNSUPPORTED"       // the backend cannot do this
 	CodeCancelled        Code = "CANCELLED"         // the caller's context ended first
 	CodeTapOverflow      Code = "TAP_OVERFLOW"      // a tap's reader fell too far behind
+	CodeResourceLimit    Code = "RESOURCE_LIMIT"    // a shared budget (such as emulator memory) is used up
 	CodeInternal         Code = "INTERNAL"          // a bug: please report it
 	CodeWrongKind        Code = "WRONG_KIND"        // the id names another kind of thing (a job's id given to a terminal call, or the reverse)
 )
@@ -92,6 +93,7 @@ var (
 	ErrUnsupported      = &Error{Code: CodeUnsupported}
 	ErrCancelled        = &Error{Code: CodeCancelled}
 	ErrTapOverflow      = &Error{Code: CodeTapOverflow}
+	ErrResourceLimit    = &Error{Code: CodeResourceLimit}
 	ErrInternal         = &Error{Code: CodeInternal}
 	ErrWrongKind        = &Error{Code: CodeWrongKind}
 )

@@ -45,6 +45,14 @@ type Options struct {
 	// Logger receives structured logs (session ids, emulator resets; never
 	// terminal bytes). Default slog.Default().
 	Logger *slog.Logger
+	// MaxCells bounds one screen (rows x cols): a larger resize or spawn
+	// is INVALID_ARGUMENT. Default DefaultMaxCells.
+	MaxCells int
+	// MaxTotalCells bounds the cells of every screen the manager keeps
+	// together (each session counts at its current size, whether or not
+	// its emulator was created yet): a resize or spawn that would go past
+	// it is RESOURCE_LIMIT. Default DefaultMaxTotalCells.
+	MaxTotalCells int
 }
 
 func (o Options) withDefaults() Options {
@@ -62,6 +70,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.MaxCells <= 0 {
+		o.MaxCells = DefaultMaxCells
+	}
+	if o.MaxTotalCells <= 0 {
+		o.MaxTotalCells = DefaultMaxTotalCells
 	}
 	return o
 }
@@ -97,6 +111,7 @@ type Manager struct {
 	mu     sync.Mutex
 	svc    core.Terminals
 	states map[core.SessionID]*state
+	cells  int64 // the cells of every state, against opts.MaxTotalCells
 	closed bool
 }
 
@@ -161,6 +176,10 @@ func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Ta
 	if late {
 		st.approx = true
 	}
+	// A session that exists has its size already: it is counted even
+	// over budget, and the next growth anywhere is refused instead.
+	st.cells = cellsOf(st.base)
+	m.cells += st.cells
 	m.states[id] = st
 	m.wg.Add(1)
 	go st.run()
@@ -179,6 +198,7 @@ func (m *Manager) Close() {
 	m.mu.Lock()
 	states := m.states
 	m.states = make(map[core.SessionID]*state)
+	m.cells = 0
 	m.mu.Unlock()
 	for _, st := range states {
 		st.closeTap()
@@ -275,6 +295,7 @@ func (m *Manager) forget(st *state) {
 	m.mu.Lock()
 	if m.states[st.id] == st {
 		delete(m.states, st.id)
+		m.releaseCellsLocked(st)
 	}
 	m.mu.Unlock()
 }
@@ -287,19 +308,26 @@ func (m *Manager) Spawn(ctx context.Context, owner *core.Owner, req core.SpawnRe
 	if err != nil {
 		return core.SpawnResult{}, err
 	}
-	res, err := svc.Spawn(ctx, owner, req)
-	if err != nil {
-		return res, err
-	}
 	size := req.Size
 	if size == (core.Size{}) {
 		size = core.DefaultSize
+	}
+	if err := m.checkCells("spawn", "", size); err != nil {
+		return core.SpawnResult{}, err
+	}
+	if err := m.fits("spawn", size); err != nil {
+		return core.SpawnResult{}, err
+	}
+	res, err := svc.Spawn(ctx, owner, req)
+	if err != nil {
+		return res, err
 	}
 	m.mu.Lock()
 	st := m.states[res.ID]
 	m.mu.Unlock()
 	if st != nil {
 		st.setInitialSize(size)
+		_ = m.reserveCells("spawn", st, size, true)
 	}
 	return res, nil
 }

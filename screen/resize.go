@@ -12,8 +12,10 @@ const maxDimension = 4096
 
 // Resize changes the session's terminal size through the service (the
 // program gets SIGWINCH and sees the new size) and resizes its screen from
-// that point of the output on. A size out of 1..4096 is INVALID_ARGUMENT;
-// a backend that cannot resize reports UNSUPPORTED.
+// that point of the output on. A size out of 1..4096, or with more cells
+// than Options.MaxCells, is INVALID_ARGUMENT; growth past
+// Options.MaxTotalCells (every screen of the manager together) is
+// RESOURCE_LIMIT; a backend that cannot resize reports UNSUPPORTED.
 func (m *Manager) Resize(ctx context.Context, owner *core.Owner, id core.SessionID, size core.Size) error {
 	svc, st, err := m.lookup("resize", owner, id)
 	if err != nil {
@@ -25,6 +27,18 @@ func (m *Manager) Resize(ctx context.Context, owner *core.Owner, id core.Session
 	}
 	st.resizeMu.Lock()
 	defer st.resizeMu.Unlock()
+	st.mu.Lock()
+	prev := st.sizeAtLocked(st.ring.end)
+	st.mu.Unlock()
+	if err := m.reserveCells("resize", st, size, false); err != nil {
+		return err
+	}
+	resized := false
+	defer func() {
+		if !resized {
+			_ = m.reserveCells("resize", st, prev, true)
+		}
+	}()
 	// Output printed before the resize belongs to the old size: take in
 	// what the service has, then mark the point where the size changes.
 	if err := st.sync(ctx); err != nil {
@@ -40,6 +54,7 @@ func (m *Manager) Resize(ctx context.Context, owner *core.Owner, id core.Session
 		st.mu.Unlock()
 		return err
 	}
+	resized = true
 	st.mu.Lock()
 	if st.term != nil {
 		st.catchUpLocked() // the emulator reflows now, and reports the size if asked to

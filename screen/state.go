@@ -15,6 +15,7 @@ type state struct {
 	m     *Manager
 	id    core.SessionID
 	owner *core.Owner
+	cells int64 // held in the manager's cell budget; guarded by m.mu
 
 	// The drain goroutine is the only reader of the tap. tapMu guards the
 	// fields it shares with callers that want it to flush (sync).

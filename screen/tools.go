@@ -3,6 +3,7 @@ package screen
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -39,8 +40,9 @@ func Tools(m *Manager) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolResize,
 				Title: "Resize a terminal session",
-				Description: "Change a session's terminal size (rows and columns, 1 to 4096). The program is told (SIGWINCH) and " +
-					"full-screen programs redraw at the new size; pty_screen then shows it.",
+				Description: "Change a session's terminal size (rows and columns, 1 to 4096, at most " + strconv.Itoa(m.opts.MaxCells) +
+					" cells: rows times columns). The program is told (SIGWINCH) and full-screen programs redraw at the new size; " +
+					"pty_screen then shows it.",
 				InputSchema:  resizeInput,
 				OutputSchema: resizeOutput,
 			},

@@ -112,6 +112,7 @@ var genericHints = map[core.Code]string{
 	core.CodeSessionClosing:   "The session is being closed; open a new one if you still need it.",
 	core.CodeSessionExited:    "The program has exited; read its last output, then close the session.",
 	core.CodeTooManySessions:  "Close sessions you no longer need, then retry.",
+	core.CodeResourceLimit:    "The server's shared budget is used up: close sessions you no longer need, or ask for less, then retry.",
 	core.CodeSpawnFailed:      "Check the command, working directory and environment, then retry.",
 	core.CodeCleanupFailed:    "Some processes survived the close; retry the close.",
 	core.CodeSignalRefused:    "Signal the program, not the session's own shell, or close the session instead.",
