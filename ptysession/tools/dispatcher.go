@@ -23,6 +23,12 @@ type Options struct {
 	// DefaultMaxTextBytes); a longer text is cut in the middle with a
 	// marker (see [Bound]).
 	MaxTextBytes int
+	// MaxStructuredBytes caps the JSON encoding of Result.Structured
+	// (default twice MaxTextBytes: the structured form carries the same
+	// output as the text, plus JSON escapes). A longer one is cut to the
+	// bound with [BoundStructured], keeping its shape, and replaced by the
+	// cut encoding (a json.RawMessage).
+	MaxStructuredBytes int
 	// ValidateOutput checks every structured result against the tool's
 	// output schema and turns a mismatch into an INTERNAL error. Tests and
 	// new tools turn it on; it costs a marshal and a walk per call.
@@ -55,6 +61,9 @@ type entry struct {
 func NewDispatcher(opts Options, tools ...Tool) (*Dispatcher, error) {
 	if opts.MaxTextBytes <= 0 {
 		opts.MaxTextBytes = DefaultMaxTextBytes
+	}
+	if opts.MaxStructuredBytes <= 0 {
+		opts.MaxStructuredBytes = 2 * opts.MaxTextBytes
 	}
 	d := &Dispatcher{opts: opts, tools: make(map[string]*entry)}
 	for _, t := range tools {
@@ -192,6 +201,20 @@ func (d *Dispatcher) Call(ctx context.Context, owner *core.Owner, name string, a
 		}
 	}
 	res.Text = Bound(res.Text, d.opts.MaxTextBytes)
+	if res.Structured != nil {
+		b, cut, berr := BoundStructured(res.Structured, d.opts.MaxStructuredBytes)
+		if berr != nil {
+			return Result{}, d.bound(&ToolError{
+				Code:    string(core.CodeInternal),
+				Message: fmt.Sprintf("tool %s returned a structured result that cannot be bounded: %v", name, berr),
+				Hint:    genericHints[core.CodeInternal],
+				Err:     &core.Error{Code: core.CodeInternal, Msg: "unbounded structured result", Err: berr},
+			})
+		}
+		if cut {
+			res.Structured = b
+		}
+	}
 	return res, nil
 }
 
