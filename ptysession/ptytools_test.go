@@ -287,7 +287,8 @@ func TestToolBadInput(t *testing.T) {
 
 func TestToolSendProgressAndTextCap(t *testing.T) {
 	forEachSeam(t, Options{ProgressInterval: 30 * time.Millisecond}, func(t *testing.T, s *Sessions) {
-		d, err := tools.NewDispatcher(tools.Options{MaxTextBytes: 600}, PtyTools(s)...)
+		// The structured bound is its own: the text cap alone does not cut the delta.
+		d, err := tools.NewDispatcher(tools.Options{MaxTextBytes: 600, MaxStructuredBytes: 64 << 10}, PtyTools(s)...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -92,8 +92,15 @@ func TestCallBoundsText(t *testing.T) {
 	if len(res.Text) > 1000 || !strings.Contains(res.Text, "bytes cut ...]") {
 		t.Fatalf("text not bounded with a marker: %d bytes", len(res.Text))
 	}
-	if res.Structured.(map[string]any)["chars"] != 10000 {
-		t.Fatalf("structured result changed")
+	// The structured part is bounded too (twice the text's bound), its
+	// shape and numbers kept.
+	raw, _ := json.Marshal(res.Structured)
+	var back struct {
+		Text  string `json:"text"`
+		Chars int    `json:"chars"`
+	}
+	if err := json.Unmarshal(raw, &back); err != nil || len(raw) > 2000 || back.Chars != 10000 || !strings.Contains(back.Text, "bytes cut ...]") {
+		t.Fatalf("structured result not bounded with its shape kept: %d bytes, %+v, %v", len(raw), back, err)
 	}
 }
 
