@@ -39,6 +39,10 @@ type Options struct {
 	MaxPageLines int
 	// MaxSessionsPerOwner limits live sessions per owner (0: no limit).
 	MaxSessionsPerOwner int
+	// MaxSessions limits live sessions of every owner together (0: no
+	// limit), so that many owners (one per client connection) cannot take
+	// more than the host can hold. A spawn beyond it is TOO_MANY_SESSIONS.
+	MaxSessions int
 	// OnSpawn, when set, is called for every new session before any of its
 	// output is read, with a tap that sees all of it; the callee owns the
 	// tap and must drain or close it. Layers that watch every session (a

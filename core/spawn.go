@@ -110,6 +110,9 @@ func (s *Service) reserve(owner *Owner, name string) error {
 	if max := s.opts.MaxSessionsPerOwner; max > 0 && len(st.sessions)+st.pending >= max {
 		return Errorf(CodeTooManySessions, "the owner has %d sessions, the limit", max)
 	}
+	if max := s.opts.MaxSessions; max > 0 && s.liveLocked() >= max {
+		return Errorf(CodeTooManySessions, "the service has %d sessions of all owners together, its limit: close sessions you no longer need", max)
+	}
 	if name != "" {
 		st.names[name] = ""
 	}
@@ -223,4 +226,14 @@ func (s *Service) exitedLocked(id SessionID) bool {
 	default:
 		return false
 	}
+}
+
+// liveLocked counts the sessions of every owner, live or being spawned.
+// s.mu is held.
+func (s *Service) liveLocked() int {
+	n := 0
+	for _, st := range s.owners {
+		n += len(st.sessions) + st.pending
+	}
+	return n
 }

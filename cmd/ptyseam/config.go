@@ -24,6 +24,7 @@ type config struct {
 	ScrollbackBytes int
 	ResultBytes     int
 	MaxSessions     int
+	Limits          limits
 	Allow           []string
 	SessionTimeout  time.Duration
 	LogLevel        string
@@ -52,6 +53,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.ScrollbackBytes, "scrollback-bytes", core.DefaultScrollback.MaxBytes, "bytes of scrollback each session retains")
 	fs.IntVar(&c.ResultBytes, "result-bytes", 32<<10, "byte cap on the text of every tool result (cut with a marker); the JSON of its structured content is capped at twice this")
 	fs.IntVar(&c.MaxSessions, "max-sessions", 8, "maximum live sessions per owner (per MCP connection); 0 means no limit")
+	c.Limits.flags(fs)
 	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
@@ -86,6 +88,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("--result-bytes must be at least 1024")
 	case c.MaxSessions < 0:
 		return c, errors.New("--max-sessions must not be negative")
+	}
+	if err := c.Limits.check(); err != nil {
+		return c, err
 	}
 	if err := c.resolveToken(); err != nil {
 		return c, err

@@ -49,11 +49,12 @@ type toolServer struct {
 // newToolServer builds the service, the facade, the tools and the MCP
 // server for cfg.
 func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
-	screens := screen.NewManager(screen.Options{})
+	screens := screen.NewManager(screen.Options{MaxCells: cfg.Limits.ScreenCells, MaxTotalCells: cfg.Limits.ScreenBudget})
 	svc := core.New(core.Options{
 		Logger:              log,
 		Scrollback:          core.ScrollbackLimits{MaxLines: cfg.ScrollbackLines, MaxBytes: cfg.ScrollbackBytes},
 		MaxSessionsPerOwner: cfg.MaxSessions,
+		MaxSessions:         cfg.Limits.TotalSessions,
 		OnSpawn:             screens.OnSpawn,
 	})
 	screens.Bind(svc)
@@ -245,4 +246,13 @@ func (ts *toolServer) shutdown(ctx context.Context) error {
 		err = errors.Join(err, ctx.Err())
 	}
 	return err
+}
+
+// liveClients counts the MCP sessions open now.
+func (ts *toolServer) liveClients() int {
+	n := 0
+	for range ts.server.Sessions() {
+		n++
+	}
+	return n
 }

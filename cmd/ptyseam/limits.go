@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/ptyseam/ptyseam/screen"
+)
+
+// limits are what every client together may take from the server: the
+// per-owner --max-sessions alone let one token holder open one MCP
+// session after another. The defaults fit a small machine (one or two
+// cores, 1-2 GB of memory).
+type limits struct {
+	// TotalSessions bounds the live terminals and jobs of every client
+	// together (core.Options.MaxSessions).
+	TotalSessions int
+	// Clients bounds the MCP sessions open at once over HTTP.
+	Clients int
+	// ScreenCells bounds one screen (rows x cols).
+	ScreenCells int
+	// ScreenBudget bounds the cells of every screen together: the
+	// emulators' memory, about 240 bytes a cell.
+	ScreenBudget int
+}
+
+// Default server-wide limits.
+const (
+	defaultTotalSessions = 32
+	defaultClients       = 8
+)
+
+func (l *limits) flags(fs *flag.FlagSet) {
+	fs.IntVar(&l.TotalSessions, "max-total-sessions", defaultTotalSessions, "maximum live sessions (terminals and jobs) of all clients together")
+	fs.IntVar(&l.Clients, "max-clients", defaultClients, "maximum MCP sessions open at once over --http (a new one beyond it gets 429)")
+	fs.IntVar(&l.ScreenCells, "screen-cells", screen.DefaultMaxCells, "maximum cells (rows x cols) of one terminal screen (pty_resize beyond it is refused)")
+	fs.IntVar(&l.ScreenBudget, "screen-budget", screen.DefaultMaxTotalCells, "maximum cells of all screens together (about 240 bytes of emulator memory each)")
+}
+
+func (l limits) check() error {
+	switch {
+	case l.TotalSessions < 1:
+		return errors.New("--max-total-sessions must be at least 1")
+	case l.Clients < 1:
+		return errors.New("--max-clients must be at least 1")
+	case l.ScreenCells < 1 || l.ScreenBudget < l.ScreenCells:
+		return errors.New("--screen-cells must be positive and --screen-budget at least --screen-cells")
+	}
+	return nil
+}
+
+// clientLimiter refuses a request that would open an MCP session (a POST
+// without an Mcp-Session-Id header) while max sessions are open or being
+// opened. live counts the open ones.
+type clientLimiter struct {
+	max  int
+	live func() int
+	next http.Handler
+
+	mu      sync.Mutex
+	opening int
+}
+
+func (c *clientLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	c.mu.Lock()
+	if c.live()+c.opening >= c.max {
+		c.mu.Unlock()
+		w.Header().Set("Retry-After", "30")
+		http.Error(w, "ptyseam: "+strconv.Itoa(c.max)+" MCP sessions are open, this server's limit (--max-clients): "+
+			"end one (HTTP DELETE with its Mcp-Session-Id) or wait for an idle one to time out", http.StatusTooManyRequests)
+		return
+	}
+	c.opening++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.opening--
+		c.mu.Unlock()
+	}()
+	c.next.ServeHTTP(w, r)
+}
