@@ -107,6 +107,12 @@ func (b *Backend) spawn(ctx context.Context, req core.BackendRequest) (*session,
 	if err := checkDir(req.Dir); err != nil {
 		return nil, err
 	}
+	if sb := b.opts.Sandbox; sb != nil {
+		if err := b.checkSandbox(sb); err != nil {
+			return nil, err
+		}
+		argv = sb.wrap(argv)
+	}
 	marker := req.Marker
 	if marker == "" {
 		marker = "localpty-" + randomHex(12)

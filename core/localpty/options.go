@@ -45,6 +45,10 @@ type Options struct {
 	// DisableCgroup makes sessions skip the cgroup v2 leaf on Linux, so
 	// that Close finds the session's processes by scanning /proc instead.
 	DisableCgroup bool
+	// Sandbox, when set, confines every session of the backend (see
+	// [Sandbox]); a session whose confinement the kernel cannot enforce
+	// is refused with UNSUPPORTED. Linux only.
+	Sandbox *Sandbox
 }
 
 // ShellOptions configure the "shell" backend type.

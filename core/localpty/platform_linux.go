@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // platform is the Linux part of a session: its cgroup leaf (if any), the
@@ -58,7 +60,20 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 			cg = nil
 		}
 	}
+	sb := b.opts.Sandbox
+	if sb != nil && sb.limited() {
+		if cg == nil {
+			return nil, platform{}, core.Errorf(core.CodeUnsupported, "sandbox limits need the session's cgroup v2 leaf, and none could be made: the session is refused")
+		}
+		if err := cg.limit(sb); err != nil {
+			_ = cg.remove()
+			return nil, platform{}, wrapErr(core.CodeUnsupported, err, "the sandbox's limits cannot be set: the session is refused")
+		}
+	}
 	cmd := newCmd(sp, tty)
+	if sb != nil {
+		sandboxAttr(sb, cmd.SysProcAttr)
+	}
 	if cg != nil {
 		cmd.SysProcAttr.UseCgroupFD = true
 		cmd.SysProcAttr.CgroupFD = cg.fd
@@ -70,8 +85,11 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 	if err == nil {
 		return cmd, platform{cg: cg}, nil
 	}
-	if cg == nil {
-		return nil, platform{}, err
+	if cg == nil || sb != nil {
+		if cg != nil {
+			_ = cg.remove()
+		}
+		return nil, platform{}, err // a sandbox never falls back to less confinement
 	}
 	_ = cg.remove()
 	retry := newCmd(sp, tty)

@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // platform holds nothing outside Linux: there is no cgroup and no /proc.
@@ -26,4 +28,9 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 		return nil, platform{}, err
 	}
 	return cmd, platform{}, nil
+}
+
+// checkSandbox refuses every sandbox outside Linux.
+func (b *Backend) checkSandbox(*Sandbox) error {
+	return core.Errorf(core.CodeUnsupported, "sandboxed sessions need Linux (Landlock, namespaces, cgroup v2)")
 }

@@ -1,6 +1,7 @@
 package localpty
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"syscall"
@@ -32,6 +33,10 @@ func (b *Backend) start(sp spawnSpec) (*session, error) {
 	cmd, plat, err := b.startCmd(sp, tty)
 	if err != nil {
 		_ = master.Close()
+		var ce *core.Error
+		if errors.As(err, &ce) {
+			return nil, err // typed already (a sandbox refused)
+		}
 		return nil, wrapErr(core.CodeSpawnFailed, err, "cannot start "+sp.argv[0])
 	}
 	// The child holds the slave now; our copy would keep the terminal open

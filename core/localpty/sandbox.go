@@ -1,0 +1,92 @@
+package localpty
+
+import (
+	"path/filepath"
+	"strconv"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Sandbox confines every process of a session, on Linux: the file system
+// through Landlock (applied by a launcher, see Launcher), the network
+// through a new network namespace, and memory, processes and CPU through
+// the session's cgroup v2 leaf. Whatever part the kernel cannot enforce
+// makes the spawn fail with UNSUPPORTED: a sandboxed session never runs
+// unconfined. See docs/localpty.md for what is and is not enforced.
+type Sandbox struct {
+	// Launcher is the argv prefix of the program that applies Landlock to
+	// itself and then executes the session's program: the backend runs
+	// Launcher + LauncherArgs(sandbox) + "--" + argv. A Go program serves
+	// it with package github.com/ptyseam/ptyseam/sandbox (ptyseam itself:
+	// its own executable and "sandbox-exec"). Required.
+	Launcher []string
+	// ReadOnly lists absolute paths the session may read and execute
+	// (directories with everything beneath them). Empty means "/": the
+	// whole file system readable, nothing writable but Writable.
+	ReadOnly []string
+	// Writable lists absolute paths the session may also write, create and
+	// remove in. The terminal and /dev/null, /dev/zero, /dev/full,
+	// /dev/tty and /dev/pts are always writable.
+	Writable []string
+	// Network keeps the host's network. When false the session runs in a
+	// new network namespace with only a loopback interface that is down:
+	// no connection to anything, not even to 127.0.0.1 of the host.
+	Network bool
+	// MemoryMax is the cgroup's memory.max in bytes (0: no limit); the
+	// kernel's OOM killer ends a process of the session that exceeds it.
+	// Swap is turned off for the session (memory.swap.max 0).
+	MemoryMax int64
+	// PidsMax is the cgroup's pids.max (0: no limit): fork fails with
+	// EAGAIN beyond it.
+	PidsMax int
+	// CPUMax is the CPU time the session may use, in CPUs (0.5: half of
+	// one), as the cgroup's cpu.max (0: no limit).
+	CPUMax float64
+}
+
+// DefaultSandboxWritable are the device paths every sandboxed session may
+// write: the terminal's and the harmless ones programs open by name.
+var DefaultSandboxWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts"}
+
+// LauncherArgs encodes the Landlock part of sb for the launcher:
+// "-ro PATH" and "-rw PATH" pairs. Package sandbox parses them.
+func LauncherArgs(sb *Sandbox) []string {
+	ro := sb.ReadOnly
+	if len(ro) == 0 {
+		ro = []string{"/"}
+	}
+	var args []string
+	for _, p := range ro {
+		args = append(args, "-ro", p)
+	}
+	for _, p := range append(append([]string(nil), DefaultSandboxWritable...), sb.Writable...) {
+		args = append(args, "-rw", p)
+	}
+	return args
+}
+
+// validate checks the policy itself (not the kernel).
+func (sb *Sandbox) validate() error {
+	if len(sb.Launcher) == 0 || sb.Launcher[0] == "" {
+		return core.Errorf(core.CodeInvalidArgument, "the sandbox needs a Launcher (see localpty.Sandbox)")
+	}
+	for _, p := range append(append([]string(nil), sb.ReadOnly...), sb.Writable...) {
+		if !filepath.IsAbs(p) {
+			return core.Errorf(core.CodeInvalidArgument, "sandbox path %s is not absolute", strconv.Quote(p))
+		}
+	}
+	if sb.MemoryMax < 0 || sb.PidsMax < 0 || sb.CPUMax < 0 {
+		return core.Errorf(core.CodeInvalidArgument, "sandbox limits must not be negative")
+	}
+	return nil
+}
+
+// limited reports whether sb sets a cgroup limit.
+func (sb *Sandbox) limited() bool { return sb.MemoryMax > 0 || sb.PidsMax > 0 || sb.CPUMax > 0 }
+
+// wrap returns the argv that runs argv under the launcher.
+func (sb *Sandbox) wrap(argv []string) []string {
+	out := append(append([]string(nil), sb.Launcher...), LauncherArgs(sb)...)
+	out = append(out, "--")
+	return append(out, argv...)
+}

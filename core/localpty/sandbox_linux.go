@@ -1,0 +1,110 @@
+package localpty
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// landlockABI returns the kernel's Landlock ABI version (0: none).
+func landlockABI() int {
+	const createRulesetVersion = 1 << 0 // LANDLOCK_CREATE_RULESET_VERSION
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, createRulesetVersion)
+	if errno != 0 {
+		return 0
+	}
+	return int(v)
+}
+
+// checkSandbox refuses a sandbox the kernel cannot enforce, before
+// anything starts.
+func (b *Backend) checkSandbox(sb *Sandbox) error {
+	if err := sb.validate(); err != nil {
+		return err
+	}
+	if landlockABI() < 1 {
+		return core.Errorf(core.CodeUnsupported, "this kernel has no Landlock (Linux 5.13+, enabled in the lsm= list): a sandboxed session cannot confine its files and is refused")
+	}
+	if sb.limited() && (b.opts.DisableCgroup || b.cg.disabled.Load()) {
+		return core.Errorf(core.CodeUnsupported, "sandbox limits need the session's cgroup v2 leaf, and cgroups are unavailable to this backend: the session is refused")
+	}
+	return nil
+}
+
+// sandboxAttr adds the sandbox's namespaces to the program's start.
+func sandboxAttr(sb *Sandbox, attr *syscall.SysProcAttr) {
+	if sb.Network {
+		return
+	}
+	attr.Cloneflags |= syscall.CLONE_NEWNET
+	if os.Geteuid() != 0 {
+		// A new network namespace needs CAP_SYS_ADMIN; an unprivileged
+		// server gets it inside a user namespace that maps only itself.
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		attr.GidMappingsEnableSetgroups = false
+	}
+}
+
+// limit writes sb's limits into the leaf before any process is in it,
+// enabling the controllers in the parent first. Any failure is returned:
+// the caller refuses the session rather than run it without its limits.
+func (c *cgroup) limit(sb *Sandbox) error {
+	var files [][2]string
+	var ctrls []string
+	if sb.PidsMax > 0 {
+		ctrls = append(ctrls, "pids")
+		files = append(files, [2]string{"pids.max", strconv.Itoa(sb.PidsMax)})
+	}
+	if sb.MemoryMax > 0 {
+		ctrls = append(ctrls, "memory")
+		files = append(files, [2]string{"memory.max", strconv.FormatInt(sb.MemoryMax, 10)},
+			[2]string{"memory.swap.max", "0"})
+	}
+	if sb.CPUMax > 0 {
+		const period = 100_000
+		ctrls = append(ctrls, "cpu")
+		files = append(files, [2]string{"cpu.max", fmt.Sprintf("%d %d", max(int64(sb.CPUMax*period), 1000), period)})
+	}
+	parent := filepath.Dir(c.path)
+	avail, err := os.ReadFile(filepath.Join(parent, "cgroup.controllers"))
+	if err != nil {
+		return err
+	}
+	have := strings.Fields(string(avail))
+	for _, ctl := range ctrls {
+		if !contains(have, ctl) {
+			return fmt.Errorf("the %s controller is not available in %s (cgroup v2 controllers there: %q)", ctl, parent, strings.TrimSpace(string(avail)))
+		}
+		if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+"+ctl), 0); err != nil {
+			return fmt.Errorf("enabling the %s controller below %s: %w", ctl, parent, err)
+		}
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(c.path, f[0]), []byte(f[1]), 0); err != nil {
+			if f[0] == "memory.swap.max" && errors.Is(err, os.ErrNotExist) {
+				continue // a kernel without swap accounting has no swap to limit
+			}
+			return fmt.Errorf("setting %s: %w", f[0], err)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Command is the subcommand under which a program serves the launcher.
+const Command = "sandbox-exec"
+
+// Exec parses args (localpty.LauncherArgs, then "--" and the program's
+// argv), restricts this process with Landlock to the policy, and executes
+// the program in its place (argv[0] looked up in $PATH). It returns only
+// on failure, and then the program did not run: a kernel without Landlock,
+// a malformed policy, a restriction that failed, or an exec that failed.
+func Exec(args []string) error {
+	p, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	if err := Restrict(p); err != nil {
+		return err
+	}
+	path, err := exec.LookPath(p.Argv[0])
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(path, p.Argv, os.Environ())
+}
+
+// Restrict confines the calling process (every thread) and all it later
+// starts: reading and executing under p.ReadOnly, and also writing under
+// p.Writable; nothing else in the file system. Sending signals to, and
+// connecting to abstract UNIX sockets of, processes outside the sandbox
+// are refused where the kernel can (Landlock ABI 6+). A path that does
+// not exist grants nothing. A kernel without Landlock is an error, never a
+// silent no-op.
+func Restrict(p Policy) error {
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		return fmt.Errorf("this kernel has no Landlock (ABI %d, %v): refusing to run unconfined", abi, err)
+	}
+	var rules []landlock.Rule
+	for _, path := range p.ReadOnly {
+		if isDir(path) {
+			rules = append(rules, landlock.RODirs(path).IgnoreIfMissing())
+		} else {
+			rules = append(rules, landlock.ROFiles(path).IgnoreIfMissing())
+		}
+	}
+	for _, path := range p.Writable {
+		if isDir(path) {
+			rules = append(rules, landlock.RWDirs(path).WithIoctlDev().IgnoreIfMissing())
+		} else {
+			rules = append(rules, landlock.RWFiles(path).WithIoctlDev().IgnoreIfMissing())
+		}
+	}
+	cfg := landlock.V7.BestEffort()
+	if err := cfg.RestrictPaths(rules...); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	if abi >= 6 {
+		if err := cfg.RestrictScoped(); err != nil {
+			return fmt.Errorf("landlock scopes: %w", err)
+		}
+	}
+	return nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// Policy is what the launcher enforces.
+type Policy struct {
+	ReadOnly []string // readable and executable
+	Writable []string // also writable
+	Argv     []string // the program
+}
+
+// parseArgs reads "-ro PATH", "-rw PATH" pairs up to "--", then the
+// program's argv (which must not be empty).
+func parseArgs(args []string) (Policy, error) {
+	var p Policy
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "--":
+			p.Argv = args[i+1:]
+			if len(p.Argv) == 0 || p.Argv[0] == "" {
+				return Policy{}, errors.New("no program after --")
+			}
+			return p, nil
+		case "-ro", "-rw":
+			if i+1 >= len(args) || args[i+1] == "" || args[i+1][0] != '/' {
+				return Policy{}, fmt.Errorf("%s needs an absolute path", a)
+			}
+			i++
+			if a == "-ro" {
+				p.ReadOnly = append(p.ReadOnly, args[i])
+			} else {
+				p.Writable = append(p.Writable, args[i])
+			}
+		default:
+			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, then -- and the program)", a)
+		}
+	}
+	return Policy{}, errors.New("no -- and program")
+}

@@ -1,0 +1,41 @@
+package sandbox
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseArgs(t *testing.T) {
+	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-rw", "/dev/null", "--", "sh", "-c", "-ro"})
+	if err != nil || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
+		!slices.Equal(p.Argv, []string{"sh", "-c", "-ro"}) {
+		t.Fatalf("%+v %v", p, err)
+	}
+	for _, bad := range [][]string{nil, {"--"}, {"-ro"}, {"-ro", "rel", "--", "sh"}, {"-x", "--", "sh"}, {"-rw", "", "--", "sh"}, {"--", ""}} {
+		if _, err := parseArgs(bad); err == nil {
+			t.Errorf("parseArgs(%q) accepted", bad)
+		}
+	}
+}
+
+// FuzzParseArgs: whatever the arguments, the parser never panics, and a
+// policy it accepts has absolute paths and a program.
+func FuzzParseArgs(f *testing.F) {
+	f.Add("-ro\x00/\x00-rw\x00/tmp\x00--\x00sh")
+	f.Add("--\x00--\x00-ro")
+	f.Fuzz(func(t *testing.T, joined string) {
+		p, err := parseArgs(strings.Split(joined, "\x00"))
+		if err != nil {
+			return
+		}
+		if len(p.Argv) == 0 || p.Argv[0] == "" {
+			t.Fatalf("accepted without a program: %+v", p)
+		}
+		for _, path := range append(p.ReadOnly, p.Writable...) {
+			if !strings.HasPrefix(path, "/") {
+				t.Fatalf("accepted a relative path %q", path)
+			}
+		}
+	})
+}
