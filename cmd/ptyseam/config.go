@@ -25,6 +25,7 @@ type config struct {
 	ResultBytes     int
 	MaxSessions     int
 	Limits          limits
+	Sandbox         sandboxFlags
 	Allow           []string
 	SessionTimeout  time.Duration
 	LogLevel        string
@@ -54,6 +55,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.ResultBytes, "result-bytes", 32<<10, "byte cap on the text of every tool result (cut with a marker); the JSON of its structured content is capped at twice this")
 	fs.IntVar(&c.MaxSessions, "max-sessions", 8, "maximum live sessions per owner (per MCP connection); 0 means no limit")
 	c.Limits.flags(fs)
+	c.Sandbox.flags(fs)
 	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")

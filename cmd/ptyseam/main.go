@@ -11,6 +11,7 @@ import (
 	"os/signal"
 
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/sandbox"
 )
 
 const usage = `ptyseam: drive interactive programs on pseudo-terminals on someone's behalf.
@@ -49,6 +50,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
+	case sandbox.Command: // internal: the launcher of sandboxed sessions
+		return runLauncher(args[1:], stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -58,6 +58,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		OnSpawn:             screens.OnSpawn,
 	})
 	screens.Bind(svc)
+	sb, err := cfg.Sandbox.policy()
+	if err != nil {
+		return nil, err
+	}
+	lopts := localpty.Options{Sandbox: sb, DisableCgroup: cfg.NoCgroup}
 	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes}
 	var al allowlist
 	if len(cfg.Allow) > 0 {
@@ -69,10 +74,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			return nil, err
 		}
 		sopts.Backend = localpty.TypeExec
-	} else if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Shell: cfg.Shell, Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
+	} else if _, err := svc.Register(localpty.NewShell(localpty.ShellOptions{Options: lopts, Shell: cfg.Shell})); err != nil {
 		return nil, err
 	}
-	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: localpty.Options{DisableCgroup: cfg.NoCgroup}})); err != nil {
+	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: lopts})); err != nil {
 		return nil, err
 	}
 	if al != nil && cfg.RemoteHosts != "" {
@@ -117,7 +122,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.Allow) == 0 { // jobs run arbitrary commands: not under an allowlist
+	if len(cfg.Allow) == 0 && sb == nil { // jobs run any command, unconfined: not under an allowlist or a sandbox
 		for _, t := range jobtools.Tools(jm) {
 			if err := disp.Add(t); err != nil {
 				return nil, err

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSandboxedShell: with --sandbox, the shell of pty_open and all it
+// starts cannot write outside --sandbox-rw, and has no network.
+func TestSandboxedShell(t *testing.T) {
+	allowed, outside := t.TempDir(), t.TempDir()
+	cs, _ := connect(t, defaultConfig(t, "--sandbox", "--sandbox-rw", allowed, "--sandbox-memory-mb", "0", "--sandbox-pids", "0"))
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		if strings.HasPrefix(tool.Name, "bg_") {
+			t.Errorf("%s is served under a sandbox (jobs would run unconfined)", tool.Name)
+		}
+	}
+	opened, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+	if res.IsError {
+		t.Fatal(resultText(res))
+	}
+	id := opened["sessionId"]
+	send := func(line string) string {
+		t.Helper()
+		m, res := call(t, cs, "pty_send", map[string]any{"id": id, "data": line})
+		if res.IsError {
+			t.Fatal(resultText(res))
+		}
+		return m["delta"].(string)
+	}
+	if out := send("echo no > " + outside + "/f; echo rc=$?"); !strings.Contains(out, "Permission denied") || strings.Contains(out, "rc=0") {
+		t.Errorf("a write outside --sandbox-rw: %q", out)
+	}
+	if out := send("echo yes > " + allowed + "/f; echo rc=$?"); !strings.Contains(out, "rc=0") {
+		t.Errorf("a write inside --sandbox-rw: %q", out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	if out := send("(exec 3<>/dev/tcp/127.0.0.1/" + port + ") 2>&1; echo net=$?"); !strings.Contains(out, "unreachable") || strings.Contains(out, "net=0") {
+		t.Errorf("a connection from the sandbox to the host's loopback: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "f")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a file was created outside: %v", err)
+	}
+}
+
+// TestSandboxLimitsRefuseWithoutControllers: the default --sandbox sets
+// memory and process limits; where the session's cgroup v2 leaf cannot
+// have them, pty_open is refused (UNSUPPORTED), never run without them.
+func TestSandboxLimitsRefuseWithoutControllers(t *testing.T) {
+	cs, _ := connect(t, defaultConfig(t, "--sandbox"))
+	opened, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+	if !res.IsError {
+		t.Logf("this host enforces the limits: %v", opened["sessionId"])
+		return
+	}
+	if res.Meta["code"] != "UNSUPPORTED" || !strings.Contains(resultText(res), "refused") {
+		t.Fatalf("pty_open: %s", resultText(res))
+	}
+	t.Logf("refused: %s", resultText(res))
+}
