@@ -1,10 +1,9 @@
 module github.com/ptyseam/ptyseam/sandbox
 
-go 1.26.8
-
-require github.com/landlock-lsm/go-landlock v0.11.2
+go 1.26.0
 
 require (
-	golang.org/x/sys v0.49.0 // indirect
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.2
+	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/testharness v0.1.0
 )
