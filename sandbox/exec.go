@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -23,6 +24,13 @@ func Exec(args []string) error {
 	p, err := parseArgs(args)
 	if err != nil {
 		return err
+	}
+	for _, procs := range p.Join {
+		// Before Landlock, which would forbid writing to the cgroup file
+		// system; before the program, so that all it starts is counted.
+		if err := os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
+			return fmt.Errorf("joining the session's cgroup: %w", err)
+		}
 	}
 	if err := Restrict(p); err != nil {
 		return err
@@ -82,11 +90,12 @@ func isDir(path string) bool {
 type Policy struct {
 	ReadOnly []string // readable and executable
 	Writable []string // also writable
+	Join     []string // cgroup.procs files to move into first (cgroup v1 limits)
 	Argv     []string // the program
 }
 
-// parseArgs reads "-ro PATH", "-rw PATH" pairs up to "--", then the
-// program's argv (which must not be empty).
+// parseArgs reads "-ro PATH", "-rw PATH" and "-join PATH" pairs up to
+// "--", then the program's argv (which must not be empty).
 func parseArgs(args []string) (Policy, error) {
 	var p Policy
 	for i := 0; i < len(args); i++ {
@@ -97,18 +106,21 @@ func parseArgs(args []string) (Policy, error) {
 				return Policy{}, errors.New("no program after --")
 			}
 			return p, nil
-		case "-ro", "-rw":
+		case "-ro", "-rw", "-join":
 			if i+1 >= len(args) || args[i+1] == "" || args[i+1][0] != '/' {
 				return Policy{}, fmt.Errorf("%s needs an absolute path", a)
 			}
 			i++
-			if a == "-ro" {
+			switch a {
+			case "-ro":
 				p.ReadOnly = append(p.ReadOnly, args[i])
-			} else {
+			case "-rw":
 				p.Writable = append(p.Writable, args[i])
+			default:
+				p.Join = append(p.Join, args[i])
 			}
 		default:
-			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, then -- and the program)", a)
+			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, then -- and the program)", a)
 		}
 	}
 	return Policy{}, errors.New("no -- and program")

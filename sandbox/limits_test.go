@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func spawnLimited(t *testing.T, sb localpty.Sandbox, argv ...string) (*core.Serv
 		if core.CodeOf(err) != core.CodeUnsupported || !strings.Contains(err.Error(), "refused") {
 			t.Fatalf("spawn: %v, want a session or UNSUPPORTED", err)
 		}
-		if leaves, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup", "*", "ptyseam-"+strconv.Itoa(os.Getpid())+"-*")); len(leaves) > 0 {
+		if leaves := ourLeaves(); len(leaves) > 0 {
 			t.Fatalf("a refused session left cgroup leaves: %v", leaves)
 		}
 		t.Skipf("refused as it must be where the controllers are missing, so enforcement is not tested here: %v", err)
@@ -34,17 +35,23 @@ func spawnLimited(t *testing.T, sb localpty.Sandbox, argv ...string) (*core.Serv
 	return svc, owner, res
 }
 
-// leafOf returns the cgroup v2 directory of process pid.
-func leafOf(t *testing.T, pid int) string {
+// pidsLeaf returns the cgroup directory that counts process pid against
+// its pids limit: its cgroup v2 leaf, or on a hybrid host its leaf in
+// the v1 pids hierarchy.
+func pidsLeaf(t *testing.T, pid int) string {
 	t.Helper()
 	mounts, err := os.ReadFile("/proc/self/mounts")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mount string
+	var v2, v1 string
 	for _, l := range strings.Split(string(mounts), "\n") {
-		if f := strings.Fields(l); len(f) > 2 && f[2] == "cgroup2" {
-			mount = f[1]
+		f := strings.Fields(l)
+		switch {
+		case len(f) > 3 && f[2] == "cgroup2":
+			v2 = f[1]
+		case len(f) > 3 && f[2] == "cgroup" && slices.Contains(strings.Split(f[3], ","), "pids"):
+			v1 = f[1]
 		}
 	}
 	cg, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
@@ -52,22 +59,37 @@ func leafOf(t *testing.T, pid int) string {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(string(cg), "\n") {
-		if rest, ok := strings.CutPrefix(l, "0::"); ok && mount != "" {
-			return filepath.Join(mount, rest)
+		parts := strings.SplitN(l, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[1] == "" && v2 != "" {
+			if dir := filepath.Join(v2, parts[2]); fileExists(filepath.Join(dir, "pids.events")) {
+				return dir
+			}
+		}
+		if slices.Contains(strings.Split(parts[1], ","), "pids") && v1 != "" {
+			return filepath.Join(v1, parts[2])
 		}
 	}
-	t.Fatalf("no cgroup v2 leaf for pid %d", pid)
+	t.Fatalf("no pids cgroup for pid %d:\n%s", pid, cg)
 	return ""
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // TestForkBombStopsAtPidsLimit: a fork bomb in a session with PidsMax 64
 // is held there (fork fails), and the session still closes cleanly.
 func TestForkBombStopsAtPidsLimit(t *testing.T) {
 	svc, owner, res := spawnLimited(t, localpty.Sandbox{PidsMax: 64, Network: true},
-		"bash", "-c", `bomb() { bomb | bomb & }; bomb; wait`)
+		"bash", "-c", `bomb() { bomb | bomb & }; bomb; read -r x`)
 	// Wait until the kernel refused a fork for the limit (pids.events
 	// counts them), then close.
-	events := filepath.Join(leafOf(t, res.PID), "pids.events")
+	leaf := pidsLeaf(t, res.PID)
+	events := filepath.Join(leaf, "pids.events")
 	deadline := time.Now().Add(waitLimit)
 	for {
 		b, err := os.ReadFile(events)
@@ -79,7 +101,9 @@ func TestForkBombStopsAtPidsLimit(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the fork bomb never reached the limit: %s", b)
+			cur, _ := os.ReadFile(filepath.Join(leaf, "pids.current"))
+			procs, _ := os.ReadFile(filepath.Join(leaf, "cgroup.procs"))
+			t.Fatalf("the fork bomb never reached the limit in %s: %s, pids.current %s, procs %q", leaf, b, cur, procs)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -90,6 +114,9 @@ func TestForkBombStopsAtPidsLimit(t *testing.T) {
 		t.Fatalf("close after a fork bomb: %v", err)
 	}
 	t.Logf("closed in %v", time.Since(start))
+	if leaves := ourLeaves(); len(leaves) > 0 {
+		t.Fatalf("the session's cgroups outlived its close: %v", leaves)
+	}
 }
 
 // TestMemoryHogIsKilled: a program allocating without end in a session
@@ -105,10 +132,34 @@ while True: b.append(bytearray(1 << 20))`)
 	if _, err := svc.Close(ctxT(t), owner, res.ID, "test"); err != nil {
 		t.Fatal(err)
 	}
+	if leaves := ourLeaves(); len(leaves) > 0 {
+		t.Fatalf("the session's cgroups outlived its close: %v", leaves)
+	}
 	if st.Signal != "SIGKILL" {
 		t.Fatalf("the hog ended %s, want killed (SIGKILL) by the memory limit", st)
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	t.Logf("the hog: %s; this process lives with %d MB of heap", st, m.HeapAlloc>>20)
+}
+
+// ourLeaves lists the session cgroups of this process left anywhere under
+// /sys/fs/cgroup (v2 and v1 hierarchies, a few levels deep).
+func ourLeaves() []string {
+	prefix := "ptyseam-" + strconv.Itoa(os.Getpid()) + "-"
+	var found []string
+	_ = filepath.WalkDir("/sys/fs/cgroup", func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), prefix) {
+			found = append(found, p)
+			return filepath.SkipDir
+		}
+		if strings.Count(p, "/") > 6 {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return found
 }

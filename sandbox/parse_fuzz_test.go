@@ -7,8 +7,9 @@ import (
 )
 
 func TestParseArgs(t *testing.T) {
-	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-rw", "/dev/null", "--", "sh", "-c", "-ro"})
+	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "--", "sh", "-c", "-ro"})
 	if err != nil || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
+		!slices.Equal(p.Join, []string{"/sys/fs/cgroup/pids/x/cgroup.procs"}) ||
 		!slices.Equal(p.Argv, []string{"sh", "-c", "-ro"}) {
 		t.Fatalf("%+v %v", p, err)
 	}
@@ -32,7 +33,7 @@ func FuzzParseArgs(f *testing.F) {
 		if len(p.Argv) == 0 || p.Argv[0] == "" {
 			t.Fatalf("accepted without a program: %+v", p)
 		}
-		for _, path := range append(p.ReadOnly, p.Writable...) {
+		for _, path := range append(append(p.ReadOnly, p.Writable...), p.Join...) {
 			if !strings.HasPrefix(path, "/") {
 				t.Fatalf("accepted a relative path %q", path)
 			}

@@ -109,9 +109,8 @@ func (b *Backend) spawn(ctx context.Context, req core.BackendRequest) (*session,
 	}
 	if sb := b.opts.Sandbox; sb != nil {
 		if err := b.checkSandbox(sb); err != nil {
-			return nil, err
+			return nil, err // startCmd wraps argv in the launcher
 		}
-		argv = sb.wrap(argv)
 	}
 	marker := req.Marker
 	if marker == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -13,6 +14,7 @@ import (
 // top-level process's start time, and what the /proc scan has seen.
 type platform struct {
 	cg          *cgroup
+	v1          []string // the sandbox's cgroup v1 leaves (hybrid hosts)
 	leaderStart uint64
 	tracked     map[int]uint64 // pid -> start time; guarded by closeSem
 }
@@ -61,14 +63,22 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 		}
 	}
 	sb := b.opts.Sandbox
+	var v1 []string // cgroup v1 leaves of a hybrid host, joined by the launcher
 	if sb != nil && sb.limited() {
 		if cg == nil {
 			return nil, platform{}, core.Errorf(core.CodeUnsupported, "sandbox limits need the session's cgroup v2 leaf, and none could be made: the session is refused")
 		}
-		if err := cg.limit(sb); err != nil {
+		missing, err := cg.limit(sb)
+		if err == nil && len(missing) > 0 {
+			v1, err = v1Leaves(sb, missing)
+		}
+		if err != nil {
 			_ = cg.remove()
 			return nil, platform{}, wrapErr(core.CodeUnsupported, err, "the sandbox's limits cannot be set: the session is refused")
 		}
+	}
+	if sb != nil {
+		sp.argv = sb.wrap(v1, sp.argv)
 	}
 	cmd := newCmd(sp, tty)
 	if sb != nil {
@@ -83,12 +93,15 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 		cg.closeFD()
 	}
 	if err == nil {
-		return cmd, platform{cg: cg}, nil
+		return cmd, platform{cg: cg, v1: v1}, nil
 	}
 	if cg == nil || sb != nil {
 		if cg != nil {
 			_ = cg.remove()
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = removeV1(ctx, v1)
+		cancel()
 		return nil, platform{}, err // a sandbox never falls back to less confinement
 	}
 	_ = cg.remove()
@@ -109,5 +122,11 @@ func (p *platform) release(ctx context.Context) error {
 		return err
 	}
 	p.cg = nil
+	// The v2 leaf is empty, so every process of the session is gone and
+	// its v1 leaves can go too.
+	if err := removeV1(ctx, p.v1); err != nil {
+		return err
+	}
+	p.v1 = nil
 	return nil
 }

@@ -84,9 +84,14 @@ func (sb *Sandbox) validate() error {
 // limited reports whether sb sets a cgroup limit.
 func (sb *Sandbox) limited() bool { return sb.MemoryMax > 0 || sb.PidsMax > 0 || sb.CPUMax > 0 }
 
-// wrap returns the argv that runs argv under the launcher.
-func (sb *Sandbox) wrap(argv []string) []string {
+// wrap returns the argv that runs argv under the launcher, which first
+// moves itself into the cgroup v1 leaves dirs (a hybrid host's limits):
+// "-join DIR/cgroup.procs" for each.
+func (sb *Sandbox) wrap(dirs []string, argv []string) []string {
 	out := append(append([]string(nil), sb.Launcher...), LauncherArgs(sb)...)
+	for _, d := range dirs {
+		out = append(out, "-join", d+"/cgroup.procs")
+	}
 	out = append(out, "--")
 	return append(out, argv...)
 }

@@ -56,48 +56,57 @@ func sandboxAttr(sb *Sandbox, attr *syscall.SysProcAttr) {
 }
 
 // limit writes sb's limits into the leaf before any process is in it,
-// enabling the controllers in the parent first. Any failure is returned:
-// the caller refuses the session rather than run it without its limits.
-func (c *cgroup) limit(sb *Sandbox) error {
-	var files [][2]string
-	var ctrls []string
-	if sb.PidsMax > 0 {
-		ctrls = append(ctrls, "pids")
-		files = append(files, [2]string{"pids.max", strconv.Itoa(sb.PidsMax)})
-	}
-	if sb.MemoryMax > 0 {
-		ctrls = append(ctrls, "memory")
-		files = append(files, [2]string{"memory.max", strconv.FormatInt(sb.MemoryMax, 10)},
-			[2]string{"memory.swap.max", "0"})
-	}
-	if sb.CPUMax > 0 {
-		const period = 100_000
-		ctrls = append(ctrls, "cpu")
-		files = append(files, [2]string{"cpu.max", fmt.Sprintf("%d %d", max(int64(sb.CPUMax*period), 1000), period)})
-	}
+// enabling the controllers in the parent first. It returns the
+// controllers the parent does not have (a hybrid host keeps them in cgroup
+// v1 hierarchies, see v1Leaves); any other failure is an error, and the
+// caller refuses the session rather than run it without its limits.
+func (c *cgroup) limit(sb *Sandbox) (missing []string, err error) {
 	parent := filepath.Dir(c.path)
 	avail, err := os.ReadFile(filepath.Join(parent, "cgroup.controllers"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	have := strings.Fields(string(avail))
-	for _, ctl := range ctrls {
-		if !contains(have, ctl) {
-			return fmt.Errorf("the %s controller is not available in %s (cgroup v2 controllers there: %q)", ctl, parent, strings.TrimSpace(string(avail)))
+	for _, l := range v2Limits(sb) {
+		if !contains(have, l.ctl) {
+			missing = append(missing, l.ctl)
+			continue
 		}
-		if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+"+ctl), 0); err != nil {
-			return fmt.Errorf("enabling the %s controller below %s: %w", ctl, parent, err)
+		if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+"+l.ctl), 0); err != nil {
+			return nil, fmt.Errorf("enabling the %s controller below %s: %w", l.ctl, parent, err)
 		}
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(c.path, f[0]), []byte(f[1]), 0); err != nil {
-			if f[0] == "memory.swap.max" && errors.Is(err, os.ErrNotExist) {
-				continue // a kernel without swap accounting has no swap to limit
+		for _, f := range l.files {
+			if err := os.WriteFile(filepath.Join(c.path, f[0]), []byte(f[1]), 0); err != nil {
+				if f[0] == "memory.swap.max" && errors.Is(err, os.ErrNotExist) {
+					continue // a kernel without swap accounting has no swap to limit
+				}
+				return nil, fmt.Errorf("setting %s: %w", f[0], err)
 			}
-			return fmt.Errorf("setting %s: %w", f[0], err)
 		}
 	}
-	return nil
+	return missing, nil
+}
+
+type v2Limit struct {
+	ctl   string
+	files [][2]string
+}
+
+// v2Limits are the controllers and files that set sb's limits in a
+// cgroup v2 leaf.
+func v2Limits(sb *Sandbox) []v2Limit {
+	var ls []v2Limit
+	if sb.PidsMax > 0 {
+		ls = append(ls, v2Limit{"pids", [][2]string{{"pids.max", strconv.Itoa(sb.PidsMax)}}})
+	}
+	if sb.MemoryMax > 0 {
+		ls = append(ls, v2Limit{"memory", [][2]string{{"memory.max", strconv.FormatInt(sb.MemoryMax, 10)}, {"memory.swap.max", "0"}}})
+	}
+	if sb.CPUMax > 0 {
+		const period = 100_000
+		ls = append(ls, v2Limit{"cpu", [][2]string{{"cpu.max", fmt.Sprintf("%d %d", max(int64(sb.CPUMax*period), 1000), period)}}})
+	}
+	return ls
 }
 
 func contains(list []string, s string) bool {
