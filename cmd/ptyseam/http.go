@@ -35,7 +35,7 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ts.server },
 		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionTimeout, Logger: ts.log})
 	var stopping atomic.Bool
-	limited := &clientLimiter{max: cfg.Limits.Clients, live: ts.liveClients, next: handler}
+	limited := &clientLimiter{max: cfg.Limits.Clients, alive: ts.liveSessions, next: handler}
 	srv := &http.Server{
 		Handler:           refuseWhileStopping(&stopping, checkOrigin(ln.Addr().String(), requireToken(token, limited))),
 		ReadHeaderTimeout: 10 * time.Second,

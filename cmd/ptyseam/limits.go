@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -52,25 +55,35 @@ func (l limits) check() error {
 	return nil
 }
 
-// clientLimiter refuses a request that would open an MCP session (a POST
-// without an Mcp-Session-Id header) while max sessions are open or being
-// opened. live counts the open ones.
+// clientLimiter refuses a request that would open an MCP session (an
+// initialize request without an Mcp-Session-Id header) while max sessions
+// are open or being opened. It counts the sessions its initialize requests
+// opened (the id the response carries) that the server still has (alive
+// reports the ids the server holds): the SDK also holds short-lived
+// sessions of its own, which are not clients.
 type clientLimiter struct {
-	max  int
-	live func() int
-	next http.Handler
+	max   int
+	alive func() map[string]bool
+	next  http.Handler
 
 	mu      sync.Mutex
+	opened  map[string]bool
 	opening int
 }
 
 func (c *clientLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" || !opensSession(r) {
 		c.next.ServeHTTP(w, r)
 		return
 	}
 	c.mu.Lock()
-	if c.live()+c.opening >= c.max {
+	alive := c.alive()
+	for id := range c.opened {
+		if !alive[id] {
+			delete(c.opened, id)
+		}
+	}
+	if len(c.opened)+c.opening >= c.max {
 		c.mu.Unlock()
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "ptyseam: "+strconv.Itoa(c.max)+" MCP sessions are open, this server's limit (--max-clients): "+
@@ -79,10 +92,49 @@ func (c *clientLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.opening++
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.opening--
-		c.mu.Unlock()
-	}()
 	c.next.ServeHTTP(w, r)
+	c.mu.Lock()
+	c.opening--
+	if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+		if c.opened == nil {
+			c.opened = make(map[string]bool)
+		}
+		c.opened[id] = true
+	}
+	c.mu.Unlock()
+}
+
+// opensSession reports whether the POST r carries an initialize request
+// (alone or in a batch), peeking at up to maxPeek bytes of its body and
+// leaving the body intact for the handler.
+func opensSession(r *http.Request) bool {
+	const maxPeek = 1 << 20
+	if r.Body == nil {
+		return false
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil {
+		return false
+	}
+	var one struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(head, &one) == nil {
+		return one.Method == "initialize"
+	}
+	var batch []struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(head, &batch) == nil {
+		for _, m := range batch {
+			if m.Method == "initialize" {
+				return true
+			}
+		}
+	}
+	return false
 }

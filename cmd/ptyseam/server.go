@@ -253,11 +253,11 @@ func (ts *toolServer) shutdown(ctx context.Context) error {
 	return err
 }
 
-// liveClients counts the MCP sessions open now.
-func (ts *toolServer) liveClients() int {
-	n := 0
-	for range ts.server.Sessions() {
-		n++
+// liveSessions returns the ids of the MCP sessions the server holds.
+func (ts *toolServer) liveSessions() map[string]bool {
+	ids := make(map[string]bool)
+	for ss := range ts.server.Sessions() {
+		ids[ss.ID()] = true
 	}
-	return n
+	return ids
 }
