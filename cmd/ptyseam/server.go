@@ -49,6 +49,17 @@ type toolServer struct {
 // newToolServer builds the service, the facade, the tools and the MCP
 // server for cfg.
 func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
+	if cfg.RemoteHosts != "" {
+		// A remote target is a login shell on another host: it would
+		// reopen the door an allowlist closes, and no local sandbox
+		// confines it.
+		if len(cfg.Allow) > 0 {
+			return nil, fmt.Errorf("--allow and --remote-hosts cannot be combined: a remote target opens a shell, which an allowlist forbids")
+		}
+		if cfg.Sandbox.On {
+			return nil, fmt.Errorf("--sandbox and --remote-hosts cannot be combined: a remote shell runs outside this host's sandbox")
+		}
+	}
 	screens := screen.NewManager(screen.Options{MaxCells: cfg.Limits.ScreenCells, MaxTotalCells: cfg.Limits.ScreenBudget})
 	svc := core.New(core.Options{
 		Logger:              log,
@@ -79,11 +90,6 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	}
 	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: lopts})); err != nil {
 		return nil, err
-	}
-	if al != nil && cfg.RemoteHosts != "" {
-		// A remote target is a login shell: it would reopen the door the
-		// allowlist closes.
-		return nil, fmt.Errorf("--allow and --remote-hosts cannot be combined: a remote target opens a shell, which an allowlist forbids")
 	}
 	targets, err := remoteTargets(cfg, svc, log)
 	if err != nil {
