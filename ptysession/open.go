@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -35,6 +36,14 @@ type OpenRequest struct {
 	// that remote host, Command is typed into it and Env exported there
 	// ("" opens on the default backend).
 	Target string
+	// Timeout bounds how long Open waits for the typed command to settle
+	// (0: Options.OpenTimeout); at most Options.MaxTimeout. A command still
+	// busy then keeps running.
+	Timeout time.Duration
+	// QuietWindow is the output silence after which the typed command
+	// counts as settled (0: the seam's default); at most
+	// Options.MaxTimeout.
+	QuietWindow time.Duration
 }
 
 // OpenResult describes a new session.
@@ -77,6 +86,13 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		return OpenResult{}, invalid(op, "", "cwd", "contains a NUL byte")
 	case len(req.Command) > s.opts.MaxSendBytes:
 		return OpenResult{}, invalid(op, "", "command", "%d bytes exceeds the limit of %d", len(req.Command), s.opts.MaxSendBytes)
+	}
+	if err := s.checkDeadlines(op, "", req.Timeout, req.QuietWindow); err != nil {
+		return OpenResult{}, err
+	}
+	openTimeout := req.Timeout
+	if openTimeout == 0 {
+		openTimeout = s.opts.OpenTimeout
 	}
 	env, err := validateEnv(req.Env)
 	if err != nil {
@@ -134,7 +150,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	}
 	var reason core.WaitReason
 	if typed != "" {
-		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: s.opts.OpenTimeout}, nil, nil)
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: openTimeout, QuietWindow: req.QuietWindow}, nil, nil)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}

@@ -15,6 +15,7 @@ const (
 	DefaultMaxSendBytes     = 1 << 20
 	DefaultOpenTimeout      = 10 * time.Second
 	DefaultProgressInterval = 250 * time.Millisecond
+	DefaultMaxTimeout       = 10 * time.Minute
 )
 
 // CommandMode says how [Sessions.Open] passes OpenRequest.Command to the
@@ -74,6 +75,10 @@ type Options struct {
 	// Targets are the remote shells OpenRequest.Target may name, by name
 	// (see [Target]); deployer configuration, never the model's.
 	Targets map[string]Target
+	// MaxTimeout is the longest deadline and quiet window a caller may ask
+	// for in a SendRequest or OpenRequest (default 10 minutes): a deployer's
+	// bound on how long one call may hold a client.
+	MaxTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -100,6 +105,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxQueuedSends <= 0 {
 		o.MaxQueuedSends = DefaultMaxQueuedSends
+	}
+	if o.MaxTimeout <= 0 {
+		o.MaxTimeout = DefaultMaxTimeout
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = DefaultProgressInterval

@@ -25,6 +25,7 @@ const (
 // name with the calling owner; errors are *tools.ToolError values whose
 // hint names the sibling tool to use next.
 func PtyTools(s *Sessions) []tools.Tool {
+	max := s.opts.MaxTimeout
 	return []tools.Tool{
 		{
 			Definition: tools.Definition{
@@ -40,8 +41,9 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"while you do other things, prefer bg_launch (it can wait until the server is ready). " +
 					"The shell is bash set up for unattended use: history expansion is off (\"!\" is literal), " +
 					"PAGER, GIT_PAGER, SYSTEMD_PAGER and MANPAGER are cat (no pager waits for a key), TERM is xterm-256color, " +
-					"and every prompt after a command reports that line's exit code.",
-				InputSchema:  openInput,
+					"and every prompt after a command reports that line's exit code. " +
+					deadlineText(max),
+				InputSchema:  openInput(max),
 				OutputSchema: openOutput,
 			},
 			Handler: s.openTool,
@@ -58,8 +60,9 @@ func PtyTools(s *Sessions) []tools.Tool {
 					sendLimits +
 					"A returned send does not mean the program exited. One send per session at a time; for output that " +
 					"keeps coming later, use pty_tail. When the program takes over the screen (vim, less, top), the result " +
-					"holds the screen instead of delta; continue with pty_keys. " + outputOnceTools,
-				InputSchema:  sendInput,
+					"holds the screen instead of delta; continue with pty_keys. " + outputOnceTools + " " +
+					deadlineText(max),
+				InputSchema:  sendInput(max),
 				OutputSchema: sendOutput,
 			},
 			Handler: s.sendTool,
@@ -149,6 +152,7 @@ type openArgs struct {
 	Env     map[string]string `json:"env"`
 	Cols    int               `json:"cols"`
 	Rows    int               `json:"rows"`
+	deadlineArgs
 }
 
 type idArgs struct {
@@ -159,6 +163,7 @@ type sendArgs struct {
 	ID     string `json:"id"`
 	Data   string `json:"data"`
 	Submit *bool  `json:"submit"`
+	deadlineArgs
 }
 
 type tailArgs struct {
@@ -183,7 +188,9 @@ func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, raw json.Raw
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)}})
+	timeout, quiet := a.durations()
+	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
+		Timeout: timeout, QuietWindow: quiet})
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
@@ -195,9 +202,12 @@ func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, raw json.Raw
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
+	timeout, quiet := a.durations()
 	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
-		Data:   a.Data,
-		Submit: a.Submit,
+		Data:        a.Data,
+		Submit:      a.Submit,
+		Timeout:     timeout,
+		QuietWindow: quiet,
 		Progress: func(d core.OutputDelta) {
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},

@@ -18,9 +18,11 @@ type SendRequest struct {
 	// byte-exact writes.
 	Submit *bool
 	// Timeout overrides the seam's absolute send deadline (0: its
-	// default).
+	// default). It must not exceed Options.MaxTimeout.
 	Timeout time.Duration
 	// QuietWindow overrides the seam's silence window (0: its default).
+	// It must not exceed Options.MaxTimeout; one as long as Timeout means
+	// silence never settles the send.
 	QuietWindow time.Duration
 	// Progress, if set, receives the output produced so far every
 	// Options.ProgressInterval while the send runs (only when there is new
@@ -88,10 +90,9 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		return SendResult{}, invalid(op, id, "data", "is empty and submit is false: nothing to send")
 	case n > s.opts.MaxSendBytes:
 		return SendResult{}, invalid(op, id, "data", "%d bytes exceeds the limit of %d", len(req.Data), s.opts.MaxSendBytes)
-	case req.Timeout < 0:
-		return SendResult{}, invalid(op, id, "timeout", "must not be negative")
-	case req.QuietWindow < 0:
-		return SendResult{}, invalid(op, id, "quietWindow", "must not be negative")
+	}
+	if err := s.checkDeadlines(op, id, req.Timeout, req.QuietWindow); err != nil {
+		return SendResult{}, err
 	}
 	release, err := s.acquireSend(ctx, owner, id, req.Queue)
 	if err != nil {

@@ -1,6 +1,10 @@
 package ptysession
 
 import (
+	"encoding/json"
+	"fmt"
+	"time"
+
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
@@ -24,8 +28,9 @@ func signalEnum() []string {
 	return l
 }
 
-var (
-	openInput = tools.MustSchemaJSON(tools.Object([]string{"command"}, tools.Obj{
+// openInput is pty_open's input schema; max bounds timeoutMs and quietMs.
+func openInput(max time.Duration) json.RawMessage {
+	return tools.MustSchemaJSON(tools.Object([]string{"command"}, tools.Obj{
 		"command": tools.Obj{"type": "string", "minLength": 1, "description": `What to run, as you would type it in a shell ("python3 -q", "gdb -q ./prog", "npm run dev"). "bash" gives a plain shell.`},
 		"cwd":     tools.String("Working directory (default: the server's)."),
 		"env": tools.Obj{
@@ -33,9 +38,33 @@ var (
 			"additionalProperties": tools.Obj{"type": "string"},
 			"description":          "Extra environment variables, NAME: value; names match [A-Za-z_][A-Za-z0-9_]*.",
 		},
-		"cols": tools.Integer("Terminal width in columns (default 160).").Min(1).Max(maxTermDimension),
-		"rows": tools.Integer("Terminal height in rows (default 40).").Min(1).Max(maxTermDimension),
+		"cols":      tools.Integer("Terminal width in columns (default 160).").Min(1).Max(maxTermDimension),
+		"rows":      tools.Integer("Terminal height in rows (default 40).").Min(1).Max(maxTermDimension),
+		"timeoutMs": timeoutProp(max, "How long to wait for the command to settle, in ms (default 10000)."),
+		"quietMs":   quietProp(max),
 	}))
+}
+
+// sendInput is pty_send's input schema; max bounds timeoutMs and quietMs.
+func sendInput(max time.Duration) json.RawMessage {
+	return tools.MustSchemaJSON(tools.Object([]string{"id", "data"}, tools.Obj{
+		"id":        idProp(),
+		"data":      tools.String(`Text to type. Control characters are sent as is ("\u0003" is Ctrl-C, "\u0004" Ctrl-D).`),
+		"submit":    tools.Obj{"type": "boolean", "default": true, "description": "Press Enter after data (default true). false sends data byte-exact."},
+		"timeoutMs": timeoutProp(max, fmt.Sprintf("Deadline in ms (default %d).", core.DefaultSendTimeout.Milliseconds())),
+		"quietMs":   quietProp(max),
+	}))
+}
+
+func timeoutProp(max time.Duration, desc string) tools.Obj {
+	return tools.Integer(desc).Min(1).Max(max.Milliseconds())
+}
+
+func quietProp(max time.Duration) tools.Obj {
+	return tools.Integer(fmt.Sprintf("Silence in ms after which output counts as settled (default %d).", core.DefaultQuietWindow.Milliseconds())).Min(1).Max(max.Milliseconds())
+}
+
+var (
 	openOutput = tools.MustSchemaJSON(tools.Object([]string{"sessionId", "status", "initialOutput", "truncated"}, tools.Obj{
 		"sessionId":     tools.String("Session id for pty_send, pty_tail, pty_read, pty_signal and pty_close."),
 		"pid":           tools.Integer("Process id of the session's top-level process.").Min(1),
@@ -45,11 +74,6 @@ var (
 		"waitReason":    waitReasonSchema(),
 	}))
 
-	sendInput = tools.MustSchemaJSON(tools.Object([]string{"id", "data"}, tools.Obj{
-		"id":     idProp(),
-		"data":   tools.String(`Text to type. Control characters are sent as is ("\u0003" is Ctrl-C, "\u0004" Ctrl-D).`),
-		"submit": tools.Obj{"type": "boolean", "default": true, "description": "Press Enter after data (default true). false sends data byte-exact."},
-	}))
 	sendOutput = tools.MustSchemaJSON(tools.Object([]string{"delta", "status", "waitReason", "truncated"}, tools.Obj{
 		"delta":      tools.String("Output produced since the write, until the session settled."),
 		"status":     tools.StatusSchema(),

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 )
 
 // config is what a deployer sets for `ptyseam mcp`.
@@ -28,6 +29,7 @@ type config struct {
 	Sandbox         sandboxFlags
 	Allow           []string
 	SessionTimeout  time.Duration
+	MaxTimeout      time.Duration
 	LogLevel        string
 	TextResults     bool
 	NoCgroup        bool
@@ -57,6 +59,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	c.Limits.flags(fs)
 	c.Sandbox.flags(fs)
 	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
+	fs.DurationVar(&c.MaxTimeout, "max-timeout", ptysession.DefaultMaxTimeout, "the longest timeoutMs and quietMs a model may set on pty_open and pty_send")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")
@@ -88,6 +91,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("--scrollback-lines and --scrollback-bytes must be positive")
 	case c.ResultBytes < 1024:
 		return c, errors.New("--result-bytes must be at least 1024")
+	case c.MaxTimeout < time.Second:
+		return c, errors.New("--max-timeout must be at least 1s")
 	case c.MaxSessions < 0:
 		return c, errors.New("--max-sessions must not be negative")
 	}

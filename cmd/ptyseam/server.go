@@ -74,7 +74,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		return nil, err
 	}
 	lopts := localpty.Options{Sandbox: sb, DisableCgroup: cfg.NoCgroup}
-	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes}
+	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, MaxTimeout: cfg.MaxTimeout}
 	var al allowlist
 	if len(cfg.Allow) > 0 {
 		// Under an allowlist no shell exists: programs run directly as

@@ -1,0 +1,99 @@
+package ptysession
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// TestCallerDeadlines checks that a caller's timeout and quiet window reach
+// the seam, and that the deployer's maximum bounds them.
+func TestCallerDeadlines(t *testing.T) {
+	forEachSeam(t, Options{MaxTimeout: 20 * time.Second}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("deadlines")
+		ctx := testCtx(t)
+
+		// Bounds, on both calls, with the field named.
+		for _, c := range []struct {
+			name, field    string
+			timeout, quiet time.Duration
+		}{
+			{"timeout above the maximum", "timeout", 21 * time.Second, 0},
+			{"quiet above the maximum", "quietWindow", 0, 21 * time.Second},
+			{"negative timeout", "timeout", -time.Second, 0},
+		} {
+			_, err := s.Open(ctx, owner, OpenRequest{Command: "bash", Timeout: c.timeout, QuietWindow: c.quiet})
+			wantCode(t, "open: "+c.name, err, core.CodeInvalidArgument)
+			if err != nil && !strings.Contains(err.Error(), c.field+":") {
+				t.Errorf("open: %s: %v does not name %s", c.name, err, c.field)
+			}
+		}
+		sess := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		_, err := s.Send(ctx, owner, sess.SessionID, SendRequest{Data: "true", Timeout: 21 * time.Second})
+		wantCode(t, "send: timeout above the maximum", err, core.CodeInvalidArgument)
+
+		// A short deadline returns while the program still runs (silence
+		// cannot settle it first: the quiet window is longer).
+		start := time.Now()
+		r, err := s.Send(ctx, owner, sess.SessionID, SendRequest{Data: "sleep 30", Timeout: 700 * time.Millisecond, QuietWindow: 20 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.WaitReason != core.WaitTimeout {
+			t.Fatalf("sleep 30 with a 700 ms deadline settled %s after %s", r.WaitReason, time.Since(start))
+		}
+		if _, err := s.Signal(ctx, owner, sess.SessionID, "SIGINT"); err != nil {
+			t.Fatal(err)
+		}
+
+		// A long quiet window waits through a pause the default 3 s
+		// window would have settled on.
+		r, err = s.Send(ctx, owner, sess.SessionID, SendRequest{Data: "echo one; sleep 4; echo two-$((1+1))", QuietWindow: 8 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Delta, "two-2") {
+			t.Fatalf("settled %s before the second burst: %q", r.WaitReason, r.Delta)
+		}
+
+		// pty_open takes them too: a 500 ms deadline on a command that
+		// keeps running.
+		start = time.Now()
+		o := mustOpen(t, s, owner, OpenRequest{Command: "sleep 30", Timeout: 500 * time.Millisecond, QuietWindow: 20 * time.Second})
+		if o.WaitReason != core.WaitTimeout {
+			t.Fatalf("open of sleep 30 with a 500 ms deadline settled %q after %s", o.WaitReason, time.Since(start))
+		}
+	})
+}
+
+// TestDeadlineArgs checks the tool fields: the schema carries the
+// deployer's maximum, and the dispatcher refuses what breaks it naming the
+// field.
+func TestDeadlineArgs(t *testing.T) {
+	s := New(nil, Options{MaxTimeout: time.Minute})
+	d, err := tools.NewDispatcher(tools.Options{}, PtyTools(s)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := d.Lookup(ToolSend)
+	if !strings.Contains(string(def.InputSchema), `"maximum":60000`) || !strings.Contains(def.Description, "60000") {
+		t.Fatalf("pty_send does not state the maximum:\n%s\n%s", def.Description, def.InputSchema)
+	}
+	owner := core.NewOwner("args")
+	for _, c := range []struct{ tool, args, field string }{
+		{ToolSend, `{"id":"x","data":"y","timeoutMs":60001}`, `"timeoutMs"`},
+		{ToolSend, `{"id":"x","data":"y","quietMs":0}`, `"quietMs"`},
+		{ToolOpen, `{"command":"bash","timeoutMs":-5}`, `"timeoutMs"`},
+		{ToolOpen, `{"command":"bash","timeoutMs":"soon"}`, `"timeoutMs"`},
+	} {
+		_, err := d.Call(testCtx(t), owner, c.tool, json.RawMessage(c.args), tools.CallOptions{})
+		te := tools.AsToolError(err, "")
+		if te == nil || te.Code != string(core.CodeInvalidArgument) || !strings.Contains(te.Message, c.field) {
+			t.Errorf("%s %s: %v, want INVALID_ARGUMENT naming %s", c.tool, c.args, err, c.field)
+		}
+	}
+}

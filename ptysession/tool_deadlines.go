@@ -1,0 +1,28 @@
+package ptysession
+
+import (
+	"fmt"
+	"time"
+)
+
+// deadlineArgs are the optional deadline fields of pty_open and pty_send.
+// The dispatcher bounds each by the input schema (1 to Options.MaxTimeout
+// in ms) and the facade checks them again.
+type deadlineArgs struct {
+	TimeoutMs int64 `json:"timeoutMs"`
+	QuietMs   int64 `json:"quietMs"`
+}
+
+// durations converts the fields (0: the default).
+func (a deadlineArgs) durations() (timeout, quiet time.Duration) {
+	return time.Duration(a.TimeoutMs) * time.Millisecond, time.Duration(a.QuietMs) * time.Millisecond
+}
+
+// deadlineText tells a model, in pty_open's and pty_send's descriptions,
+// when to set timeoutMs and quietMs.
+func deadlineText(max time.Duration) string {
+	return fmt.Sprintf("Optional timeoutMs and quietMs (each at most %d, this server's maximum) change those two waits for "+
+		"this call: raise timeoutMs for a long build or test run you want to see finish; raise quietMs for a program that "+
+		"pauses between bursts of output (a download, a slow compiler), or set it equal to timeoutMs so that only the "+
+		"prompt, a read of input, the exit or the deadline ends the wait; lower both to get control back sooner.", max.Milliseconds())
+}
