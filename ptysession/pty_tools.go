@@ -19,6 +19,11 @@ const (
 	ToolSignal = "pty_signal"
 )
 
+// OpenJobsHint is the sentence of pty_open's description that points at
+// bg_launch; a server that does not serve the job tools removes it.
+const OpenJobsHint = "For a server or watcher that should keep running while you do other things, prefer bg_launch " +
+	"(it can wait until the server is ready)."
+
 // PtyTools returns the model-facing tools over s, in the order pty_open,
 // pty_send, pty_tail, pty_close, pty_list, pty_read, pty_signal. Add them
 // to a tools.Dispatcher. Each handler runs the facade call of the same
@@ -37,8 +42,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"shell: until the prompt came back, the program waited for input, or output went quiet). " +
 					"The session keeps its state (working directory, variables, the running program) between calls. " +
 					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done. " +
-					"cols and rows set the terminal size (default 160x40). For a server or watcher that should keep running " +
-					"while you do other things, prefer bg_launch (it can wait until the server is ready). " +
+					"cols and rows set the terminal size (default 160x40). " + OpenJobsHint + " " +
 					"The shell is bash set up for unattended use: history expansion is off (\"!\" is literal), " +
 					"PAGER, GIT_PAGER, SYSTEMD_PAGER and MANPAGER are cat (no pager waits for a key), TERM is xterm-256color, " +
 					"and every prompt after a command reports that line's exit code. " +

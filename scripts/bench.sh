@@ -17,7 +17,7 @@ run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
 run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
 run ./consumers/ssh/... 'Session|Flood|Dial'
 run ./screen/... 'IngestScreen'
-run ./cmd/ptyseam/ 'ResultBytes'
+run ./cmd/ptyseam/ 'ResultBytes|ToolListBytes'
 python3 - "$out" <<'PY'
 import re, sys
 rows = []

@@ -108,6 +108,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if t.Name == "pty_open" && al != nil {
 			t = allowlisted(t, al)
 		}
+		if t.Name == ptysession.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
+			t = withoutJobsHint(t)
+		}
 		switch t.Name {
 		case ptysession.ToolSend:
 			t = screen.FullScreenSend(screens, t)
@@ -145,7 +148,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		InitializedHandler: ts.initialized,
 	})
 	for _, d := range disp.Definitions() {
-		ts.server.AddTool(mcpTool(d, cfg.TextResults), ts.handler(d.Name))
+		if !served(cfg.Tools, d.Name) {
+			continue
+		}
+		ts.server.AddTool(mcpTool(d, cfg.TextResults || cfg.Tools == profileCore), ts.handler(d.Name))
 	}
 	return ts, nil
 }
