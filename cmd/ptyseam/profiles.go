@@ -14,16 +14,16 @@ const (
 	// profileFull serves every tool, with output schemas.
 	profileFull = "full"
 	// profileCore serves what a model needs most in a small tool list:
-	// the seed's four tools, pty_keys for full-screen programs and
-	// pty_signal, without output schemas (hosts do not show them to a
-	// model; the results keep their structured content).
+	// the seed's four tools, pty_keys for full-screen programs,
+	// pty_signal and pty_wait, without output schemas (hosts do not show
+	// them to a model; the results keep their structured content).
 	profileCore = "core"
 )
 
 // coreTools are the tools of the core profile, in the order served.
 var coreTools = []string{
 	ptysession.ToolOpen, ptysession.ToolSend, ptysession.ToolTail, ptysession.ToolClose,
-	screen.ToolKeys, ptysession.ToolSignal,
+	screen.ToolKeys, ptysession.ToolSignal, ptysession.ToolWait,
 }
 
 // checkProfile validates a --tools value.

@@ -138,6 +138,13 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			}
 		}
 	}
+	var waitSources []ptysession.WaitSource
+	if len(cfg.Allow) == 0 {
+		waitSources = append(waitSources, jobWaits{jm})
+	}
+	if err := disp.Add(ptysession.WaitTool(sessions, waitSources...)); err != nil {
+		return nil, err
+	}
 	ts = &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{

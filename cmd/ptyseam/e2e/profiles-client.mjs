@@ -32,11 +32,11 @@ assert.ok(fullList.some((t) => t.name === "pty_read"));
 assert.ok(fullList.every((t) => t.name === "bg_drop" || t.outputSchema), "full serves output schemas");
 await full.close();
 
-// core: the seed's four, pty_keys and pty_signal, under 12 KB.
+// core: the seed's four, pty_keys, pty_signal and pty_wait, under 12 KB.
 const core = await connect("core");
 const tools = (await core.listTools()).tools;
 figures.coreBytes = JSON.stringify({ tools }).length;
-assert.deepEqual(tools.map((t) => t.name).sort(), ["pty_close", "pty_keys", "pty_open", "pty_send", "pty_signal", "pty_tail"]);
+assert.deepEqual(tools.map((t) => t.name).sort(), ["pty_close", "pty_keys", "pty_open", "pty_send", "pty_signal", "pty_tail", "pty_wait"]);
 assert.ok(figures.coreBytes < 12 * 1024, `core tool list is ${figures.coreBytes} bytes`);
 const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 // The guidance is kept: limits, deadlines, full-screen programs, Ctrl-C.

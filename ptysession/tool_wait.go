@@ -1,0 +1,105 @@
+package ptysession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// ToolWait is the name of the wait tool.
+const ToolWait = "pty_wait"
+
+// WaitTool returns pty_wait over s: a bounded wait for the first of
+// several conditions across the caller's sessions and the ids sources
+// know (jobs). It is not part of PtyTools; a server adds it.
+func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
+	max := s.opts.MaxTimeout
+	return tools.Tool{
+		Definition: tools.Definition{
+			Name:  ToolWait,
+			Title: "Wait for output, a port or an exit",
+			Description: "Wait, without polling, until the first of several conditions holds, across your sessions and " +
+				"background jobs: a line of new output matches a regular expression (kind output, with target and pattern), " +
+				"a TCP port on this host accepts connections (kind port), or a program exits (kind exit, with target). " +
+				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
+				"build to finish. Returns which condition fired (condition, its index), with the matching line and its line " +
+				"number for output, or fired false when timeoutMs passed (default 30000, at most " +
+				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Only output printed after the " +
+				"wait starts counts, unless a condition sets fromLine.",
+			InputSchema:  waitInput(max),
+			OutputSchema: waitOutput,
+		},
+		Handler: func(ctx context.Context, owner *core.Owner, raw json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
+			var a struct {
+				Conditions []WaitCondition `json:"conditions"`
+				TimeoutMs  int64           `json:"timeoutMs"`
+			}
+			if err := tools.DecodeArgs(raw, &a); err != nil {
+				return tools.Result{}, err
+			}
+			r, err := s.Wait(ctx, owner, WaitRequest{
+				Conditions: a.Conditions,
+				Timeout:    time.Duration(a.TimeoutMs) * time.Millisecond,
+				Progress: func(p WaitProgress) {
+					msg := fmt.Sprintf("waiting %.0f s; %s", p.Elapsed.Seconds(), plural(int(p.NewLines), "new line"))
+					if p.LastLine != "" {
+						msg += "; last: " + tools.Bound(p.LastLine, 200)
+					}
+					progress(tools.ProgressUpdate{Message: msg})
+				},
+			}, sources...)
+			if err != nil {
+				return tools.Result{}, toolErr(err)
+			}
+			return tools.Result{Structured: r, Text: renderWait(r, a.Conditions)}, nil
+		},
+	}
+}
+
+func renderWait(r WaitResult, conds []WaitCondition) string {
+	if !r.Fired {
+		return fmt.Sprintf("[timeout after %d ms: no condition held; the programs keep running]", r.WaitedMs)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[condition %d fired after %d ms: %s", r.Condition, r.WaitedMs, conds[r.Condition])
+	if r.Kind == WaitExit && r.Status != nil {
+		fmt.Fprintf(&b, "; %s", *r.Status)
+	}
+	b.WriteString("]")
+	if r.LineNumber != nil {
+		fmt.Fprintf(&b, "\nline %d: %s", *r.LineNumber, r.Line)
+	}
+	return b.String()
+}
+
+var waitOutput = tools.MustSchemaJSON(tools.Object([]string{"fired", "condition", "waitedMs"}, tools.Obj{
+	"fired":      tools.Boolean("A condition held; false: timeoutMs passed."),
+	"condition":  tools.Integer("Index of the condition that fired, -1 if none.").Min(-1),
+	"kind":       tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit)}},
+	"target":     tools.String("Session or job of the condition."),
+	"port":       tools.Integer("The port that accepted.").Min(1).Max(65535),
+	"line":       tools.String("The matching line."),
+	"lineNumber": tools.Integer("Its global line number.").Min(0),
+	"status":     tools.StatusSchema(),
+	"waitedMs":   tools.Integer("How long the wait took.").Min(0),
+}))
+
+func waitInput(max time.Duration) json.RawMessage {
+	cond := tools.Object([]string{"kind"}, tools.Obj{
+		"kind":     tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit)}},
+		"target":   tools.String("sessionId or job id (output, exit)."),
+		"pattern":  tools.Obj{"type": "string", "minLength": 1, "maxLength": MaxWaitPattern, "description": "Regular expression (RE2) a line must match (output)."},
+		"fromLine": tools.Integer("Search from this global line number instead of new output only (output).").Min(0),
+		"port":     tools.Integer("TCP port on this host (port).").Min(1).Max(65535),
+	})
+	return tools.MustSchemaJSON(tools.Object([]string{"conditions"}, tools.Obj{
+		"conditions": tools.Obj{"type": "array", "minItems": 1, "maxItems": MaxWaitConditions, "items": cond,
+			"description": "The first that holds ends the wait."},
+		"timeoutMs": tools.Integer("Longest wait in ms (default 30000).").Min(1).Max(max.Milliseconds()),
+	}))
+}

@@ -1,0 +1,344 @@
+package ptysession
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// WaitKind names the kind of a wait condition.
+type WaitKind string
+
+// Wait condition kinds.
+const (
+	// WaitOutput fires when a line of new output of Target matches
+	// Pattern (a Go regular expression).
+	WaitOutput WaitKind = "output"
+	// WaitPort fires when TCP Port on this host (localhost) accepts a
+	// connection.
+	WaitPort WaitKind = "port"
+	// WaitExit fires when Target's program exited.
+	WaitExit WaitKind = "exit"
+)
+
+// Bounds of a [WaitRequest].
+const (
+	MaxWaitConditions = 16
+	MaxWaitPattern    = 1024
+	DefaultWaitTime   = 30 * time.Second
+	// waitTick is how often a wait checks its conditions: the server
+	// polls, so that the caller does not.
+	waitTick = 100 * time.Millisecond
+	// waitProgressEvery is how often a wait reports progress.
+	waitProgressEvery = time.Second
+)
+
+// WaitCondition is one condition of a wait.
+type WaitCondition struct {
+	// Kind says what to wait for.
+	Kind WaitKind `json:"kind"`
+	// Target is the session (or, through a [WaitSource], job) whose output
+	// or exit is watched; unused for WaitPort.
+	Target string `json:"target,omitempty"`
+	// Pattern is WaitOutput's regular expression (Go RE2 syntax).
+	Pattern string `json:"pattern,omitempty"`
+	// FromLine, for WaitOutput, is the first global line number searched
+	// (nil: the line being written when the wait starts, so only new
+	// output counts). Pass an earlier number to catch a line printed
+	// before the wait began.
+	FromLine *int64 `json:"fromLine,omitempty"`
+	// Port is WaitPort's TCP port (1-65535).
+	Port int `json:"port,omitempty"`
+}
+
+// WaitRequest is a bounded wait for the first of several conditions.
+type WaitRequest struct {
+	// Conditions are watched together; the first that holds ends the
+	// wait (1 to MaxWaitConditions).
+	Conditions []WaitCondition
+	// Timeout bounds the wait (0: DefaultWaitTime; at most
+	// Options.MaxTimeout).
+	Timeout time.Duration
+	// Progress, if set, is called about once a second while the wait
+	// runs.
+	Progress func(WaitProgress)
+}
+
+// WaitProgress reports a running wait.
+type WaitProgress struct {
+	// Elapsed is the time waited so far.
+	Elapsed time.Duration
+	// NewLines counts the new output lines seen across the watched
+	// targets.
+	NewLines int64
+	// LastLine is the newest complete line seen, if any.
+	LastLine string
+}
+
+// WaitResult says how a wait ended.
+type WaitResult struct {
+	// Fired reports that a condition held; false means the wait timed
+	// out.
+	Fired bool `json:"fired"`
+	// Condition is the index of the condition that fired (-1 if none).
+	Condition int `json:"condition"`
+	// Kind and Target repeat the condition that fired.
+	Kind   WaitKind `json:"kind,omitempty"`
+	Target string   `json:"target,omitempty"`
+	// Port is the port that accepted (WaitPort).
+	Port int `json:"port,omitempty"`
+	// Line is the matching line and LineNumber its global line number
+	// (WaitOutput): pty_read or bg_read page on from there.
+	Line       string `json:"line,omitempty"`
+	LineNumber *int64 `json:"lineNumber,omitempty"`
+	// Status is the target's status when the wait ended (WaitOutput,
+	// WaitExit).
+	Status *core.Status `json:"status,omitempty"`
+	// WaitedMs is how long the wait took.
+	WaitedMs int64 `json:"waitedMs"`
+}
+
+// WaitWatcher is one watched session or job, as a [WaitSource] serves it.
+type WaitWatcher interface {
+	// Page returns lines from global line number start on, or the newest
+	// line when start is negative.
+	Page(start int64) (core.PageResult, error)
+	// Status returns the program's status.
+	Status() (core.Status, error)
+}
+
+// WaitSource lets a wait watch targets that are not the facade's own
+// sessions (a job manager's jobs). Watch returns ok false for an id it
+// does not know.
+type WaitSource interface {
+	Watch(owner *core.Owner, id string) (w WaitWatcher, ok bool, err error)
+}
+
+// sessionWatcher watches one of the facade's sessions.
+type sessionWatcher struct {
+	s     *Sessions
+	owner *core.Owner
+	id    core.SessionID
+}
+
+func (w sessionWatcher) Page(start int64) (core.PageResult, error) {
+	if start < 0 {
+		return w.s.t.Read(w.owner, w.id, core.PageRequest{Newest: true, Count: 1})
+	}
+	return w.s.t.Read(w.owner, w.id, core.PageRequest{Start: start, Count: 1000})
+}
+
+func (w sessionWatcher) Status() (core.Status, error) {
+	info, err := w.s.t.Info(w.owner, w.id)
+	return info.Status, err
+}
+
+// watched is one condition being watched.
+type watched struct {
+	cond WaitCondition
+	w    WaitWatcher
+	re   *regexp.Regexp
+	next int64
+}
+
+// Wait blocks until the first of req.Conditions holds, req.Timeout passes
+// (Fired false, no error) or ctx ends (CANCELLED). Targets are the
+// owner's sessions, or ids one of sources knows (its jobs); a target that
+// is neither is NO_SESSION, another owner's FOREIGN_SESSION. The server
+// checks the conditions every 100 ms, so the caller need not poll. Bad
+// input is INVALID_ARGUMENT naming the field.
+func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest, sources ...WaitSource) (WaitResult, error) {
+	const op = "wait"
+	if owner == nil {
+		return WaitResult{}, invalid(op, "", "owner", "is nil")
+	}
+	if err := ctx.Err(); err != nil {
+		return WaitResult{}, cancelled(op, "", err)
+	}
+	switch {
+	case len(req.Conditions) == 0:
+		return WaitResult{}, invalid(op, "", "conditions", "is empty: name at least one")
+	case len(req.Conditions) > MaxWaitConditions:
+		return WaitResult{}, invalid(op, "", "conditions", "%d exceeds the limit of %d", len(req.Conditions), MaxWaitConditions)
+	case req.Timeout < 0:
+		return WaitResult{}, invalid(op, "", "timeout", "must not be negative")
+	case req.Timeout > s.opts.MaxTimeout:
+		return WaitResult{}, invalid(op, "", "timeout", "%s exceeds the maximum of %s", req.Timeout, s.opts.MaxTimeout)
+	}
+	timeout := req.Timeout
+	if timeout == 0 {
+		timeout = min(DefaultWaitTime, s.opts.MaxTimeout)
+	}
+	ws := make([]*watched, len(req.Conditions))
+	for i, c := range req.Conditions {
+		w, err := s.watch(owner, i, c, sources)
+		if err != nil {
+			return WaitResult{}, withOp(err, op)
+		}
+		ws[i] = w
+	}
+	start := time.Now()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(waitTick)
+	defer tick.Stop()
+	var prog WaitProgress
+	lastProgress := start
+	for {
+		for i, w := range ws {
+			res, ok, err := w.check(ctx, &prog)
+			if err != nil {
+				return WaitResult{}, withOp(err, op)
+			}
+			if ok {
+				res.Fired, res.Condition, res.Kind = true, i, w.cond.Kind
+				res.WaitedMs = time.Since(start).Milliseconds()
+				return res, nil
+			}
+		}
+		if req.Progress != nil && time.Since(lastProgress) >= waitProgressEvery {
+			lastProgress = time.Now()
+			prog.Elapsed = time.Since(start)
+			req.Progress(prog)
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			return WaitResult{Condition: -1, WaitedMs: time.Since(start).Milliseconds()}, nil
+		case <-ctx.Done():
+			return WaitResult{}, cancelled(op, "", ctx.Err())
+		}
+	}
+}
+
+// watch validates condition i and resolves its target.
+func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []WaitSource) (*watched, error) {
+	field := func(name string) string { return "conditions[" + strconv.Itoa(i) + "]." + name }
+	w := &watched{cond: c}
+	switch c.Kind {
+	case WaitPort:
+		if c.Port < 1 || c.Port > 65535 {
+			return nil, invalid("", "", field("port"), "%d is not a TCP port (1-65535)", c.Port)
+		}
+		return w, nil
+	case WaitOutput:
+		if c.Pattern == "" || len(c.Pattern) > MaxWaitPattern {
+			return nil, invalid("", "", field("pattern"), "must be 1 to %d bytes", MaxWaitPattern)
+		}
+		re, err := regexp.Compile(c.Pattern)
+		if err != nil {
+			return nil, invalid("", "", field("pattern"), "%v", err)
+		}
+		w.re = re
+	case WaitExit:
+	default:
+		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit", c.Kind)
+	}
+	if c.Target == "" {
+		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
+	}
+	for _, src := range sources {
+		ww, ok, err := src.Watch(owner, c.Target)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			w.w = ww
+		}
+	}
+	if w.w == nil {
+		sw := sessionWatcher{s: s, owner: owner, id: core.SessionID(c.Target)}
+		if _, err := sw.Status(); err != nil {
+			return nil, err
+		}
+		w.w = sw
+	}
+	if c.Kind == WaitOutput {
+		if c.FromLine != nil {
+			if *c.FromLine < 0 {
+				return nil, invalid("", "", field("fromLine"), "must not be negative")
+			}
+			w.next = *c.FromLine
+		} else {
+			p, err := w.w.Page(-1)
+			if err != nil {
+				return nil, err
+			}
+			w.next = p.End
+			if p.Partial && p.End > 0 {
+				w.next = p.End - 1 // the line being written counts as new
+			}
+		}
+	}
+	return w, nil
+}
+
+// check tests one condition once.
+func (w *watched) check(ctx context.Context, prog *WaitProgress) (WaitResult, bool, error) {
+	switch w.cond.Kind {
+	case WaitPort:
+		d := net.Dialer{Timeout: 200 * time.Millisecond}
+		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort("localhost", strconv.Itoa(w.cond.Port)))
+		if err != nil {
+			return WaitResult{}, false, nil
+		}
+		_ = c.Close()
+		return WaitResult{Port: w.cond.Port}, true, nil
+	case WaitExit:
+		st, err := w.w.Status()
+		if err != nil {
+			return WaitResult{}, false, err
+		}
+		if st.Kind == core.StatusExited {
+			return WaitResult{Target: w.cond.Target, Status: &st}, true, nil
+		}
+		return WaitResult{}, false, nil
+	}
+	// WaitOutput: scan what is new; an unfinished last line is matched but
+	// scanned again next time, as it may still grow.
+	for {
+		p, err := w.w.Page(w.next)
+		if err != nil {
+			return WaitResult{}, false, err
+		}
+		for j, line := range p.Lines {
+			n := p.Start + int64(j)
+			last := p.Partial && j == len(p.Lines)-1
+			if w.re.MatchString(line) {
+				st, _ := w.w.Status()
+				return WaitResult{Target: w.cond.Target, Line: line, LineNumber: &n, Status: &st}, true, nil
+			}
+			if !last && n >= w.next {
+				prog.NewLines++
+				prog.LastLine = line
+			}
+		}
+		next := p.End
+		if p.Partial && next > p.Start {
+			next--
+		}
+		if next <= w.next {
+			if p.Start > w.next { // lines were dropped before they were read
+				w.next = p.Start
+			}
+			return WaitResult{}, false, nil
+		}
+		w.next = next
+	}
+}
+
+// String renders a condition for messages.
+func (c WaitCondition) String() string {
+	switch c.Kind {
+	case WaitPort:
+		return fmt.Sprintf("port %d", c.Port)
+	case WaitOutput:
+		return fmt.Sprintf("output of %s matching %q", c.Target, c.Pattern)
+	}
+	return fmt.Sprintf("%s of %s", c.Kind, c.Target)
+}

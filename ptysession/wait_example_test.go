@@ -1,0 +1,44 @@
+package ptysession_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
+)
+
+// Wait for a line of new output without polling: a shell prints "ready"
+// a little after the send returned, and the wait reports the line and
+// its number.
+func ExampleSessions_Wait() {
+	ctx := context.Background()
+	svc := newService()
+	defer svc.Shutdown(ctx)
+	s := ptysession.New(svc, ptysession.Options{})
+	owner := core.NewOwner("example")
+	opened, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash"})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close(ctx, owner, opened.SessionID)
+	// The send returns after 300 ms; the line comes later.
+	if _, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{
+		Data: "sleep 1; echo ready-$((6*7))", Timeout: 300 * time.Millisecond, QuietWindow: time.Minute,
+	}); err != nil {
+		panic(err)
+	}
+	r, err := s.Wait(ctx, owner, ptysession.WaitRequest{
+		Conditions: []ptysession.WaitCondition{
+			{Kind: ptysession.WaitOutput, Target: string(opened.SessionID), Pattern: `^ready-\d+`},
+			{Kind: ptysession.WaitExit, Target: string(opened.SessionID)},
+		},
+		Timeout: 30 * time.Second,
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Fired, r.Condition, r.Kind, r.Line)
+	// Output: true 0 output ready-42
+}

@@ -1,0 +1,99 @@
+package ptysession
+
+import (
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// TestWait waits, through the facade, for a dev server's ready line, its
+// port and a shell's exit, and checks the bounds.
+func TestWait(t *testing.T) {
+	forEachSeam(t, Options{MaxTimeout: time.Minute}, func(t *testing.T, s *Sessions) {
+		owner, other := core.NewOwner("waiter"), core.NewOwner("other")
+		ctx := testCtx(t)
+		port := freeTCPPort(t)
+		srv := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		// The send returns at once (its deadline is short, silence cannot
+		// end it first); the server prints its ready line a second later.
+		cmd := fmt.Sprintf("sleep 1; echo 'ready - listening on %d'; exec python3 -m http.server %d --bind 127.0.0.1", port, port)
+		if _, err := s.Send(ctx, owner, srv.SessionID, SendRequest{Data: cmd, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Wait(ctx, owner, WaitRequest{
+			Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: `ready - listening on \d+`}},
+			Timeout:    30 * time.Second,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Fired || r.Kind != WaitOutput || r.LineNumber == nil || !strings.Contains(r.Line, fmt.Sprint(port)) {
+			t.Fatalf("ready line: %+v", r)
+		}
+		page, err := s.Read(ctx, owner, srv.SessionID, ReadRequest{Start: *r.LineNumber, Lines: 1})
+		if err != nil || strings.TrimRight(page.Text, "\n") != r.Line {
+			t.Fatalf("line %d is %q (%v), the wait said %q", *r.LineNumber, page.Text, err, r.Line)
+		}
+		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{
+			{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: "never printed"},
+			{Kind: WaitPort, Port: port},
+		}, Timeout: 30 * time.Second})
+		if err != nil || !r.Fired || r.Condition != 1 || r.Port != port {
+			t.Fatalf("port: %+v, %v", r, err)
+		}
+
+		// A shell that exits 3 a second after the wait began.
+		sh := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		if _, err := s.Send(ctx, owner, sh.SessionID, SendRequest{Data: "sleep 1; exit 3", Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitExit, Target: string(sh.SessionID)}}, Timeout: 30 * time.Second})
+		if err != nil || !r.Fired || r.Status == nil || r.Status.Kind != core.StatusExited || r.Status.ExitCode != 3 {
+			t.Fatalf("exit: %+v, %v", r, err)
+		}
+
+		// Nothing holds: Fired false, no error.
+		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: "never printed"}}, Timeout: 300 * time.Millisecond})
+		if err != nil || r.Fired || r.Condition != -1 {
+			t.Fatalf("timeout: %+v, %v", r, err)
+		}
+
+		// Bounds.
+		bad := []struct {
+			name string
+			who  *core.Owner
+			req  WaitRequest
+			code core.Code
+			says string
+		}{
+			{"no conditions", owner, WaitRequest{}, core.CodeInvalidArgument, "conditions"},
+			{"bad regex", owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: "("}}}, core.CodeInvalidArgument, "conditions[0].pattern"},
+			{"bad port", owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitPort, Port: 70000}}}, core.CodeInvalidArgument, "conditions[0].port"},
+			{"unknown kind", owner, WaitRequest{Conditions: []WaitCondition{{Kind: "screen", Target: string(srv.SessionID)}}}, core.CodeInvalidArgument, "conditions[0].kind"},
+			{"over the maximum", owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitPort, Port: port}}, Timeout: 2 * time.Minute}, core.CodeInvalidArgument, "timeout"},
+			{"unknown session", owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitExit, Target: "pty_nosuchsessionxxxxxxxxxxxxxx"}}}, core.CodeNoSession, ""},
+			{"another owner's", other, WaitRequest{Conditions: []WaitCondition{{Kind: WaitExit, Target: string(srv.SessionID)}}}, core.CodeForeignSession, ""},
+		}
+		for _, c := range bad {
+			_, err := s.Wait(ctx, c.who, c.req)
+			wantCode(t, c.name, err, c.code)
+			if err != nil && !strings.Contains(err.Error(), c.says) {
+				t.Errorf("%s: %v does not name %s", c.name, err, c.says)
+			}
+		}
+	})
+}
+
+func freeTCPPort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
