@@ -25,10 +25,12 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			Title: "Wait for output, a port or an exit",
 			Description: "Wait, without polling, until the first of several conditions holds, across your sessions and " +
 				"background jobs: a line of new output matches a regular expression (kind output, with target and pattern), " +
-				"a TCP port on this host accepts connections (kind port), or a program exits (kind exit, with target). " +
+				"a TCP port on this host accepts connections (kind port), a program exits (kind exit, with target), or a " +
+				"program waits for input: a question, a password prompt, the shell's prompt again (kind input, with target; " +
+				"terminal sessions only). " +
 				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
-				"build to finish. Returns which condition fired (condition, its index), with the matching line and its line " +
-				"number for output, or fired false when timeoutMs passed (default 30000, at most " +
+				"build to finish. Returns which condition fired (condition, its index), with the matching line (for input: the " +
+				"newest line, the question) and its line number, or fired false when timeoutMs passed (default 30000, at most " +
 				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Only output printed after the " +
 				"wait starts counts, unless a condition sets fromLine.",
 			InputSchema:  waitInput(max),
@@ -80,7 +82,7 @@ func renderWait(r WaitResult, conds []WaitCondition) string {
 var waitOutput = tools.MustSchemaJSON(tools.Object([]string{"fired", "condition", "waitedMs"}, tools.Obj{
 	"fired":      tools.Boolean("A condition held; false: timeoutMs passed."),
 	"condition":  tools.Integer("Index of the condition that fired, -1 if none.").Min(-1),
-	"kind":       tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit)}},
+	"kind":       tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit), string(WaitInput)}},
 	"target":     tools.String("Session or job of the condition."),
 	"port":       tools.Integer("The port that accepted.").Min(1).Max(65535),
 	"line":       tools.String("The matching line."),
@@ -91,8 +93,8 @@ var waitOutput = tools.MustSchemaJSON(tools.Object([]string{"fired", "condition"
 
 func waitInput(max time.Duration) json.RawMessage {
 	cond := tools.Object([]string{"kind"}, tools.Obj{
-		"kind":     tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit)}},
-		"target":   tools.String("sessionId or job id (output, exit)."),
+		"kind":     tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit), string(WaitInput)}},
+		"target":   tools.String("sessionId or job id (output, exit, input)."),
 		"pattern":  tools.Obj{"type": "string", "minLength": 1, "maxLength": MaxWaitPattern, "description": "Regular expression (RE2) a line must match (output)."},
 		"fromLine": tools.Integer("Search from this global line number instead of new output only (output).").Min(0),
 		"port":     tools.Integer("TCP port on this host (port).").Min(1).Max(65535),

@@ -24,6 +24,10 @@ const (
 	WaitPort WaitKind = "port"
 	// WaitExit fires when Target's program exited.
 	WaitExit WaitKind = "exit"
+	// WaitInput fires when whatever holds Target's terminal waits to read
+	// it: a program asking a question, or the shell back at its prompt.
+	// Only sessions whose backend probes the foreground can tell.
+	WaitInput WaitKind = "input"
 )
 
 // Bounds of a [WaitRequest].
@@ -112,6 +116,17 @@ type WaitWatcher interface {
 	Status() (core.Status, error)
 }
 
+// WaitInputWatcher is a WaitWatcher that can tell when its program waits
+// for input; ok is false when it cannot tell.
+type WaitInputWatcher interface {
+	WaitingForInput() (waiting, ok bool, err error)
+}
+
+// inputProber is the seam's optional foreground probe (*core.Service).
+type inputProber interface {
+	WaitingForInput(owner *core.Owner, id core.SessionID) (waiting, ok bool, err error)
+}
+
 // WaitSource lets a wait watch targets that are not the facade's own
 // sessions (a job manager's jobs). Watch returns ok false for an id it
 // does not know.
@@ -136,6 +151,14 @@ func (w sessionWatcher) Page(start int64) (core.PageResult, error) {
 func (w sessionWatcher) Status() (core.Status, error) {
 	info, err := w.s.t.Info(w.owner, w.id)
 	return info.Status, err
+}
+
+func (w sessionWatcher) WaitingForInput() (bool, bool, error) {
+	p, ok := w.s.t.(inputProber)
+	if !ok {
+		return false, false, nil
+	}
+	return p.WaitingForInput(w.owner, w.id)
 }
 
 // watched is one condition being watched.
@@ -235,9 +258,9 @@ func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []Wa
 			return nil, invalid("", "", field("pattern"), "%v", err)
 		}
 		w.re = re
-	case WaitExit:
+	case WaitExit, WaitInput:
 	default:
-		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit", c.Kind)
+		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit, input", c.Kind)
 	}
 	if c.Target == "" {
 		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
@@ -257,6 +280,15 @@ func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []Wa
 			return nil, err
 		}
 		w.w = sw
+	}
+	if c.Kind == WaitInput {
+		iw, ok := w.w.(WaitInputWatcher)
+		if ok {
+			_, ok, _ = iw.WaitingForInput()
+		}
+		if !ok {
+			return nil, invalid("", "", field("kind"), "%s cannot tell when its program waits for input: wait for its output instead", c.Target)
+		}
 	}
 	if c.Kind == WaitOutput {
 		if c.FromLine != nil {
@@ -298,6 +330,21 @@ func (w *watched) check(ctx context.Context, prog *WaitProgress) (WaitResult, bo
 			return WaitResult{Target: w.cond.Target, Status: &st}, true, nil
 		}
 		return WaitResult{}, false, nil
+	case WaitInput:
+		waiting, _, err := w.w.(WaitInputWatcher).WaitingForInput()
+		if err != nil || !waiting {
+			return WaitResult{}, false, err
+		}
+		// The question is the newest line, usually an unfinished one.
+		res := WaitResult{Target: w.cond.Target}
+		if p, err := w.w.Page(-1); err == nil && len(p.Lines) > 0 {
+			n := p.Start + int64(len(p.Lines)) - 1
+			res.Line, res.LineNumber = p.Lines[len(p.Lines)-1], &n
+		}
+		if st, err := w.w.Status(); err == nil {
+			res.Status = &st
+		}
+		return res, true, nil
 	}
 	// WaitOutput: scan what is new; an unfinished last line is matched but
 	// scanned again next time, as it may still grow.
@@ -339,6 +386,8 @@ func (c WaitCondition) String() string {
 		return fmt.Sprintf("port %d", c.Port)
 	case WaitOutput:
 		return fmt.Sprintf("output of %s matching %q", c.Target, c.Pattern)
+	case WaitInput:
+		return fmt.Sprintf("%s waits for input", c.Target)
 	}
 	return fmt.Sprintf("%s of %s", c.Kind, c.Target)
 }

@@ -56,6 +56,19 @@ func TestWait(t *testing.T) {
 			t.Fatalf("exit: %+v, %v", r, err)
 		}
 
+		// A question, a second after the wait began.
+		q := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		if _, err := s.Send(ctx, owner, q.SessionID, SendRequest{Data: `sleep 1; read -p "Continue? [y/N] " ans; echo got-$ans`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitInput, Target: string(q.SessionID)}}, Timeout: 30 * time.Second})
+		if _, probes := s.t.(inputProber); !probes {
+			// The reference registry probes no foreground: it says so.
+			wantCode(t, "input on a seam that cannot tell", err, core.CodeInvalidArgument)
+		} else if err != nil || !r.Fired || r.Kind != WaitInput || !strings.HasPrefix(r.Line, "Continue? [y/N]") {
+			t.Fatalf("input: %+v, %v", r, err)
+		}
+
 		// Nothing holds: Fired false, no error.
 		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: "never printed"}}, Timeout: 300 * time.Millisecond})
 		if err != nil || r.Fired || r.Condition != -1 {

@@ -1,7 +1,7 @@
 // Drives `ptyseam mcp` over stdio with the official TypeScript MCP client
 // through pty_wait: a dev server's ready line in a terminal session, its
-// port, a background build's exit with progress on the way, a wait that
-// times out and a bad pattern.
+// port, a background build's exit with progress on the way and its output,
+// a question, a wait that times out and a bad pattern.
 // Usage: node wait-client.mjs PATH_TO_PTYSEAM WORKDIR PORT
 // It asserts as it goes and prints one JSON summary line on success.
 import assert from "node:assert/strict";
@@ -78,6 +78,22 @@ assert.deepEqual(r.status, { kind: "exited", exitCode: 0 });
 assert.ok(notes.length >= 1, "no progress while waiting 4 s");
 assert.match(notes[0], /^waiting \d+ s/);
 figures.progressNotes = notes.length;
+
+// The job's own output, from its first line (fromLine): the wait began
+// after the line was printed.
+const compiled = await call("pty_wait", { conditions: [{ kind: "output", target: jobId, pattern: "^build done$", fromLine: 0 }], timeoutMs: 10000 });
+assert.equal(compiled.structuredContent.line, "build done");
+assert.equal(compiled.structuredContent.lineNumber, 1);
+
+// A program that asks a question.
+const q = (await call("pty_open", { command: "bash", cwd: workdir })).structuredContent.sessionId;
+await call("pty_send", { id: q, data: 'sleep 1; read -p "Overwrite config? [y/N] " ans; echo got-$ans', timeoutMs: 300, quietMs: 20000 });
+const asked = await call("pty_wait", { conditions: [{ kind: "input", target: q }, { kind: "exit", target: q }], timeoutMs: 30000 });
+assert.equal(asked.structuredContent.kind, "input");
+assert.match(asked.structuredContent.line, /^Overwrite config\? \[y\/N\]/);
+const answered = await call("pty_send", { id: q, data: "y" });
+assert.match(answered.structuredContent.delta, /got-y/);
+await call("pty_close", { id: q });
 
 // Nothing holds: fired false, and the programs keep running.
 const none = await call("pty_wait", { conditions: [{ kind: "output", target: id, pattern: "never printed" }], timeoutMs: 500 });
