@@ -65,7 +65,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")
 	fs.StringVar(&c.RemoteHosts, "remote-hosts", "", "JSON `FILE` of remote hosts pty_open may open a shell on (its target argument);\nthe credentials stay in the file, the model only names a host (see docs/ssh.md)")
-	fs.StringVar(&c.Tools, "tools", profileFull, "the tool `PROFILE`: full (every tool, with output schemas) or core (pty_open, pty_send,\npty_tail, pty_close, pty_keys, pty_signal and pty_wait, without output schemas: a tool list a quarter the size)")
+	fs.StringVar(&c.Tools, "tools", profileFull, "the tool `PROFILE`: full (every tool, with output schemas) or core (pty_open, pty_send,\npty_tail, pty_close, pty_keys, pty_signal, pty_wait and pty_read, without output schemas: a third the size)")
 	fs.StringVar(&c.LogLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error (terminal bytes are never logged)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: ptyseam mcp [flags]\n\nServes the ptyseam tools over the Model Context Protocol: stdio by default.\nWhen the client disconnects, every session it opened is closed and no process survives.\n\nFlags:\n")

@@ -9,7 +9,7 @@ import (
 )
 
 // TestRealMCPClientProfiles runs profiles-client.mjs: --tools core lists
-// seven tools in under 12 KB with their guidance, --tools full every tool.
+// eight tools in under 12 KB with their guidance, --tools full every tool.
 func TestRealMCPClientProfiles(t *testing.T) {
 	node, dir := requireNode(t)
 	bin := buildBinary(t)

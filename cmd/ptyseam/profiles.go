@@ -15,7 +15,8 @@ const (
 	profileFull = "full"
 	// profileCore serves what a model needs most in a small tool list:
 	// the seed's four tools, pty_keys for full-screen programs,
-	// pty_signal and pty_wait, without output schemas (hosts do not show
+	// pty_signal, pty_wait and pty_read (output is returned once: reading
+	// it again takes pty_read), without output schemas (hosts do not show
 	// them to a model; the results keep their structured content).
 	profileCore = "core"
 )
@@ -23,7 +24,7 @@ const (
 // coreTools are the tools of the core profile, in the order served.
 var coreTools = []string{
 	ptysession.ToolOpen, ptysession.ToolSend, ptysession.ToolTail, ptysession.ToolClose,
-	screen.ToolKeys, ptysession.ToolSignal, ptysession.ToolWait,
+	screen.ToolKeys, ptysession.ToolSignal, ptysession.ToolWait, ptysession.ToolRead,
 }
 
 // checkProfile validates a --tools value.

@@ -32,11 +32,12 @@ assert.ok(fullList.some((t) => t.name === "pty_read"));
 assert.ok(fullList.every((t) => t.name === "bg_drop" || t.outputSchema), "full serves output schemas");
 await full.close();
 
-// core: the seed's four, pty_keys, pty_signal and pty_wait, under 12 KB.
+// core: the seed's four, pty_keys, pty_signal, pty_wait and pty_read,
+// under 12 KB.
 const core = await connect("core");
 const tools = (await core.listTools()).tools;
 figures.coreBytes = JSON.stringify({ tools }).length;
-assert.deepEqual(tools.map((t) => t.name).sort(), ["pty_close", "pty_keys", "pty_open", "pty_send", "pty_signal", "pty_tail", "pty_wait"]);
+assert.deepEqual(tools.map((t) => t.name).sort(), ["pty_close", "pty_keys", "pty_open", "pty_read", "pty_send", "pty_signal", "pty_tail", "pty_wait"]);
 assert.ok(figures.coreBytes < 12 * 1024, `core tool list is ${figures.coreBytes} bytes`);
 const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 // The guidance is kept: limits, deadlines, full-screen programs, Ctrl-C.
@@ -47,7 +48,7 @@ assert.match(byName.pty_send.description, /\\u0003/);
 assert.match(byName.pty_keys.description, /Escape/);
 // and no tool points at one the profile does not serve.
 for (const t of tools) {
-  assert.doesNotMatch(t.description, /bg_launch|pty_read|pty_list|pty_screen/, `${t.name} names a tool core does not serve`);
+  assert.doesNotMatch(t.description, /bg_launch|bg_read|pty_list|pty_screen|pty_resize/, `${t.name} names a tool core does not serve`);
 }
 // The results keep their structured content.
 const opened = await core.callTool({ name: "pty_open", arguments: { command: "bash", cwd: workdir } });
