@@ -21,8 +21,7 @@ func (a deadlineArgs) durations() (timeout, quiet time.Duration) {
 // deadlineText tells a model, in pty_open's and pty_send's descriptions,
 // when to set timeoutMs and quietMs.
 func deadlineText(max time.Duration) string {
-	return fmt.Sprintf("Optional timeoutMs and quietMs (each at most %d, this server's maximum) change those two waits for "+
-		"this call: raise timeoutMs for a long build or test run you want to see finish; raise quietMs for a program that "+
-		"pauses between bursts of output (a download, a slow compiler), or set it equal to timeoutMs so that only the "+
-		"prompt, a read of input, the exit or the deadline ends the wait; lower both to get control back sooner.", max.Milliseconds())
+	return fmt.Sprintf("Optional timeoutMs and quietMs (ms, at most %d) change those waits for this call: raise timeoutMs "+
+		"for a long build or test run; raise quietMs for a program that pauses between bursts of output, or set it to "+
+		"timeoutMs so that only the prompt, a read of input, the exit or the deadline ends the wait.", max.Milliseconds())
 }
