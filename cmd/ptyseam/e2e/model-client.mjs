@@ -67,8 +67,10 @@ assert.match(desc.pty_signal, /output/);
 for (const t of tools) {
   if (t.outputSchema) assert.doesNotMatch(JSON.stringify(t.outputSchema), /"description"/, `${t.name} output schema`);
 }
-// 39,034 bytes before; 31,393 when this was written (a loose bound, as tools grow).
-assert.ok(figures.toolListBytes < 36000, `tool list is ${figures.toolListBytes} bytes`);
+// 39,034 bytes before; 31,393 when this was written; 36,068 with pty_wait
+// and the timeoutMs/quietMs fields (a loose bound, as tools grow; --tools
+// core is the small list, profiles-client.mjs bounds it).
+assert.ok(figures.toolListBytes < 38000, `tool list is ${figures.toolListBytes} bytes`);
 
 // pty_open sets the terminal size.
 const opened = await call("pty_open", { command: "bash", cwd: workdir, cols: 80, rows: 24 });
