@@ -36,7 +36,7 @@ type config struct {
 	// RemoteHosts is the file of remote hosts pty_open may target
 	// (remote.go).
 	RemoteHosts string
-	Tools           string
+	Tools       string
 }
 
 // tokenEnv names the environment variable holding the HTTP bearer token.
