@@ -9,31 +9,9 @@ import (
 // controller ctl is mounted, from /proc/self/mountinfo: a "cgroup" file
 // system whose super options name ctl.
 func parseMountinfoCgroup1(b []byte, ctl string) (string, bool) {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte{'\n'})
-		pre, post, ok := bytes.Cut(line, []byte(" - "))
-		if !ok {
-			continue
-		}
-		pf := bytes.Fields(post)
-		if len(pf) < 3 || string(pf[0]) != "cgroup" {
-			continue
-		}
-		if !hasOption(string(pf[2]), ctl) {
-			continue
-		}
-		f := bytes.Fields(pre)
-		if len(f) < 5 {
-			continue
-		}
-		mp := unescapeMountinfo(f[4])
-		if mp == "" || mp[0] != '/' {
-			continue
-		}
-		return mp, true
-	}
-	return "", false
+	return parseMountinfo(b, func(fstype, superOptions string) bool {
+		return fstype == "cgroup" && hasOption(superOptions, ctl)
+	})
 }
 
 // parseProcCgroup1 returns this process's path in the cgroup v1

@@ -150,6 +150,13 @@ func parseSyscall(b []byte) (taskSyscall, error) {
 // parseMountinfoCgroup2 returns the mount point of the first cgroup2
 // filesystem in /proc/self/mountinfo.
 func parseMountinfoCgroup2(b []byte) (string, bool) {
+	return parseMountinfo(b, func(fstype, _ string) bool { return fstype == "cgroup2" })
+}
+
+// parseMountinfo returns the mount point of the first mount in
+// /proc/self/mountinfo whose file system type and super options satisfy
+// match.
+func parseMountinfo(b []byte, match func(fstype, superOptions string) bool) (string, bool) {
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
@@ -157,8 +164,16 @@ func parseMountinfoCgroup2(b []byte) (string, bool) {
 		if !ok {
 			continue
 		}
+		// After the separator: type, source, super options.
 		pf := bytes.Fields(post)
-		if len(pf) == 0 || string(pf[0]) != "cgroup2" {
+		if len(pf) == 0 {
+			continue
+		}
+		var opts string
+		if len(pf) >= 3 {
+			opts = string(pf[2])
+		}
+		if !match(string(pf[0]), opts) {
 			continue
 		}
 		f := bytes.Fields(pre)
