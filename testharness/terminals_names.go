@@ -3,6 +3,10 @@ package testharness
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -21,16 +25,24 @@ func (ts *termSuite) testExitedFreesName(t *testing.T) {
 	req = ts.request(t, "echo-repl")
 	req.Name, req.NoInitialWait = "build", true
 	fresh := spawn(t, terms, owner, req)
-	if got := text(t, terms, owner, old.ID); got != "exit-with 3" {
-		t.Errorf("the exited session's scrollback = %q after its name was taken", got)
-	}
-	if _, err := terms.Close(ctx, owner, old.ID, "names"); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	_, err := terms.Spawn(ctx, owner, req)
+	assert.Equal(t, "exit-with 3", text(t, terms, owner, old.ID), "the exited session's scrollback after its name was taken")
+	_, err := terms.Close(ctx, owner, old.ID, "names")
+	require.NoError(t, err, "Close")
+	_, err = terms.Spawn(ctx, owner, req)
 	wantCode(t, "a second running session named build", err, core.CodeDuplicateName)
 	list, err := terms.List(owner)
-	if err != nil || len(list) != 1 || list[0].ID != fresh.ID || list[0].Name != "build" {
-		t.Errorf("List = %+v, %v; want the running session named build", list, err)
+	if assert.NoError(t, err, "List") {
+		type entry struct {
+			ID   core.SessionID
+			Name string
+		}
+		var got []entry
+		for _, info := range list {
+			got = append(got, entry{info.ID, info.Name})
+		}
+		want := []entry{{fresh.ID, "build"}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("List: want the running session named build (-want +got):\n%s", diff)
+		}
 	}
 }

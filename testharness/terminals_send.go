@@ -1,9 +1,12 @@
 package testharness
 
 import (
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -14,19 +17,12 @@ func (ts *termSuite) testInitialOutput(t *testing.T) {
 	terms := ts.h.New(t)
 	owner := core.NewOwner("initial")
 	res := spawn(t, terms, owner, ts.request(t, "echo-repl"))
-	if res.InitialOutput != "> " || res.Truncated {
-		t.Errorf("InitialOutput = %q (truncated %v), want %q", res.InitialOutput, res.Truncated, "> ")
-	}
-	if res.Status.Exited() || res.ID == "" {
-		t.Errorf("SpawnResult = %+v", res.SessionInfo)
-	}
-	p, err := terms.Read(owner, res.ID, core.PageRequest{Newest: true, Count: 5})
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
-	if len(p.Lines) != 1 || p.Lines[0] != "> " || !p.Partial || p.Total != 1 || p.Start != 0 || p.End != 1 {
-		t.Errorf("page = %+v, want the partial line %q as line 0 of 1", p, "> ")
-	}
+	assert.Equal(t, "> ", res.InitialOutput, "InitialOutput")
+	assert.False(t, res.Truncated, "InitialOutput truncated")
+	assert.False(t, res.Status.Exited(), "SpawnResult is exited: %+v", res.SessionInfo)
+	assert.NotEmpty(t, res.ID, "SpawnResult.ID")
+	wantPage(t, "the partial line as line 0 of 1", terms, owner, res.ID, core.PageRequest{Newest: true, Count: 5},
+		core.PageResult{Lines: []string{"> "}, Start: 0, End: 1, Total: 1, Partial: true})
 }
 
 // testOneLiveSend: a second send fails with SEND_ACTIVE while the first is
@@ -39,44 +35,32 @@ func (ts *termSuite) testOneLiveSend(t *testing.T) {
 	ctx := testCtx(t)
 	long := core.SendRequest{Data: []byte("sleep 1h"), Submit: true, Timeout: 10 * time.Minute, QuietWindow: 10 * time.Minute}
 	op, err := terms.Send(ctx, owner, res.ID, long)
-	if err != nil {
-		t.Fatalf("Send: %v", err)
-	}
+	require.NoError(t, err, "Send")
 	waitText(t, terms, owner, res.ID, "sleeping")
 	_, err = terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("second"), Submit: true})
 	wantCode(t, "a second live Send", err, core.CodeSendActive)
-	if _, err := terms.Info(owner, res.ID); err != nil {
-		t.Errorf("Info during a send: %v", err)
-	}
+	_, err = terms.Info(owner, res.ID)
+	assert.NoError(t, err, "Info during a send")
 	select {
 	case <-op.Done():
 		r, _ := op.Wait(ctx)
 		t.Fatalf("a send to a sleeping program settled early: %+v", r)
 	default:
 	}
-	if d := op.ReadOutput(); !strings.Contains(d.Text, "sleeping") {
-		t.Errorf("ReadOutput during the send = %q, want the program's output so far", d.Text)
-	}
-	if !op.Cancel() {
-		t.Fatalf("Cancel of a live send returned false")
-	}
-	if op.Cancel() {
-		t.Errorf("a second Cancel returned true")
-	}
+	assert.Contains(t, op.ReadOutput().Text, "sleeping", "ReadOutput during the send: want the program's output so far")
+	require.True(t, op.Cancel(), "Cancel of a live send")
+	assert.False(t, op.Cancel(), "a second Cancel")
 	r, err := op.Wait(ctx)
-	if err != nil || r.WaitReason != core.WaitCancelled {
-		t.Errorf("cancelled send: %+v, %v; want wait reason cancelled", r, err)
+	if assert.NoError(t, err, "Wait for the cancelled send") {
+		assert.Equal(t, core.WaitCancelled, r.WaitReason, "cancelled send: %+v", r)
 	}
 	// SIGINT reached the program, which survives it as a REPL does.
 	waitText(t, terms, owner, res.ID, "interrupted")
 	r = send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("after cancel"), Submit: true})
-	if !strings.Contains(r.Output, "after cancel\nafter cancel\n") || r.Status.Exited() {
-		t.Errorf("send after the cancel: %+v", r)
-	}
-	switch r.WaitReason {
-	case core.WaitTimeout, core.WaitCancelled, core.WaitSessionExit:
-		t.Errorf("send after the cancel settled with %q", r.WaitReason)
-	}
+	assert.Contains(t, r.Output, "after cancel\nafter cancel\n", "send after the cancel: %+v", r)
+	assert.False(t, r.Status.Exited(), "send after the cancel: %+v", r)
+	assert.NotContains(t, []core.WaitReason{core.WaitTimeout, core.WaitCancelled, core.WaitSessionExit}, r.WaitReason,
+		"send after the cancel settled with %q", r.WaitReason)
 }
 
 // testPromptMarker: a program that marks its prompt (OSC 133;B) settles
@@ -86,34 +70,28 @@ func (ts *termSuite) testPromptMarker(t *testing.T) {
 	terms := ts.h.New(t)
 	owner := core.NewOwner("marker")
 	res := spawn(t, terms, owner, ts.request(t, "echo-repl", "--marker"))
-	if res.InitialOutput != "> " {
-		t.Errorf("InitialOutput = %q, want %q", res.InitialOutput, "> ")
-	}
+	assert.Equal(t, "> ", res.InitialOutput, "InitialOutput")
 	ctx := testCtx(t)
 	op, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("hello"), Submit: true, QuietWindow: 10 * time.Minute})
-	if err != nil {
-		t.Fatalf("Send: %v", err)
-	}
+	require.NoError(t, err, "Send")
 	r, err := op.Wait(ctx)
-	if err != nil {
-		t.Fatalf("Wait: %v", err)
-	}
+	require.NoError(t, err, "Wait")
 	const want = "hello\nhello\n> "
-	if r.WaitReason != core.WaitPrompt || r.Output != want || r.Truncated || r.Status.Exited() {
-		t.Errorf("send result: reason %q output %q truncated %v status %v; want prompt, %q", r.WaitReason, r.Output, r.Truncated, r.Status, want)
+	type settled struct {
+		WaitReason core.WaitReason
+		Output     string
+		Truncated  bool
+		Exited     bool
 	}
-	if r.CommandExitCode == nil || *r.CommandExitCode != 0 {
-		t.Errorf("CommandExitCode = %v, want 0", r.CommandExitCode)
+	if diff := cmp.Diff(settled{core.WaitPrompt, want, false, false}, settled{r.WaitReason, r.Output, r.Truncated, r.Status.Exited()}); diff != "" {
+		t.Errorf("send result (-want +got):\n%s", diff)
 	}
-	if d := op.ReadOutput(); d.Text != want {
-		t.Errorf("first ReadOutput = %q, want %q", d.Text, want)
+	if assert.NotNil(t, r.CommandExitCode, "CommandExitCode") {
+		assert.Equal(t, 0, *r.CommandExitCode, "CommandExitCode")
 	}
-	if d := op.ReadOutput(); d.Text != "" || d.Truncated {
-		t.Errorf("second ReadOutput = %+v, want nothing", d)
-	}
-	if op.Cancel() {
-		t.Errorf("Cancel of a settled send returned true")
-	}
+	assert.Equal(t, want, op.ReadOutput().Text, "first ReadOutput")
+	assert.Equal(t, core.OutputDelta{}, op.ReadOutput(), "second ReadOutput: want nothing")
+	assert.False(t, op.Cancel(), "Cancel of a settled send")
 }
 
 // testPassword: input read with echo off is not in the output.
@@ -121,16 +99,11 @@ func (ts *termSuite) testPassword(t *testing.T) {
 	terms := ts.h.New(t)
 	owner := core.NewOwner("password")
 	res := spawn(t, terms, owner, ts.request(t, "password"))
-	if res.InitialOutput != "Password: " {
-		t.Errorf("InitialOutput = %q, want %q", res.InitialOutput, "Password: ")
-	}
+	assert.Equal(t, "Password: ", res.InitialOutput, "InitialOutput")
 	r := send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("hunter2"), Submit: true})
-	if strings.Contains(r.Output, "hunter2") || !strings.Contains(r.Output, "got 7 bytes") {
-		t.Errorf("output %q: the secret must not echo and the program must count it", r.Output)
-	}
-	if all := text(t, terms, owner, res.ID); strings.Contains(all, "hunter2") {
-		t.Errorf("the scrollback holds the secret: %q", all)
-	}
+	assert.NotContains(t, r.Output, "hunter2", "the secret must not echo")
+	assert.Contains(t, r.Output, "got 7 bytes", "the program must count the secret")
+	assert.NotContains(t, text(t, terms, owner, res.ID), "hunter2", "the scrollback holds the secret")
 }
 
 // testExitedSession: an exited session reports its status, refuses input,
@@ -147,24 +120,18 @@ func (ts *termSuite) testExitedSession(t *testing.T) {
 		req.NoInitialWait = true
 		res := spawn(t, terms, owner, req)
 		info := waitExited(t, terms, owner, res.ID)
-		if info.Status != c.want {
-			t.Errorf("status = %#v, want %#v", info.Status, c.want)
-		}
-		if info.TotalLines != 1 {
-			t.Errorf("TotalLines = %d, want 1", info.TotalLines)
-		}
-		if got := text(t, terms, owner, res.ID); got != "exit-with "+c.arg {
-			t.Errorf("scrollback = %q, want %q", got, "exit-with "+c.arg)
-		}
+		assert.Equal(t, c.want, info.Status, "status")
+		assert.EqualValues(t, 1, info.TotalLines, "TotalLines")
+		assert.Equal(t, "exit-with "+c.arg, text(t, terms, owner, res.ID), "scrollback")
 		_, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("x")})
 		wantCode(t, "Send to an exited session", err, core.CodeSessionExited)
 		_, err = terms.Signal(ctx, owner, res.ID, core.SignalRequest{Signal: core.SIGINT})
 		wantCode(t, "Signal to an exited session", err, core.CodeSessionExited)
 		err = terms.Resize(ctx, owner, res.ID, core.Size{Rows: 10, Cols: 10})
 		wantCode(t, "Resize of an exited session", err, core.CodeSessionExited)
-		if closed, err := terms.Close(ctx, owner, res.ID, "done"); !closed || err != nil {
-			t.Errorf("Close of an exited session = %v, %v; want true", closed, err)
-		}
+		closed, err := terms.Close(ctx, owner, res.ID, "done")
+		assert.NoError(t, err, "Close of an exited session")
+		assert.True(t, closed, "Close of an exited session")
 	}
 }
 
@@ -192,9 +159,8 @@ func (ts *termSuite) testBadRequests(t *testing.T) {
 		wantCode(t, "Resize to a bad size", err, core.CodeInvalidArgument)
 	}
 	// The session is still usable.
-	if r := send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("fine"), Submit: true}); !strings.Contains(r.Output, "fine") {
-		t.Errorf("send after bad requests: %+v", r)
-	}
+	r := send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("fine"), Submit: true})
+	assert.Contains(t, r.Output, "fine", "send after bad requests: %+v", r)
 }
 
 // testSignalResize: a signal reaches the program; the program sees a
@@ -205,17 +171,14 @@ func (ts *termSuite) testSignalResize(t *testing.T) {
 	ctx := testCtx(t)
 	repl := spawn(t, terms, owner, ts.request(t, "echo-repl"))
 	sr, err := terms.Signal(ctx, owner, repl.ID, core.SignalRequest{Signal: core.SIGINT})
-	if err != nil || !sr.Delivered {
-		t.Fatalf("Signal(SIGINT) = %+v, %v", sr, err)
-	}
+	require.NoError(t, err, "Signal(SIGINT)")
+	require.True(t, sr.Delivered, "Signal(SIGINT) = %+v", sr)
 	waitText(t, terms, owner, repl.ID, "interrupted")
 
 	req := ts.request(t, "report-size")
 	req.Size = core.Size{Rows: 24, Cols: 80}
 	sz := spawn(t, terms, owner, req)
 	waitText(t, terms, owner, sz.ID, "size 24 80")
-	if err := terms.Resize(ctx, owner, sz.ID, core.Size{Rows: 30, Cols: 100}); err != nil {
-		t.Fatalf("Resize: %v", err)
-	}
+	require.NoError(t, terms.Resize(ctx, owner, sz.ID, core.Size{Rows: 30, Cols: 100}), "Resize")
 	waitText(t, terms, owner, sz.ID, "size 30 100")
 }
