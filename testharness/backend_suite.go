@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -84,19 +87,14 @@ func (bs *backendSuite) start(t *testing.T, size core.Size, args ...string) (cor
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	s, err := bs.h.New(t).Spawn(ctx, req)
-	if err != nil {
-		t.Fatalf("Spawn(%q): %v", args, err)
-	}
+	require.NoError(t, err, "Spawn(%q)", args)
 	c := collect(s)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 		defer cancel()
-		if err := s.Close(ctx); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-		if _, _, ok := c.waitEOF(ctx); !ok {
-			t.Errorf("Read did not return after Close")
-		}
+		assert.NoError(t, s.Close(ctx), "Close")
+		_, _, ok := c.waitEOF(ctx)
+		assert.True(t, ok, "Read did not return after Close")
 	})
 	return s, c
 }
@@ -107,9 +105,7 @@ func mustSee(t *testing.T, c *collector, s string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	out, ok := c.waitContains(ctx, s)
-	if !ok {
-		t.Fatalf("output never contained %q; got %q", s, tail(out, 400))
-	}
+	require.True(t, ok, "output never contained %q; got %q", s, tail(out, 400))
 	return out
 }
 
@@ -119,12 +115,8 @@ func mustEOF(t *testing.T, c *collector) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	out, err, ok := c.waitEOF(ctx)
-	switch {
-	case !ok:
-		t.Fatalf("Read did not reach the end of output; got %q", tail(out, 400))
-	case !endedWithEOF(err):
-		t.Fatalf("Read ended with %v, want io.EOF", err)
-	}
+	require.True(t, ok, "Read did not reach the end of output; got %q", tail(out, 400))
+	require.True(t, endedWithEOF(err), "Read ended with %v, want io.EOF", err)
 	return out
 }
 
@@ -144,9 +136,8 @@ func write(t *testing.T, s core.BackendSession, data string) {
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	n, err := s.Write(ctx, []byte(data))
-	if err != nil || n != len(data) {
-		t.Fatalf("Write(%q) = %d, %v", data, n, err)
-	}
+	require.NoError(t, err, "Write(%q)", data)
+	require.Equal(t, len(data), n, "Write(%q) wrote", data)
 }
 
 // tail returns the last n bytes of b, for messages.

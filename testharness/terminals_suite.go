@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -92,9 +95,7 @@ func spawn(t *testing.T, terms core.Terminals, owner *core.Owner, req core.Spawn
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	res, err := terms.Spawn(ctx, owner, req)
-	if err != nil {
-		t.Fatalf("Spawn(%q): %v", req.Command, err)
-	}
+	require.NoError(t, err, "Spawn(%q)", req.Command)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 		defer cancel()
@@ -109,18 +110,14 @@ func spawn(t *testing.T, terms core.Terminals, owner *core.Owner, req core.Spawn
 // wantCode fails the test unless err carries code.
 func wantCode(t *testing.T, what string, err error, code core.Code) {
 	t.Helper()
-	if got := core.CodeOf(err); got != code {
-		t.Errorf("%s: error %v (code %q), want code %s", what, err, got, code)
-	}
+	assert.Equal(t, code, core.CodeOf(err), "%s: error %v", what, err)
 }
 
 // text returns the retained scrollback as lines joined by "\n".
 func text(t *testing.T, terms core.Terminals, owner *core.Owner, id core.SessionID) string {
 	t.Helper()
 	p, err := terms.Read(owner, id, core.PageRequest{Newest: true, Count: core.MaxPageLinesLimit})
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
+	require.NoError(t, err, "Read")
 	return strings.Join(p.Lines, "\n")
 }
 
@@ -146,9 +143,7 @@ func waitExited(t *testing.T, terms core.Terminals, owner *core.Owner, id core.S
 	deadline := time.Now().Add(suiteTimeout)
 	for {
 		info, err := terms.Info(owner, id)
-		if err != nil {
-			t.Fatalf("Info: %v", err)
-		}
+		require.NoError(t, err, "Info")
 		if info.Status.Exited() {
 			return info
 		}
@@ -165,13 +160,9 @@ func send(t *testing.T, terms core.Terminals, owner *core.Owner, id core.Session
 	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
 	defer cancel()
 	op, err := terms.Send(ctx, owner, id, req)
-	if err != nil {
-		t.Fatalf("Send(%q): %v", req.Data, err)
-	}
+	require.NoError(t, err, "Send(%q)", req.Data)
 	res, err := op.Wait(ctx)
-	if err != nil {
-		t.Fatalf("Wait for Send(%q): %v", req.Data, err)
-	}
+	require.NoError(t, err, "Wait for Send(%q)", req.Data)
 	return res
 }
 
