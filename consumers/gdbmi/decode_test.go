@@ -1,25 +1,30 @@
 package gdbmi
 
 import (
-	"errors"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type testFrame struct {
-	Level int    `mi:"level"`
-	Addr  uint64 `mi:"addr"`
-	Func  string `mi:"func"`
-	File  string `mi:"file"`
-	Line  int    `mi:"line"`
-	Args  []struct {
-		Name  string `mi:"name"`
-		Value string `mi:"value"`
-	} `mi:"args"`
+	Level int       `mi:"level"`
+	Addr  uint64    `mi:"addr"`
+	Func  string    `mi:"func"`
+	File  string    `mi:"file"`
+	Line  int       `mi:"line"`
+	Args  []testArg `mi:"args"`
+}
+
+type testArg struct {
+	Name  string `mi:"name"`
+	Value string `mi:"value"`
 }
 
 func TestDecodeStruct(t *testing.T) {
 	r := mustParse(t, `*stopped,reason="breakpoint-hit",bkptno="1",frame={addr="0x0000555555555163",func="add",args=[{name="a",value="0"},{name="b",value="1"}],file="simple.c",line="9"},thread-id="1",exit-code="012",core="0"`)
-	var ev struct {
+	type event struct {
 		Reason   string     `mi:"reason"`
 		Bkpt     int        `mi:"bkptno"`
 		Frame    *testFrame `mi:"frame"`
@@ -31,19 +36,26 @@ func TestDecodeStruct(t *testing.T) {
 		Skipped  string     `mi:"-"`
 		Untagged string
 	}
-	ev.Missing = "kept"
-	if err := r.Decode(&ev); err != nil {
-		t.Fatal(err)
+	ev := event{Missing: "kept"}
+	require.NoError(t, r.Decode(&ev))
+	want := event{
+		Reason: "breakpoint-hit",
+		Bkpt:   1,
+		Frame: &testFrame{
+			Addr: 0x555555555163,
+			Func: "add",
+			File: "simple.c",
+			Line: 9,
+			Args: []testArg{{"a", "0"}, {"b", "1"}},
+		},
+		Thread:   1,
+		ExitCode: 10, // "012" is octal
+		Core:     StringValue("0"),
+		Any:      StringValue("breakpoint-hit"),
+		Missing:  "kept", // a name the record lacks leaves the field alone
 	}
-	if ev.Reason != "breakpoint-hit" || ev.Bkpt != 1 || ev.Thread != 1 || ev.ExitCode != 10 || ev.Missing != "kept" {
-		t.Errorf("got %+v", ev)
-	}
-	f := ev.Frame
-	if f == nil || f.Addr != 0x555555555163 || f.Func != "add" || f.Line != 9 || len(f.Args) != 2 || f.Args[1].Value != "1" {
-		t.Errorf("frame %+v", f)
-	}
-	if ev.Core.Str() != "0" || ev.Any.(Value).Str() != "breakpoint-hit" {
-		t.Errorf("raw fields %v %v", ev.Core, ev.Any)
+	if diff := cmp.Diff(want, ev, cmpValues); diff != "" {
+		t.Errorf("decoded *stopped (-want +got):\n%s", diff)
 	}
 }
 
@@ -54,7 +66,7 @@ func TestDecodeRepeatedNamesAndLists(t *testing.T) {
 		Enabled bool     `mi:"enabled"`
 		Groups  []string `mi:"thread-groups"`
 	}
-	var out struct {
+	type decoded struct {
 		Table struct {
 			Rows int  `mi:"nr_rows"`
 			Body []bp `mi:"body"`
@@ -63,25 +75,38 @@ func TestDecodeRepeatedNamesAndLists(t *testing.T) {
 		Names []string         `mi:"names"`
 		Map   map[string]Value `mi:"BreakpointTable"`
 	}
-	if err := r.Decode(&out); err != nil {
-		t.Fatal(err)
+	var out decoded
+	require.NoError(t, r.Decode(&out))
+	want := out
+	want.Table.Rows = 2
+	want.Table.Body = []bp{{"1", true, []string{"i1"}}, {"2", false, []string{"i1", "i2"}}}
+	want.Stack = []testFrame{{Level: 0}, {Level: 1}}
+	want.Names = []string{"a", "b"}
+	bkpt := func(number, enabled string, groups ...Value) Field {
+		return Field{"bkpt", TupleValue(
+			Field{"number", StringValue(number)},
+			Field{"enabled", StringValue(enabled)},
+			Field{"thread-groups", ListValue(groups...)},
+		)}
 	}
-	if out.Table.Rows != 2 || len(out.Table.Body) != 2 || out.Table.Body[1].Enabled || !out.Table.Body[0].Enabled || len(out.Table.Body[1].Groups) != 2 {
-		t.Errorf("table %+v", out.Table)
+	want.Map = map[string]Value{
+		"nr_rows": StringValue("2"),
+		"body": ResultListValue(
+			bkpt("1", "y", StringValue("i1")),
+			bkpt("2", "n", StringValue("i1"), StringValue("i2")),
+		),
 	}
-	if len(out.Stack) != 2 || out.Stack[1].Level != 1 || len(out.Names) != 2 {
-		t.Errorf("stack %+v names %v", out.Stack, out.Names)
-	}
-	if out.Map["nr_rows"].Str() != "2" {
-		t.Errorf("map %v", out.Map)
+	if diff := cmp.Diff(want, out, cmpValues); diff != "" {
+		t.Errorf("decoded BreakpointTable, stack and names (-want +got):\n%s", diff)
 	}
 	// Repeated names directly in a tuple collect into a slice.
 	r = mustParse(t, `^done,bkpt={number="1"},bkpt={number="2"},bkpt={number="3"}`)
 	var rep struct {
 		Bkpts []bp `mi:"bkpt"`
 	}
-	if err := r.Decode(&rep); err != nil || len(rep.Bkpts) != 3 || rep.Bkpts[2].Number != "3" {
-		t.Fatalf("repeated: %+v %v", rep, err)
+	require.NoError(t, r.Decode(&rep), "repeated")
+	if diff := cmp.Diff([]bp{{Number: "1"}, {Number: "2"}, {Number: "3"}}, rep.Bkpts); diff != "" {
+		t.Errorf("repeated bkpt results (-want +got):\n%s", diff)
 	}
 }
 
@@ -94,32 +119,24 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	err := r.Decode(&bad)
 	var de *DecodeError
-	if !errors.As(err, &de) || de.Path != "frame.line" || !errors.Is(err, ErrDecode) {
-		t.Fatalf("got %v", err)
-	}
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "frame.line", de.Path)
+	assert.ErrorIs(t, err, ErrDecode)
 	var wrong struct {
 		List string `mi:"list"`
 	}
-	if err := r.Decode(&wrong); !errors.As(err, &de) || de.Path != "list" {
-		t.Fatalf("got %v", err)
-	}
+	err = r.Decode(&wrong)
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "list", de.Path)
 	var flag struct {
 		Flag bool `mi:"flag"`
 	}
-	if err := r.Decode(&flag); !errors.Is(err, ErrDecode) {
-		t.Fatalf("got %v", err)
-	}
+	assert.ErrorIs(t, r.Decode(&flag), ErrDecode, "flag=\"maybe\" into a bool")
 	var notPtr struct{}
-	if err := Decode(r.Results, notPtr); !errors.Is(err, ErrDecode) {
-		t.Fatalf("non-pointer: %v", err)
-	}
-	if err := Decode(r.Results, nil); !errors.Is(err, ErrDecode) {
-		t.Fatalf("nil: %v", err)
-	}
+	assert.ErrorIs(t, Decode(r.Results, notPtr), ErrDecode, "non-pointer")
+	assert.ErrorIs(t, Decode(r.Results, nil), ErrDecode, "nil")
 	var ch struct {
 		C chan int `mi:"flag"`
 	}
-	if err := r.Decode(&ch); !errors.Is(err, ErrDecode) {
-		t.Fatalf("chan: %v", err)
-	}
+	assert.ErrorIs(t, r.Decode(&ch), ErrDecode, "chan")
 }

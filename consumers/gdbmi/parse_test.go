@@ -4,51 +4,55 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
+
+// cmpValues compares Values (and records and structs holding them) whole:
+// kind, string, fields and elements; an empty and a nil slice of fields
+// or elements are the same value.
+var cmpValues = cmp.Options{cmp.AllowUnexported(Value{}), cmpopts.EquateEmpty()}
 
 func mustParse(t *testing.T, line string) Record {
 	t.Helper()
 	r, err := ParseLineString(line)
-	if err != nil {
-		t.Fatalf("ParseLineString(%q): %v", line, err)
-	}
+	require.NoError(t, err, "ParseLineString(%q)", line)
 	return r
 }
 
 func TestParseRecordKinds(t *testing.T) {
+	str := func(name, s string) Value { return TupleValue(Field{name, StringValue(s)}) }
+	none := TupleValue() // a result or async record without results
 	cases := []struct {
-		line     string
-		typ      RecordType
-		token    uint64
-		hasToken bool
-		class    string
-		text     string
+		line string
+		want Record
 	}{
-		{"(gdb) ", RecordPrompt, 0, false, "", ""},
-		{"(gdb)", RecordPrompt, 0, false, "", ""},
-		{"^done", RecordResult, 0, false, "done", ""},
-		{"12^running", RecordResult, 12, true, "running", ""},
-		{"0^connected", RecordResult, 0, true, "connected", ""},
-		{"7^error,msg=\"x\"", RecordResult, 7, true, "error", ""},
-		{"^exit", RecordResult, 0, false, "exit", ""},
-		{"*stopped,reason=\"exited-normally\"", RecordExec, 0, false, "stopped", ""},
-		{"4*running,thread-id=\"all\"", RecordExec, 4, true, "running", ""},
-		{"+download,section=\".text\"", RecordStatus, 0, false, "download", ""},
-		{"=thread-group-added,id=\"i1\"", RecordNotify, 0, false, "thread-group-added", ""},
-		{"~\"Reading symbols\\n\"", RecordConsole, 0, false, "", "Reading symbols\n"},
-		{"@\"target says\"", RecordTarget, 0, false, "", "target says"},
-		{"&\"warning: x\\n\"", RecordLog, 0, false, "", "warning: x\n"},
-		{"~\"\"", RecordConsole, 0, false, "", ""},
+		{"(gdb) ", Record{Type: RecordPrompt}},
+		{"(gdb)", Record{Type: RecordPrompt}},
+		{"^done", Record{Type: RecordResult, Class: "done", Results: none}},
+		{"12^running", Record{Type: RecordResult, Token: 12, HasToken: true, Class: "running", Results: none}},
+		{"0^connected", Record{Type: RecordResult, Token: 0, HasToken: true, Class: "connected", Results: none}},
+		{"7^error,msg=\"x\"", Record{Type: RecordResult, Token: 7, HasToken: true, Class: "error", Results: str("msg", "x")}},
+		{"^exit", Record{Type: RecordResult, Class: "exit", Results: none}},
+		{"*stopped,reason=\"exited-normally\"", Record{Type: RecordExec, Class: "stopped", Results: str("reason", "exited-normally")}},
+		{"4*running,thread-id=\"all\"", Record{Type: RecordExec, Token: 4, HasToken: true, Class: "running", Results: str("thread-id", "all")}},
+		{"+download,section=\".text\"", Record{Type: RecordStatus, Class: "download", Results: str("section", ".text")}},
+		{"=thread-group-added,id=\"i1\"", Record{Type: RecordNotify, Class: "thread-group-added", Results: str("id", "i1")}},
+		{"~\"Reading symbols\\n\"", Record{Type: RecordConsole, Text: "Reading symbols\n"}},
+		{"@\"target says\"", Record{Type: RecordTarget, Text: "target says"}},
+		{"&\"warning: x\\n\"", Record{Type: RecordLog, Text: "warning: x\n"}},
+		{"~\"\"", Record{Type: RecordConsole}},
 	}
 	for _, c := range cases {
 		r := mustParse(t, c.line)
-		if r.Type != c.typ || r.Token != c.token || r.HasToken != c.hasToken || r.Class != c.class || r.Text != c.text {
-			t.Errorf("%q: got %+v", c.line, r)
+		if diff := cmp.Diff(c.want, r, cmpValues); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", c.line, diff)
 		}
-		if c.typ.IsAsync() || c.typ == RecordResult {
-			if r.Results.Kind() != KindTuple {
-				t.Errorf("%q: results kind %v, want tuple", c.line, r.Results.Kind())
-			}
+		if c.want.Type.IsAsync() || c.want.Type == RecordResult {
+			assert.Equal(t, KindTuple, r.Results.Kind(), "%q: results kind", c.line)
 		}
 	}
 }
@@ -56,8 +60,11 @@ func TestParseRecordKinds(t *testing.T) {
 func TestParseLineEndsIgnored(t *testing.T) {
 	for _, s := range []string{"^done\r\n", "^done\n", "^done\r"} {
 		r, err := ParseLine([]byte(s))
-		if err != nil || r.Type != RecordResult || r.Class != "done" {
-			t.Errorf("%q: %+v %v", s, r, err)
+		if assert.NoError(t, err, "%q", s) {
+			want := Record{Type: RecordResult, Class: "done", Results: TupleValue()}
+			if diff := cmp.Diff(want, r, cmpValues); diff != "" {
+				t.Errorf("%q (-want +got):\n%s", s, diff)
+			}
 		}
 	}
 }
