@@ -1,7 +1,6 @@
 package gdbmi
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -71,6 +70,30 @@ func TestParseLineEndsIgnored(t *testing.T) {
 
 func TestParseValues(t *testing.T) {
 	r := mustParse(t, `5^done,bkpt={number="1",type="breakpoint",thread-groups=["i1","i2"],locs=[],empty={}},body=[bkpt={number="1"},bkpt={number="2"},bkpt={number="3"}],nested=[[["a"]],{x="y"}]`)
+	f := func(name string, v Value) Field { return Field{name, v} }
+	sv := StringValue
+	want := Record{Type: RecordResult, Token: 5, HasToken: true, Class: "done", Results: TupleValue(
+		f("bkpt", TupleValue(
+			f("number", sv("1")),
+			f("type", sv("breakpoint")),
+			f("thread-groups", ListValue(sv("i1"), sv("i2"))),
+			f("locs", ListValue()),
+			f("empty", TupleValue()),
+		)),
+		f("body", ResultListValue(
+			f("bkpt", TupleValue(f("number", sv("1")))),
+			f("bkpt", TupleValue(f("number", sv("2")))),
+			f("bkpt", TupleValue(f("number", sv("3")))),
+		)),
+		f("nested", ListValue(
+			ListValue(ListValue(sv("a"))),
+			TupleValue(f("x", sv("y"))),
+		)),
+	)}
+	if diff := cmp.Diff(want, r, cmpValues); diff != "" {
+		t.Errorf("parsed record (-want +got):\n%s", diff)
+	}
+	// The accessors find the same values.
 	b := r.Get("bkpt")
 	if b.Kind() != KindTuple || b.Get("number").Str() != "1" || b.Get("type").Str() != "breakpoint" {
 		t.Fatalf("bkpt = %v", b)
@@ -119,32 +142,33 @@ func TestParseValues(t *testing.T) {
 
 func TestParseDuplicateKeysAtTopLevel(t *testing.T) {
 	r := mustParse(t, `^done,a="1",b="2",a="3"`)
-	f := r.Results.Fields()
-	if len(f) != 3 || f[0].Name != "a" || f[1].Name != "b" || f[2].Name != "a" || f[2].Value.Str() != "3" {
-		t.Fatalf("fields = %+v", f)
+	want := []Field{{"a", StringValue("1")}, {"b", StringValue("2")}, {"a", StringValue("3")}}
+	if diff := cmp.Diff(want, r.Results.Fields(), cmpValues); diff != "" {
+		t.Fatalf("fields in order with duplicates (-want +got):\n%s", diff)
 	}
-	if r.Get("a").Str() != "1" {
-		t.Error("Get should return the first")
-	}
+	assert.Equal(t, "1", r.Get("a").Str(), "Get should return the first")
 }
 
 // TestParseMI2MultiLocation covers gdb's MI2 form of a breakpoint with
 // several locations: bare tuples follow bkpt=... where results belong.
 func TestParseMI2MultiLocation(t *testing.T) {
 	r := mustParse(t, `^done,bkpt={number="1",addr="<MULTIPLE>"},{number="1.1",addr="0x1"},{number="1.2",addr="0x2"}`)
-	f := r.Results.Fields()
-	if len(f) != 3 || f[1].Name != "" || f[2].Value.Get("number").Str() != "1.2" {
-		t.Fatalf("fields = %+v", f)
+	loc := func(number, addr string) Value {
+		return TupleValue(Field{"number", StringValue(number)}, Field{"addr", StringValue(addr)})
+	}
+	want := []Field{{"bkpt", loc("1", "<MULTIPLE>")}, {"", loc("1.1", "0x1")}, {"", loc("1.2", "0x2")}}
+	if diff := cmp.Diff(want, r.Results.Fields(), cmpValues); diff != "" {
+		t.Fatalf("fields (-want +got):\n%s", diff)
 	}
 	r = mustParse(t, `^done,BreakpointTable={body=[bkpt={number="1"},{number="1.1"}]}`)
-	body := r.Results.Path("BreakpointTable", "body")
-	if body.Len() != 2 || body.Index(1).Get("number").Str() != "1.1" {
-		t.Fatalf("body = %v", body)
+	number := func(n string) Value { return TupleValue(Field{"number", StringValue(n)}) }
+	wantBody := ResultListValue(Field{"bkpt", number("1")}, Field{"", number("1.1")})
+	if diff := cmp.Diff(wantBody, r.Results.Path("BreakpointTable", "body"), cmpValues); diff != "" {
+		t.Fatalf("body (-want +got):\n%s", diff)
 	}
 	// A bare tuple with no result before it is still an error.
-	if _, err := ParseLineString(`^done,{a="b"}`); err == nil {
-		t.Error("bare tuple first should fail")
-	}
+	_, err := ParseLineString(`^done,{a="b"}`)
+	assert.Error(t, err, "bare tuple first should fail")
 }
 
 func TestParseEscapes(t *testing.T) {
@@ -160,10 +184,7 @@ func TestParseEscapes(t *testing.T) {
 		`~"raw é bytes"`:                            "raw é bytes",
 	}
 	for in, want := range cases {
-		r := mustParse(t, in)
-		if r.Text != want {
-			t.Errorf("%s: got %q want %q", in, r.Text, want)
-		}
+		assert.Equal(t, want, mustParse(t, in).Text, in)
 	}
 }
 
@@ -171,16 +192,14 @@ func TestQuoteRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "plain", "a\"b\\c\n\t\r", "\x00\x01\x1b\x7f", "héllo ✓ 日本", "\xff\xfe"} {
 		q := Quote(s)
 		got, err := Unquote(q)
-		if err != nil || got != s {
-			t.Errorf("Unquote(Quote(%q)) = %q, %v (quoted %s)", s, got, err, q)
+		if assert.NoError(t, err, "Unquote(%s)", q) {
+			assert.Equal(t, s, got, "Unquote(Quote(%q)) (quoted %s)", s, q)
 		}
 	}
-	if _, err := Unquote(`"a" `); err == nil {
-		t.Error("trailing text accepted")
-	}
-	if _, err := Unquote(`abc`); err == nil {
-		t.Error("unquoted accepted")
-	}
+	_, err := Unquote(`"a" `)
+	assert.Error(t, err, "trailing text accepted")
+	_, err = Unquote(`abc`)
+	assert.Error(t, err, "unquoted accepted")
 }
 
 func TestParseErrorsHavePositions(t *testing.T) {
@@ -220,32 +239,24 @@ func TestParseErrorsHavePositions(t *testing.T) {
 	for _, c := range cases {
 		_, err := ParseLineString(c.line)
 		var se *SyntaxError
-		if !errors.As(err, &se) {
-			t.Errorf("%q: error %v is not a *SyntaxError", c.line, err)
+		if !assert.ErrorAs(t, err, &se, "%q", c.line) {
 			continue
 		}
-		if !errors.Is(err, ErrSyntax) {
-			t.Errorf("%q: errors.Is(ErrSyntax) false", c.line)
-		}
-		if se.Column != c.col || !strings.Contains(se.Msg, c.msg) {
-			t.Errorf("%q: got column %d %q, want column %d containing %q", c.line, se.Column, se.Msg, c.col, c.msg)
-		}
-		if !strings.Contains(se.Error(), "column") {
-			t.Errorf("%q: message %q lacks the column", c.line, se.Error())
-		}
+		assert.ErrorIs(t, err, ErrSyntax, "%q", c.line)
+		assert.Equal(t, c.col, se.Column, "%q: column (message %q)", c.line, se.Msg)
+		assert.Contains(t, se.Msg, c.msg, "%q", c.line)
+		assert.Contains(t, se.Error(), "column", "%q: the message lacks the column", c.line)
 	}
 }
 
 func TestParseDepthLimit(t *testing.T) {
 	deep := "^done,x=" + strings.Repeat("[", MaxDepth+10) + strings.Repeat("]", MaxDepth+10)
 	_, err := ParseLineString(deep)
-	if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "nest deeper") {
-		t.Fatalf("got %v", err)
-	}
+	require.ErrorIs(t, err, ErrSyntax)
+	require.ErrorContains(t, err, "nest deeper")
 	ok := "^done,x=" + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
-	if _, err := ParseLineString(ok); err != nil {
-		t.Fatalf("depth %d: %v", MaxDepth, err)
-	}
+	_, err = ParseLineString(ok)
+	require.NoError(t, err, "depth %d", MaxDepth)
 }
 
 func TestParseHugeLine(t *testing.T) {
@@ -266,26 +277,25 @@ func TestRecordString(t *testing.T) {
 		`(gdb)`,
 		`^done,body=[bkpt={number="1"},bkpt={number="2"}]`,
 	} {
-		if got := mustParse(t, s).String(); got != s {
-			t.Errorf("String() = %s, want %s", got, s)
-		}
+		assert.Equal(t, s, mustParse(t, s).String(), "String()")
 	}
 }
 
 func TestValueNumbers(t *testing.T) {
-	if n, err := StringValue("03").Int(); err != nil || n != 3 {
-		t.Errorf("octal exit code: %d %v", n, err)
+	n, err := StringValue("03").Int()
+	if assert.NoError(t, err, "octal exit code") {
+		assert.EqualValues(t, 3, n, "octal exit code")
 	}
-	if n, err := StringValue("012").Int(); err != nil || n != 10 {
-		t.Errorf("octal 012: %d %v", n, err)
+	n, err = StringValue("012").Int()
+	if assert.NoError(t, err, "octal 012") {
+		assert.EqualValues(t, 10, n, "octal 012")
 	}
-	if n, err := StringValue("0x0000555555555163").Uint(); err != nil || n != 0x555555555163 {
-		t.Errorf("address: %x %v", n, err)
+	u, err := StringValue("0x0000555555555163").Uint()
+	if assert.NoError(t, err, "address") {
+		assert.EqualValues(t, uint64(0x555555555163), u, "address")
 	}
-	if _, err := StringValue("abc").Int(); !errors.Is(err, ErrDecode) {
-		t.Errorf("abc: %v", err)
-	}
-	if _, err := TupleValue().Uint(); !errors.Is(err, ErrDecode) {
-		t.Errorf("tuple: %v", err)
-	}
+	_, err = StringValue("abc").Int()
+	assert.ErrorIs(t, err, ErrDecode, "abc")
+	_, err = TupleValue().Uint()
+	assert.ErrorIs(t, err, ErrDecode, "tuple")
 }
