@@ -22,7 +22,9 @@ type SignalResult struct {
 	// Method says how the signal travelled ("pgid", "ssh-signal", ...).
 	Method string `json:"method,omitempty"`
 	// Output is what the session printed after the signal, until it went
-	// quiet (at most a few seconds; the newest part is kept).
+	// quiet (at most a few seconds; the newest part is kept), after any
+	// output the owner had not been given yet. Like a send's delta it moves
+	// the owner's tail position past it (output is returned once).
 	Output string `json:"output"`
 	// Truncated reports that older parts of Output were dropped.
 	Truncated bool `json:"truncated,omitempty"`
@@ -38,7 +40,8 @@ type SignalResult struct {
 // (see [CommandMode]) no shell exists: the top-level process is the
 // program, and every signal reaches it (SIGKILL ends the session). The
 // result holds what the session printed after the signal, until its
-// output went quiet (a few seconds at most), as a send's delta does.
+// output went quiet (a few seconds at most), and moves owner's tail
+// position past it, as a send's delta does: a later Tail starts after it.
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {

@@ -27,15 +27,15 @@ type signalWatch struct {
 	s     *Sessions
 	owner *core.Owner
 	id    core.SessionID
-	c     core.Cursor
 	tap   *core.Tap // nil: output is read once, without waiting
 }
 
-// watchOutput positions a cursor at the session's newest output and opens
-// a tap, so that what a signal makes the program print can be returned.
+// watchOutput checks that the session's output can be read and opens a
+// tap, so that what a signal makes the program print can be returned.
 func (s *Sessions) watchOutput(owner *core.Owner, id core.SessionID) *signalWatch {
 	w := &signalWatch{s: s, owner: owner, id: id}
-	if _, err := w.c.Next(s.reader(owner, id), 1, 1); err != nil {
+	var probe core.Cursor
+	if _, err := probe.Next(s.reader(owner, id), 1, 1); err != nil {
 		return nil
 	}
 	if tp, ok := s.t.(tapper); ok {
@@ -47,7 +47,10 @@ func (s *Sessions) watchOutput(owner *core.Owner, id core.SessionID) *signalWatc
 }
 
 // finish waits for the output to go quiet (bounded, see signalMaxWait)
-// and returns what was printed since watchOutput.
+// and returns the output owner has not been given yet, moving owner's
+// tail position past it as a send's delta does (output is returned
+// once): what the signal made the program print, and before it whatever
+// owner had not tailed.
 func (w *signalWatch) finish(ctx context.Context) (text string, truncated bool, skipped int64) {
 	if w == nil {
 		return "", false, 0
@@ -56,7 +59,7 @@ func (w *signalWatch) finish(ctx context.Context) (text string, truncated bool, 
 		w.await(ctx)
 		w.tap.Close()
 	}
-	d, err := w.c.Next(w.s.reader(w.owner, w.id), MaxLines, w.s.opts.MaxResultBytes)
+	d, err := w.s.consume(w.owner, w.id, MaxLines)
 	if err != nil {
 		return "", false, 0
 	}

@@ -3,6 +3,7 @@ package ptysession
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -70,4 +71,42 @@ func TestOpenSetsTheTerminalSize(t *testing.T) {
 			t.Fatalf("size %+v, want %+v", info.Size, want)
 		}
 	})
+}
+
+// TestSignalOutputMovesTheTailPosition interrupts a sleep in a shell: the
+// signal's result holds the prompt that followed, and, output being
+// returned once, the next tail does not return it again.
+func TestSignalOutputMovesTheTailPosition(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.WaitReason == core.WaitPrompt {
+			t.Fatalf("sleep 300 settled at a prompt: %+v", res)
+		}
+		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
+		if err != nil || !sr.Delivered {
+			t.Fatalf("signal: %+v %v", sr, err)
+		}
+		prompt := strings.TrimSpace(lastLine(sr.Output))
+		if prompt == "" {
+			t.Fatalf("signal output %q, want the prompt that followed", sr.Output)
+		}
+		tr, err := s.Tail(ctx, owner, r.SessionID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Text != "" {
+			t.Fatalf("tail after the signal returned %q again (signal output %q)", tr.Text, sr.Output)
+		}
+	})
+}
+
+// lastLine returns the text after the last newline of s.
+func lastLine(s string) string {
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }
