@@ -11,6 +11,11 @@
 // editing, no job control, no window size (Resize fails with UNSUPPORTED),
 // and programs that only flush their output on a terminal may buffer it.
 //
+// When the program exits, what it left in its process group is hung up,
+// as a terminal hangs up its foreground group when its shell exits:
+// SIGHUP (and SIGCONT) to the group, SIGKILL to the rest after CloseGrace.
+// Processes that left the group (setsid) are ended by Close.
+//
 // Close honours the core teardown contract: it sends SIGTERM to every
 // process of the session, waits up to CloseGrace, kills what is left with
 // SIGKILL, and returns only when they are gone (zombies count as gone), or

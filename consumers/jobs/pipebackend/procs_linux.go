@@ -127,3 +127,22 @@ func (p proc) signal(sig syscall.Signal) {
 		_ = syscall.Kill(p.pid, sig)
 	}
 }
+
+// groupLive reports whether the process group pgid has a member that is
+// not a zombie.
+func groupLive(pgid int) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, ok := readStat(pid); ok && st.pgid == pgid && !dead(st.state) {
+			return true
+		}
+	}
+	return false
+}

@@ -2,7 +2,10 @@
 
 package pipebackend
 
-import "syscall"
+import (
+	"errors"
+	"syscall"
+)
 
 // procScanWorks reports that findMembers can see the session's processes;
 // without /proc only the process group is used.
@@ -21,3 +24,10 @@ func findMembers(root int, marker string) []proc { return nil }
 func (p proc) alive() bool { return false }
 
 func (p proc) signal(sig syscall.Signal) {}
+
+// groupLive reports whether the process group pgid has a member (without
+// /proc a zombie counts as one).
+func groupLive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

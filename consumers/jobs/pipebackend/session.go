@@ -26,6 +26,9 @@ type session struct {
 	exited chan struct{} // closed once the program has been reaped
 	status core.Status   // valid once exited is closed
 
+	stopHangup chan struct{} // closed by Close: the hang-up stops waiting
+	waitDone   chan struct{} // closed when wait (and its hang-up) returned
+
 	draining bool // Read only: the drain window is armed
 
 	wmu    sync.Mutex // serialises writes
@@ -47,14 +50,19 @@ func newSession(o Options, cmd *exec.Cmd, in, out *os.File, marker string) *sess
 		out:    out,
 		exited: make(chan struct{}),
 		status: core.Running,
+
+		stopHangup: make(chan struct{}),
+		waitDone:   make(chan struct{}),
 	}
 	go s.wait()
 	return s
 }
 
 // wait reaps the program, records its status and wakes a blocked Read so
-// that it can drain what is left and report io.EOF.
+// that it can drain what is left and report io.EOF; then it hangs up what
+// the program left in its process group (see hangup).
 func (s *session) wait() {
+	defer close(s.waitDone)
 	err := localpty.WaitChild(s.cmd)
 	st := statusOf(s.cmd.ProcessState, err)
 	s.status = st
@@ -63,6 +71,7 @@ func (s *session) wait() {
 	_ = s.out.SetReadDeadline(time.Now())
 	close(s.exited)
 	s.opts.Logger.Debug("pipebackend: program exited", "pid", s.pid, "status", st.String())
+	s.hangup(s.stopHangup)
 }
 
 func statusOf(ps *os.ProcessState, err error) core.Status {
@@ -226,9 +235,15 @@ func (s *session) Close(ctx context.Context) error {
 	if s.closed {
 		return nil
 	}
+	select {
+	case <-s.stopHangup:
+	default:
+		close(s.stopHangup) // terminate ends the whole session itself
+	}
 	if err := s.terminate(ctx); err != nil {
 		return err
 	}
+	<-s.waitDone // the program is reaped: wait returns once stopHangup is seen
 	s.closed = true
 	s.dlMu.Lock()
 	s.inDone = true

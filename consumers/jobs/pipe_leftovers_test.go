@@ -1,0 +1,57 @@
+package jobs
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestFinishedPipeJobLeavesNoBackgroundChild runs a pipe job whose program
+// leaves a background child behind and exits: once the job is finished
+// the child is gone (its process group was hung up, as a terminal hangs
+// up its foreground group when its shell exits), and the job's output is
+// still readable.
+func TestFinishedPipeJobLeavesNoBackgroundChild(t *testing.T) {
+	f := newFixture(t, Config{Backend: BackendPipe})
+	in := f.launch(t, sh(`sleep 300 & echo "started $!"`))
+	f.waitEnded(t, in.ID)
+	res, err := f.m.Read(f.owner, in.ID, ReadRequest{Pattern: `^started \d+$`})
+	if err != nil || len(res.Lines) != 1 {
+		t.Fatalf("read: %+v %v", res, err)
+	}
+	child, err := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(res.Lines[0].Text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.pids = append(f.pids, child)
+	deadline := time.Now().Add(5 * time.Second)
+	for !goneOrZombie(child) {
+		if time.Now().After(deadline) {
+			t.Fatalf("background child %d of the finished job still runs", child)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	res, err = f.m.Read(f.owner, in.ID, ReadRequest{Limit: 50})
+	if err != nil || len(res.Lines) == 0 || !strings.HasPrefix(res.Lines[0].Text, "started") {
+		t.Fatalf("read after the hang-up: %+v %v", res, err)
+	}
+}
+
+// goneOrZombie reports that pid no longer runs (a zombie counts as gone).
+func goneOrZombie(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	b := string(raw)
+	i := strings.LastIndexByte(b, ')')
+	return i > 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
+}
