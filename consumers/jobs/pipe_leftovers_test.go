@@ -15,9 +15,15 @@ import (
 // leaves a background child behind and exits: once the job is finished
 // the child is gone (its process group was hung up, as a terminal hangs
 // up its foreground group when its shell exits), and the job's output is
-// still readable.
+// still readable. A PTY job behaves the same.
 func TestFinishedPipeJobLeavesNoBackgroundChild(t *testing.T) {
-	f := newFixture(t, Config{Backend: BackendPipe})
+	for _, b := range []BackendChoice{BackendPipe, BackendPTY} {
+		t.Run(string(b), func(t *testing.T) { finishedJobLeavesNoBackgroundChild(t, b) })
+	}
+}
+
+func finishedJobLeavesNoBackgroundChild(t *testing.T, backend BackendChoice) {
+	f := newFixture(t, Config{Backend: backend})
 	in := f.launch(t, sh(`sleep 300 & echo "started $!"`))
 	f.waitEnded(t, in.ID)
 	res, err := f.m.Read(f.owner, in.ID, ReadRequest{Pattern: `^started \d+$`})

@@ -41,8 +41,11 @@ func TestWriteReachesProgram(t *testing.T) {
 	}
 }
 
+// TestEOFWhileGrandchildHoldsPipe: a grandchild that left the program's
+// process group (so the hang-up at exit does not reach it) still holds
+// the output pipe; Read reports EOF after the drain window anyway.
 func TestEOFWhileGrandchildHoldsPipe(t *testing.T) {
-	s := spawn(t, New(Options{}), "sh", "-c", "sleep 300 & echo started $!")
+	s := spawn(t, New(Options{}), "sh", "-c", "setsid sleep 300 & echo started $!")
 	r := startReader(s)
 	r.waitEOF(t)
 	out := r.text()
@@ -195,5 +198,27 @@ func TestEnvDirAndMarker(t *testing.T) {
 	r.waitEOF(t)
 	if got, want := strings.TrimSpace(r.text()), dir+"|hi|"+marker; got != want {
 		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+// TestExitHangsUpTheProcessGroup: when the program exits, what it left in
+// its process group is hung up without a Close; a child that ignores
+// SIGHUP is killed after CloseGrace.
+func TestExitHangsUpTheProcessGroup(t *testing.T) {
+	s := spawn(t, New(Options{CloseGrace: 100 * time.Millisecond}), "sh", "-c", `trap "" HUP; sleep 300 & echo started $!`)
+	r := startReader(s)
+	r.waitEOF(t)
+	m := regexp.MustCompile(`started (\d+)`).FindStringSubmatch(r.text())
+	if m == nil {
+		t.Fatalf("output %q", r.text())
+	}
+	child, _ := strconv.Atoi(m[1])
+	<-s.Exited()
+	deadline := time.Now().Add(5 * time.Second)
+	for !(proc{pid: child}).zombieOrGone() {
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d that ignores SIGHUP survived its program's exit", child)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
