@@ -123,8 +123,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Description: "Send a signal to the foreground of a session: the program running in it, or the shell itself when it is idle at its prompt. " +
 					"SIGINT is Ctrl-C, SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. An idle shell ignores SIGTERM, SIGQUIT " +
 					"and SIGTSTP and SIGKILL to it is refused, but SIGHUP ends it, and with it the session's program. Returns output: what the session " +
-					"printed after the signal until it went quiet (a few seconds at most), after any output you had not been given yet; " +
-					"like pty_send's delta it moves your tail position past it, so the next pty_tail does not repeat it. To end the whole session use pty_close.",
+					"printed after the signal until it went quiet (a few seconds at most); " +
+					"like pty_send's delta it moves your tail position past it. To end the whole session use pty_close.",
 				InputSchema:  signalInput,
 				OutputSchema: signalOutput,
 			},

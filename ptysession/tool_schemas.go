@@ -143,7 +143,7 @@ var (
 		"targetPgid": tools.Integer("Process group that was signalled.").Min(1),
 		"leader":     tools.Boolean("The target was the session's own shell."),
 		"method":     tools.String("How the signal travelled."),
-		"output":     tools.String("The output you had not been given yet, up to the quiet after the signal: what the signal made the program print. Moves your tail position past it."),
+		"output":     tools.String("What the session printed after the signal until it went quiet; moves your tail position past it."),
 		"truncated":  tools.Boolean("Older parts of output were cut."),
 	}))
 )
