@@ -69,12 +69,14 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}); err != nil || r.WaitReason == core.WaitPrompt {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
-	if sr, err := s.Signal(ctx, owner, id, "SIGINT"); err != nil || !sr.Delivered {
+	sr, err := s.Signal(ctx, owner, id, "SIGINT")
+	if err != nil || !sr.Delivered {
 		t.Fatalf("signal: %+v %v", sr, err)
 	}
-	// Tail shows the interrupted job's end and the next prompt (waited for,
-	// so that the next send cannot settle on that prompt's marker).
-	var tailed string
+	// The signal's output and then the tail (output is returned once) show
+	// the interrupted job's end and the next prompt (waited for, so that
+	// the next send cannot settle on that prompt's marker).
+	tailed := sr.Output
 	for deadline := time.Now().Add(10 * time.Second); !strings.HasSuffix(tailed, "$ "); {
 		tr, err := s.Tail(ctx, owner, id, 1000)
 		if err != nil || time.Now().After(deadline) {
