@@ -101,15 +101,29 @@ func Run(ctx context.Context, t Terminals, owner *core.Owner, id core.SessionID,
 			return Result{}, err
 		}
 		if res, done := f.Feed(chunk); done {
-			if info.Prompts > 0 {
-				// A shell that marks its prompts: return once the
-				// prompt after the command is there too, so that the
-				// next send does not take it for its own.
+			// A shell that marks its prompts: return once the prompt
+			// after the command is there too, so that the next send
+			// does not take it for its own. The marking may have begun
+			// during this run (the command that follows a marker
+			// install): the prompts the service counted by the end of
+			// the frame say so, since the service counts output before
+			// a tap sees it.
+			if marksPrompts(t, owner, id, info) {
 				awaitPrompt(ctx, tap, f.Rest())
 			}
 			return res, nil
 		}
 	}
+}
+
+// marksPrompts reports whether the shell of id printed a marked prompt
+// before now, or had before the run (before).
+func marksPrompts(t Terminals, owner *core.Owner, id core.SessionID, before core.SessionInfo) bool {
+	if before.Prompts > 0 {
+		return true
+	}
+	now, err := t.Info(owner, id)
+	return err == nil && now.Prompts > 0
 }
 
 // promptEnd is the OSC 133;B marker that ends a marked prompt.
