@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -32,6 +33,10 @@ func (s *session) foregroundPGID(op string) (int, error) {
 	return pgid, nil
 }
 
+// signalTries bounds the reads of the foreground group when it vanishes
+// before the kill.
+const signalTries = 14
+
 // Signal delivers req.Signal to the terminal's foreground process group
 // with kill(-pgid). SIGKILL aimed at the top-level process's own group is
 // refused with CodeSignalRefused unless req.AllowLeader is set.
@@ -44,9 +49,18 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 		return core.SignalResult{}, core.Errorf(core.CodeInvalidArgument, "unknown signal %q", req.Signal)
 	}
 	// The group can vanish between TIOCGPGRP and kill (a command just
-	// finished): read it again a few times.
+	// finished, and the shell has yet to take the terminal back): read it
+	// again, pausing a little longer each time (about 100 ms in all) so a
+	// descheduled shell gets to reclaim the terminal.
 	var lastErr error
-	for range 3 {
+	for try := range signalTries {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return core.SignalResult{}, ctx.Err()
+			case <-time.After(time.Duration(try) * time.Millisecond):
+			}
+		}
 		pgid, err := s.foregroundPGID("signal")
 		if err != nil {
 			return core.SignalResult{}, err
