@@ -372,6 +372,10 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 	select {
 	case r := <-req.res:
 		if r.err != nil {
+			if s.ExitCause() != nil {
+				// The write raced the loss: say it was the loss.
+				return r.n, s.errChannelGone()
+			}
 			return r.n, fmt.Errorf("ssh write: %w", r.err)
 		}
 		return r.n, nil

@@ -145,11 +145,11 @@ func TestRemoteSendRightAfterMarkerInstall(t *testing.T) {
 		res := r.send(t, fmt.Sprintf("echo interrupted-%d-$((6*7))", i))
 		wantRanAfterInterrupt(t, fmt.Sprintf("after ^C, try %d", i), res, fmt.Sprintf("interrupted-%d-42", i))
 	}
-	res = r.send(t, "true")
-	wantRemotePrompt(t, "true", res)
-	if res.Elapsed > 2*time.Second {
-		t.Fatalf("a plain command took %v", res.Elapsed)
-	}
+	// After Ctrl-Cs that bash took outside its line editor the service's
+	// line bound is ahead of the shell's count, and the next send may
+	// settle late, on silence (docs/core.md): never early.
+	res = r.send(t, "echo after-interrupts-$((6*7))")
+	wantRanAfterInterrupt(t, "a send after the interrupts", res, "after-interrupts-42")
 }
 
 // TestRemoteSendRightAfterFirstInstall: the first install, with no marked
