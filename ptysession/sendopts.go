@@ -13,26 +13,34 @@ const DefaultMaxQueuedSends = 4
 
 // acquireSend takes the session's send slot for a facade send. Without
 // queue it fails at once with SEND_ACTIVE when another facade send holds
-// the slot; with queue it waits its turn (first come, first served) until
+// the slot, unless that send settled or was cancelled (then it waits for
+// the slot, as the seam does); with queue it waits its turn (first come, first served) until
 // ctx ends (CANCELLED, nothing written), unless Options.MaxQueuedSends
 // sends already wait (SEND_ACTIVE). The returned func releases the slot.
 func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.SessionID, queue bool) (func(), error) {
 	cs := s.cursor(owner, id)
+	done := ctx.Done()
 	release := func() {
 		cs.finishing.Store(false)
+		cs.holderDone.Store(nil)
 		<-cs.slot
+	}
+	hold := func() (func(), error) {
+		cs.holderDone.Store(&done)
+		return release, nil
 	}
 	select {
 	case cs.slot <- struct{}{}:
-		return release, nil
+		return hold()
 	default:
 	}
-	if !queue && cs.finishing.Load() {
-		// The send in flight has settled and only reads its delta: as at
-		// the seam, where it no longer counts, this send goes next.
+	if !queue && (cs.finishing.Load() || holderCancelled(cs)) {
+		// The send in flight has settled and only reads its delta, or was
+		// cancelled and only interrupts: as at the seam, where it no
+		// longer counts, this send goes next.
 		select {
 		case cs.slot <- struct{}{}:
-			return release, nil
+			return hold()
 		case <-ctx.Done():
 			return nil, cancelled("send", id, ctx.Err())
 		}
@@ -56,9 +64,24 @@ func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.S
 	}()
 	select {
 	case cs.slot <- struct{}{}:
-		return release, nil
+		return hold()
 	case <-ctx.Done():
 		return nil, cancelled("send", id, ctx.Err())
+	}
+}
+
+// holderCancelled reports whether the context of the send holding cs's
+// slot has ended (the send is cancelled and interrupting).
+func holderCancelled(cs *cursorState) bool {
+	done := cs.holderDone.Load()
+	if done == nil || *done == nil {
+		return false
+	}
+	select {
+	case <-*done:
+		return true
+	default:
+		return false
 	}
 }
 

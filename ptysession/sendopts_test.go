@@ -137,3 +137,43 @@ func waitQueued(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID,
 	}
 	t.Fatalf("no send queued")
 }
+
+// A send arriving right after the caller cancelled the send in flight (an
+// MCP client's abort, then its next call) waits for the cancelled send to
+// finish interrupting instead of failing with SEND_ACTIVE: the cancelled
+// send no longer counts, at the facade as at the seam.
+func TestSendAfterCancelWaitsForTheInterrupt(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		lctx, cancel := context.WithCancel(testCtx(t))
+		longDone := make(chan error, 1)
+		go func() {
+			_, err := s.Send(lctx, owner, r.SessionID, SendRequest{Data: "for i in $(seq 1 600); do echo tick-$i; sleep 0.1; done"})
+			longDone <- err
+		}()
+		// Cancel once the loop runs, then send at once.
+		deadline := time.Now().Add(20 * time.Second)
+		for seen := ""; !strings.Contains(seen, "tick-2"); {
+			if time.Now().After(deadline) {
+				t.Fatalf("the loop never ran: %q", seen)
+			}
+			tail, err := s.Tail(testCtx(t), owner, r.SessionID, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen += tail.Text
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo back-at-prompt"})
+		if err != nil {
+			t.Fatalf("send right after a cancel: %v", err)
+		}
+		if !strings.Contains(res.Delta, "back-at-prompt") || res.WaitReason != core.WaitPrompt {
+			t.Fatalf("send right after a cancel: %+v", res)
+		}
+		<-longDone
+	})
+}

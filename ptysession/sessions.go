@@ -35,6 +35,9 @@ type cursorState struct {
 	slot      chan struct{} // holds a token while a facade send runs
 	queued    int           // sends waiting for slot (guarded by Sessions.mu)
 	finishing atomic.Bool   // the send holding slot has settled and is taking its delta
+	// holderDone is the Done channel of the context of the send holding
+	// slot: once it is closed that send was cancelled and only interrupts.
+	holderDone atomic.Pointer[<-chan struct{}]
 }
 
 // New returns a facade over t. t must not be nil.
