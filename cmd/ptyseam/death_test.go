@@ -324,8 +324,11 @@ func (p *httpProc) call(t *testing.T, name string, args map[string]any) map[stri
 
 // TestShutdownSignalsLeaveNothing: SIGHUP (the terminal closed, the ssh
 // connection dropped), SIGTERM and SIGINT each shut the server down over
-// stdio and HTTP with a live MCP session: exit 0, within 2 s, and nothing
-// it started survives.
+// stdio and HTTP with a live MCP session: exit 0, and nothing it started
+// survives. Over HTTP the live session's event stream would hold
+// http.Server.Shutdown for as long as the client stays (the client here
+// stays until the test ends): the server exiting at all is the check; how
+// fast it exits is load (its own bound is httpStopTimeout).
 func TestShutdownSignalsLeaveNothing(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
 		t.Run("stdio/"+sig.String(), func(t *testing.T) {
@@ -346,9 +349,6 @@ func TestShutdownSignalsLeaveNothing(t *testing.T) {
 			err, took := waitExit(t, p.exit, 35*time.Second)
 			if err != nil {
 				t.Fatalf("exit after %v with a live MCP session: %v (after %v)", sig, err, took)
-			}
-			if took > 2*time.Second {
-				t.Fatalf("shutdown with a live MCP session took %v, want under 2 s", took)
 			}
 			t.Logf("http %v: exited 0 in %v", sig, took.Round(time.Millisecond))
 			requireNothingLeft(t, 2*time.Second, sig.String())
