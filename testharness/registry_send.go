@@ -90,9 +90,7 @@ func (op *fakeSend) run(ctx context.Context, data []byte, p settleParams) {
 	p.writeDone = writeDone
 	reason, code := s.settle(ctx, p, op.cancelCh)
 	if reason == core.WaitCancelled {
-		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_, _ = s.be.Signal(sctx, core.SignalRequest{Signal: core.SIGINT, AllowLeader: true})
-		cancel()
+		op.interrupt()
 	}
 	stopWrite()
 	<-writeDone
@@ -159,4 +157,30 @@ func (op *fakeSend) Cancel() bool {
 	op.s.r.mu.Lock()
 	defer op.s.r.mu.Unlock()
 	return op.res.WaitReason == core.WaitCancelled
+}
+
+// interrupt sends SIGINT to the foreground group and keeps the send's slot
+// until the program reacted (a prompt, or a short silence; 2 s a try), as
+// core does: a send arriving meanwhile would otherwise be typed into the
+// command being interrupted. A SIGINT that lands between a shell's fork and
+// its command's exec can be lost: it tries three times at most.
+func (op *fakeSend) interrupt() {
+	s, r := op.s, op.s.r
+	for attempt := 0; attempt < 3; attempt++ {
+		r.mu.Lock()
+		marks0, total0 := s.buf.Marks(), s.buf.Total()
+		r.mu.Unlock()
+		start := time.Now()
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := s.be.Signal(sctx, core.SignalRequest{Signal: core.SIGINT, AllowLeader: true})
+		cancel()
+		if err != nil {
+			return
+		}
+		reason, _ := s.settle(context.Background(), settleParams{start: start, quiet: 250 * time.Millisecond,
+			deadline: start.Add(2 * time.Second), marks0: marks0, total0: total0}, nil)
+		if reason != core.WaitInferredIdle && reason != core.WaitTimeout {
+			return
+		}
+	}
 }
