@@ -48,12 +48,22 @@ func ValidateEnv(env []string) error {
 // maxNameBytes bounds a session's display name.
 const maxNameBytes = 256
 
+// ValidateName checks a session's display name: at most 256 bytes of UTF-8
+// text on one line (no NUL, CR or LF). It returns an INVALID_ARGUMENT
+// *Error.
+func ValidateName(name string) error {
+	if len(name) > maxNameBytes || !utf8.ValidString(name) || strings.ContainsAny(name, "\x00\n\r") {
+		return Errorf(CodeInvalidArgument, "name must be at most %d bytes of UTF-8 text on one line", maxNameBytes)
+	}
+	return nil
+}
+
 func validateSpawn(req *SpawnRequest) error {
 	if req.Type == "" {
 		req.Type = "shell"
 	}
-	if len(req.Name) > maxNameBytes || !utf8.ValidString(req.Name) || strings.ContainsAny(req.Name, "\x00\n\r") {
-		return Errorf(CodeInvalidArgument, "name must be at most %d bytes of UTF-8 text on one line", maxNameBytes)
+	if err := ValidateName(req.Name); err != nil {
+		return err
 	}
 	for i, a := range req.Command {
 		if strings.IndexByte(a, 0) >= 0 {

@@ -83,9 +83,8 @@ func processAlive(pid int) bool { return testharness.ProcessAlive(pid) }
 func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
 
 // A send to an interactive shell can settle before the shell finished the
-// typed line: the reference registry settles on 150 ms of silence, which a
-// loaded machine gives a shell mid-line, and the service was seen to
-// settle an open on stdin_read at a load average of 25 on 2 cores. The
+// typed line: the service (also under the testharness registry) was seen
+// to settle an open on stdin_read at a load average of 25 on 2 cores. The
 // helpers below keep the facade's tests about the facade: they retry an
 // idempotent command line until a send settles on the prompt that follows
 // it, and log every early settle they saw.

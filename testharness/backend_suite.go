@@ -2,6 +2,7 @@ package testharness
 
 import (
 	"context"
+	"crypto/rand"
 	"testing"
 	"time"
 
@@ -80,7 +81,7 @@ func (bs *backendSuite) argv(t *testing.T, args ...string) []string {
 func (bs *backendSuite) start(t *testing.T, size core.Size, args ...string) (core.BackendSession, *collector) {
 	t.Helper()
 	argv := bs.argv(t, args...)
-	req := core.BackendRequest{Command: argv, Size: size, Marker: "testharness-" + randomHex(8)}
+	req := core.BackendRequest{Command: argv, Size: size, Marker: "testharness-" + rand.Text()}
 	if bs.h.Request != nil {
 		req = bs.h.Request(argv, size)
 	}

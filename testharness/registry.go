@@ -1,116 +1,59 @@
 package testharness
 
 import (
+	"context"
+	"errors"
+	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// RegistryOptions configure a [Registry]. Zero fields take the defaults
-// named in their comments, which match [core.Options] except for the
-// silence windows: the registry settles by exit, a prompt marker or a short
-// silence, never by probing processes.
-type RegistryOptions struct {
-	// QuietWindow is the output silence after which a send settles as
-	// inferred_idle unless the request sets one. Default 150ms.
-	QuietWindow time.Duration
-	// SpawnQuiet is the silence that ends Spawn's wait for the initial
-	// output. Default 150ms.
-	SpawnQuiet time.Duration
-	// SpawnSettle bounds Spawn's wait for the initial output. Default 5s.
-	SpawnSettle time.Duration
-	// SendTimeout is a send's absolute deadline unless the request sets
-	// one. Default core.DefaultSendTimeout.
-	SendTimeout time.Duration
-	// CloseTimeout bounds a close whose context has no deadline. Default
-	// core.DefaultCloseTimeout.
-	CloseTimeout time.Duration
-	// Scrollback bounds each session's retained output unless the spawn
-	// request overrides them. Default core.DefaultScrollback.
-	Scrollback core.ScrollbackLimits
-	// MaxSendBytes bounds one send. Default core.DefaultMaxSendBytes.
-	MaxSendBytes int
-	// MaxResultBytes bounds a send result, a delta and a page. Default
-	// core.DefaultMaxResultBytes.
-	MaxResultBytes int
-	// MaxPageLines is the page size of a request with Count 0. Default
-	// core.DefaultPageLines.
-	MaxPageLines int
-	// MaxSessionsPerOwner limits live sessions per owner (0: no limit).
-	MaxSessionsPerOwner int
-}
-
-// Default silence windows of a Registry.
-const (
-	DefaultRegistryQuietWindow = 150 * time.Millisecond
-	DefaultRegistrySpawnQuiet  = 150 * time.Millisecond
-	DefaultRegistrySpawnSettle = 5 * time.Second
-)
-
-func (o RegistryOptions) withDefaults() RegistryOptions {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
-	}
-	defInt := func(n *int, v int) {
-		if *n <= 0 {
-			*n = v
-		}
-	}
-	def(&o.QuietWindow, DefaultRegistryQuietWindow)
-	def(&o.SpawnQuiet, DefaultRegistrySpawnQuiet)
-	def(&o.SpawnSettle, DefaultRegistrySpawnSettle)
-	def(&o.SendTimeout, core.DefaultSendTimeout)
-	def(&o.CloseTimeout, core.DefaultCloseTimeout)
-	o.Scrollback = limitsWithDefaults(o.Scrollback, core.DefaultScrollback)
-	defInt(&o.MaxSendBytes, core.DefaultMaxSendBytes)
-	defInt(&o.MaxResultBytes, core.DefaultMaxResultBytes)
-	defInt(&o.MaxPageLines, core.DefaultPageLines)
-	return o
-}
-
-func limitsWithDefaults(l, d core.ScrollbackLimits) core.ScrollbackLimits {
-	if l.MaxLines <= 0 {
-		l.MaxLines = d.MaxLines
-	}
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = d.MaxBytes
-	}
-	if l.MaxLineBytes <= 0 {
-		l.MaxLineBytes = d.MaxLineBytes
-	}
-	return l
-}
-
-// Registry is the reference implementation of [core.Terminals]: one mutex
-// guards every map, every session's scrollback and every send; each session
-// has one goroutine that moves its backend's output into its scrollback.
-// Sends settle on session exit, on an OSC 133;B prompt marker with nothing
-// after it, on output silence, or at their deadline; the registry never
-// probes processes, so it reports inferred_idle where [core.Service] may
-// report stdin_read. Create it with [NewRegistry]; stop it with
-// [Registry.Shutdown].
+// Registry is the fake terminals registry: a reference implementation of
+// [core.Terminals] that keeps its own books of who owns what and leaves all
+// session work to a [core.Service] underneath.
+//
+// The books are the registry's own, written apart from the service's:
+// which owner each session id belongs to, live or closed (FOREIGN_SESSION,
+// NO_SESSION); each owner's live sessions in publication order (List), their
+// names (DUPLICATE_NAME; a name is free again once its program exited), its
+// spawns in flight and its session limit; disposed owners
+// (OWNER_DISPOSED); shutdown (SERVICE_DISPOSING).
+//
+// Everything a session does (starting the program through a registered
+// backend, scrollback, pages, sends and how they settle, signals, resizes,
+// teardown to quiescence) is the service's, run under one owner private to
+// the registry. So once the books allow a call, its result is the service's
+// result, with core's types and error values; running the conformance
+// suite against both holds the two books of ownership to one contract.
+//
+// Lock order: r.mu, then the service's locks; the service never calls back
+// into the registry.
 type Registry struct {
-	opts RegistryOptions
+	svc      *core.Service
+	self     *core.Owner // the one owner of every session in svc
+	perOwner int         // MaxSessionsPerOwner, counted here
+	setupErr error       // a bad backend or option given to the constructor
 
 	mu       sync.Mutex
-	backends map[string]core.Backend
-	setupErr error                           // a bad backend given to NewRegistry
-	sessions map[core.SessionID]*fakeSession // published, not yet closed
-	tombs    map[core.SessionID]*core.Owner  // closed sessions and their owners
-	owners   map[*core.Owner]*fakeOwner      // owners with sessions or spawns
-	disposed map[*core.Owner]bool            // disposed owners
-	stopping bool                            // Shutdown was called
-	spawns   sync.WaitGroup                  // spawns in flight
+	sessions map[core.SessionID]entry    // every published session, live or closed
+	owners   map[*core.Owner]*ownerBooks // owners with live sessions or spawns in flight
+	disposed map[*core.Owner]bool        // disposed owners
+	stopping bool                        // Shutdown was called
+	spawns   sync.WaitGroup              // spawns in flight
 }
 
-// fakeOwner is one owner's state.
-type fakeOwner struct {
-	sessions []*fakeSession  // publication order
-	names    map[string]bool // names reserved by spawns in flight
-	pending  int
+// entry is what the books know of one session.
+type entry struct {
+	owner *core.Owner
+	name  string
+}
+
+// ownerBooks is one owner's share of the books.
+type ownerBooks struct {
+	live    []core.SessionID          // publication order, not yet closed
+	names   map[string]core.SessionID // held names; "" while a spawn reserves one
+	pending int                       // spawns in flight
 }
 
 var _ core.Terminals = (*Registry)(nil)
@@ -121,19 +64,31 @@ var _ core.Terminals = (*Registry)(nil)
 // [Registry.Register] would have returned (INVALID_ARGUMENT or
 // DUPLICATE_BACKEND), so that a misconfigured test fails loudly.
 func NewRegistry(backends ...core.Backend) *Registry {
-	return NewRegistryWithOptions(RegistryOptions{}, backends...)
+	return NewRegistryWithOptions(core.Options{}, backends...)
 }
 
-// NewRegistryWithOptions is [NewRegistry] with options.
-func NewRegistryWithOptions(opts RegistryOptions, backends ...core.Backend) *Registry {
+// NewRegistryWithOptions is [NewRegistry] with the options of the service
+// underneath (defaults as in [core.Options]; no logging unless Logger is
+// set). MaxSessionsPerOwner is counted by the registry's books. OnSpawn is
+// refused (every Spawn fails with INVALID_ARGUMENT): the service sees one
+// owner for all sessions, so the hook could not learn the real one.
+func NewRegistryWithOptions(opts core.Options, backends ...core.Backend) *Registry {
 	r := &Registry{
-		opts:     opts.withDefaults(),
-		backends: make(map[string]core.Backend),
-		sessions: make(map[core.SessionID]*fakeSession),
-		tombs:    make(map[core.SessionID]*core.Owner),
-		owners:   make(map[*core.Owner]*fakeOwner),
+		self:     core.NewOwner("testharness.Registry"),
+		perOwner: opts.MaxSessionsPerOwner,
+		sessions: make(map[core.SessionID]entry),
+		owners:   make(map[*core.Owner]*ownerBooks),
 		disposed: make(map[*core.Owner]bool),
 	}
+	if opts.OnSpawn != nil {
+		r.setupErr = &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Msg: "a Registry does not run OnSpawn hooks: use a core.Service"}
+		opts.OnSpawn = nil
+	}
+	opts.MaxSessionsPerOwner = 0 // the service's one owner holds every owner's sessions
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	r.svc = core.New(opts)
 	for _, b := range backends {
 		if _, err := r.Register(b); err != nil && r.setupErr == nil {
 			r.setupErr = err
@@ -142,73 +97,97 @@ func NewRegistryWithOptions(opts RegistryOptions, backends ...core.Backend) *Reg
 	return r
 }
 
-// Register adds a backend under its Type, as [core.Service.Register] does,
-// so that localpty.Register works on a Registry too. It returns a function
-// that removes exactly this registration.
+// Register adds a backend under its Type, as [core.Service.Register] does
+// (it is that call), so that localpty.Register works on a Registry too. It
+// returns a function that removes exactly this registration.
 func (r *Registry) Register(b core.Backend) (unregister func(), err error) {
-	if b == nil {
-		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "register", Msg: "backend is nil"}
-	}
-	typ := b.Type()
-	if typ == "" {
-		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "register", Msg: "backend type is empty"}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, taken := r.backends[typ]; taken {
-		return nil, &core.Error{Code: core.CodeDuplicateBackend, Op: "register", Msg: "a backend of type " + typ + " is registered already"}
-	}
-	r.backends[typ] = b
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if r.backends[typ] == b {
-				delete(r.backends, typ)
-			}
-		})
-	}, nil
+	return r.svc.Register(b)
 }
 
-// Options returns the registry's effective options.
-func (r *Registry) Options() RegistryOptions { return r.opts }
+// Shutdown refuses new spawns (SERVICE_DISPOSING), waits for spawns in
+// flight, and closes every session. It returns the joined close errors.
+func (r *Registry) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	r.stopping = true
+	r.mu.Unlock()
+	waited := make(chan struct{})
+	go func() { r.spawns.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-ctx.Done():
+		return &core.Error{Code: core.CodeCancelled, Op: "shutdown", Err: ctx.Err()}
+	}
+	return r.svc.Shutdown(ctx)
+}
 
-// errClosedOwn marks the lookup of a session its own owner already closed.
-type errClosedOwn struct{}
-
-func (errClosedOwn) Error() string { return "closed" }
-
-// lookupLocked authorizes owner for id exactly as core.Service does. r.mu is
-// held.
-func (r *Registry) lookupLocked(op string, owner *core.Owner, id core.SessionID) (*fakeSession, error) {
+// check authorizes owner for id by the books: a nil owner, a disposed
+// owner, an id never published and another owner's session (also a closed
+// one) are refused here. A closed session of owner's own passes: the
+// service answers for it (NO_SESSION, or false from Close).
+func (r *Registry) check(op string, owner *core.Owner, id core.SessionID) (entry, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.sessions[id]
 	switch {
 	case owner == nil:
-		return nil, seamError(core.CodeInvalidArgument, op, id, "owner is nil")
+		return e, refusal(core.CodeInvalidArgument, op, id, "owner is nil")
 	case r.disposed[owner]:
-		return nil, seamError(core.CodeOwnerDisposed, op, id, "the owner was disposed")
+		return e, refusal(core.CodeOwnerDisposed, op, id, "the owner was disposed")
+	case !ok:
+		return e, refusal(core.CodeNoSession, op, id, "no such session")
+	case e.owner != owner:
+		return e, refusal(core.CodeForeignSession, op, id, "the session belongs to another owner")
 	}
-	if s, ok := r.sessions[id]; ok {
-		if s.owner != owner {
-			return nil, seamError(core.CodeForeignSession, op, id, "the session belongs to another owner")
-		}
-		return s, nil
-	}
-	if o, ok := r.tombs[id]; ok {
-		if o != owner {
-			return nil, seamError(core.CodeForeignSession, op, id, "the session belongs to another owner")
-		}
-		return nil, &core.Error{Code: core.CodeNoSession, Op: op, Session: id, Msg: "the session was closed", Err: errClosedOwn{}}
-	}
-	return nil, seamError(core.CodeNoSession, op, id, "no such session")
+	return e, nil
 }
 
-func (r *Registry) lookup(op string, owner *core.Owner, id core.SessionID) (*fakeSession, error) {
+func refusal(code core.Code, op string, id core.SessionID, msg string) *core.Error {
+	return &core.Error{Code: code, Op: op, Session: id, Msg: msg}
+}
+
+// runningLocked reports whether id names a session whose program still
+// runs (a closed or exited session frees its name). r.mu is held.
+func (r *Registry) runningLocked(id core.SessionID) bool {
+	info, err := r.svc.Info(r.self, id)
+	return err == nil && !info.Status.Exited()
+}
+
+// forget takes a closed session off its owner's books. It is idempotent.
+func (r *Registry) forget(id core.SessionID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.lookupLocked(op, owner, id)
+	e := r.sessions[id]
+	b := r.owners[e.owner]
+	if b == nil {
+		return
+	}
+	for i, x := range b.live {
+		if x == id {
+			b.live = append(b.live[:i:i], b.live[i+1:]...)
+			break
+		}
+	}
+	if e.name != "" && b.names[e.name] == id {
+		delete(b.names, e.name)
+	}
+	r.releaseLocked(e.owner)
 }
 
-func seamError(code core.Code, op string, id core.SessionID, msg string) *core.Error {
-	return &core.Error{Code: code, Op: op, Session: id, Msg: msg}
+// releaseLocked drops an owner's books once they hold nothing. r.mu is
+// held.
+func (r *Registry) releaseLocked(owner *core.Owner) {
+	if b := r.owners[owner]; b != nil && b.pending == 0 && len(b.live) == 0 {
+		delete(r.owners, owner)
+	}
+}
+
+// closeAll closes sessions concurrently and joins their errors.
+func (r *Registry) closeAll(ctx context.Context, ids []core.SessionID, reason string) error {
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() { _, errs[i] = r.closeID(ctx, id, reason) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

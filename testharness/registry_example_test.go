@@ -9,8 +9,9 @@ import (
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
-// The reference registry runs real programs: here the harness's echo REPL,
+// The fake registry runs real programs: here the harness's echo REPL,
 // whose prompt carries an OSC 133;B marker, so the send settles on it.
+// Its books keep each session to its owner.
 func ExampleNewRegistry() {
 	ctx := context.Background()
 	bin, err := testharness.ChildrenBinary(ctx)
@@ -35,11 +36,14 @@ func ExampleNewRegistry() {
 	}
 	out, _ := op.Wait(ctx)
 	fmt.Printf("%s %q\n", out.WaitReason, out.Output)
+	_, err = reg.Read(core.NewOwner("someone else"), res.ID, core.PageRequest{})
+	fmt.Println(core.CodeOf(err))
 	closed, err := reg.Close(ctx, owner, res.ID, "done")
 	fmt.Println(closed, err)
 	// Output:
 	// initial output "> "
 	// prompt "hello\nhello\n> "
+	// FOREIGN_SESSION
 	// true <nil>
 }
 

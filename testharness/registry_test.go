@@ -14,7 +14,7 @@ import (
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
-func newRegistry(t *testing.T, opts testharness.RegistryOptions) *testharness.Registry {
+func newRegistry(t *testing.T, opts core.Options) *testharness.Registry {
 	t.Helper()
 	r := testharness.NewRegistryWithOptions(opts, localpty.NewExec(localpty.ExecOptions{}))
 	t.Cleanup(func() {
@@ -40,8 +40,13 @@ func TestRegistryMisconfigured(t *testing.T) {
 	}{
 		{"nil backend", []core.Backend{nil}, core.CodeInvalidArgument},
 		{"duplicate type", []core.Backend{exec, exec}, core.CodeDuplicateBackend},
+		{"OnSpawn hook", []core.Backend{exec}, core.CodeInvalidArgument},
 	} {
-		r := testharness.NewRegistry(c.backends...)
+		var opts core.Options
+		if c.name == "OnSpawn hook" {
+			opts.OnSpawn = func(core.SessionInfo, *core.Owner, *core.Tap) {}
+		}
+		r := testharness.NewRegistryWithOptions(opts, c.backends...)
 		_, err := r.Spawn(ctx, owner, execReq(t, "echo-repl"))
 		if core.CodeOf(err) != c.code {
 			t.Errorf("%s: Spawn error %v, want %s", c.name, err, c.code)
@@ -51,7 +56,7 @@ func TestRegistryMisconfigured(t *testing.T) {
 		}
 	}
 
-	r := newRegistry(t, testharness.RegistryOptions{})
+	r := newRegistry(t, core.Options{})
 	if _, err := r.Register(localpty.NewExec(localpty.ExecOptions{})); !errors.Is(err, core.ErrDuplicateBackend) {
 		t.Errorf("Register of a taken type: %v", err)
 	}
@@ -89,12 +94,13 @@ func TestRegistryShutdown(t *testing.T) {
 	}
 }
 
-// TestRegistrySettling checks each way a send settles.
+// TestRegistrySettling checks that each way a send settles reaches the
+// caller through the registry.
 func TestRegistrySettling(t *testing.T) {
-	r := newRegistry(t, testharness.RegistryOptions{QuietWindow: 50 * time.Millisecond})
+	r := newRegistry(t, core.Options{})
 	ctx := context.Background()
 	owner := core.NewOwner("t")
-	res, err := r.Spawn(ctx, owner, execReq(t, "echo-repl"))
+	res, err := r.Spawn(ctx, owner, execReq(t, "echo-repl", "--marker"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +116,8 @@ func TestRegistrySettling(t *testing.T) {
 		}
 		return out
 	}
-	if out := wait(core.SendRequest{Data: []byte("hi"), Submit: true}); out.WaitReason != core.WaitInferredIdle || out.Output != "hi\nhi\n> " {
-		t.Errorf("silence: %+v", out)
+	if out := wait(core.SendRequest{Data: []byte("hi"), Submit: true}); out.WaitReason != core.WaitPrompt || out.Output != "hi\nhi\n> " {
+		t.Errorf("prompt: %+v", out)
 	}
 	if out := wait(core.SendRequest{Data: []byte("sleep 1h"), Submit: true, Timeout: 100 * time.Millisecond, QuietWindow: time.Hour}); out.WaitReason != core.WaitTimeout || out.Output != "sleep 1h\nsleeping\n" {
 		t.Errorf("timeout: %+v", out)
@@ -143,7 +149,7 @@ func TestRegistrySettling(t *testing.T) {
 }
 
 func TestRegistrySessionLimit(t *testing.T) {
-	r := newRegistry(t, testharness.RegistryOptions{MaxSessionsPerOwner: 1})
+	r := newRegistry(t, core.Options{MaxSessionsPerOwner: 1})
 	ctx := context.Background()
 	owner := core.NewOwner("t")
 	req := execReq(t, "echo-repl")
@@ -160,7 +166,7 @@ func TestRegistrySessionLimit(t *testing.T) {
 }
 
 func TestRegistrySpawnCancelled(t *testing.T) {
-	r := newRegistry(t, testharness.RegistryOptions{})
+	r := newRegistry(t, core.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	owner := core.NewOwner("t")
@@ -183,7 +189,7 @@ func TestRegistryMatchesService(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = svc.Shutdown(context.Background()) })
-	reg := newRegistry(t, testharness.RegistryOptions{})
+	reg := newRegistry(t, core.Options{})
 	script := []string{"one", "two words", "tab\there", "ünïcödé ✓", "", "sleep 1ms", strings.Repeat("long ", 100)}
 	var transcripts [2][]string
 	for i, terms := range []core.Terminals{reg, svc} {
