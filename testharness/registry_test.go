@@ -244,3 +244,80 @@ func at(s []string, i int) string {
 	}
 	return "<missing>"
 }
+
+// gatedBackend holds each Spawn until the test opens the gate, so that a
+// test can act while a spawn is in flight.
+type gatedBackend struct {
+	core.Backend
+	entered chan struct{}
+	gate    chan struct{}
+	pid     chan int
+}
+
+func (b gatedBackend) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	close(b.entered)
+	<-b.gate
+	s, err := b.Backend.Spawn(ctx, req)
+	if err == nil {
+		b.pid <- s.PID()
+	}
+	return s, err
+}
+
+// TestRegistryGoneDuringSpawn: a spawn whose owner was disposed, or whose
+// registry began shutting down, while the program started fails with that
+// code and closes the program it started.
+func TestRegistryGoneDuringSpawn(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		code core.Code
+		gone func(ctx context.Context, r *testharness.Registry, owner *core.Owner) error
+	}{
+		{"owner disposed", core.CodeOwnerDisposed, func(ctx context.Context, r *testharness.Registry, owner *core.Owner) error {
+			return r.DisposeOwner(ctx, owner)
+		}},
+		{"shutdown", core.CodeServiceDisposing, func(ctx context.Context, r *testharness.Registry, _ *core.Owner) error {
+			// A done context: Shutdown begins (new spawns are refused) and
+			// returns instead of waiting for the spawn in flight.
+			cctx, cancel := context.WithCancel(ctx)
+			cancel()
+			if err := r.Shutdown(cctx); !errors.Is(err, core.ErrCancelled) {
+				return fmt.Errorf("Shutdown with a done context: %v, want CANCELLED", err)
+			}
+			return nil
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			b := gatedBackend{Backend: localpty.NewExec(localpty.ExecOptions{}), entered: make(chan struct{}), gate: make(chan struct{}), pid: make(chan int, 1)}
+			r := testharness.NewRegistry(b)
+			t.Cleanup(func() {
+				if err := r.Shutdown(ctx); err != nil {
+					t.Errorf("Shutdown: %v", err)
+				}
+			})
+			owner := core.NewOwner("t")
+			req := execReq(t, "echo-repl")
+			req.Name = "n"
+			spawned := make(chan error, 1)
+			go func() {
+				_, err := r.Spawn(ctx, owner, req)
+				spawned <- err
+			}()
+			<-b.entered
+			if err := c.gone(ctx, r, owner); err != nil {
+				t.Fatal(err)
+			}
+			close(b.gate)
+			if err := <-spawned; core.CodeOf(err) != c.code {
+				t.Errorf("Spawn: %v, want %s", err, c.code)
+			}
+			if pid := <-b.pid; testharness.ProcessAlive(pid) {
+				t.Errorf("pid %d survived the abandoned spawn", pid)
+			}
+			if list, err := r.List(core.NewOwner("other")); err != nil || len(list) != 0 {
+				t.Errorf("List of another owner: %v, %v", list, err)
+			}
+		})
+	}
+}
