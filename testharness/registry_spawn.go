@@ -56,11 +56,8 @@ func (r *Registry) Spawn(ctx context.Context, owner *core.Owner, req core.SpawnR
 func (r *Registry) reserve(owner *core.Owner, name string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch {
-	case r.stopping:
-		return refusal(core.CodeServiceDisposing, "spawn", "", "the registry is shutting down")
-	case r.disposed[owner]:
-		return refusal(core.CodeOwnerDisposed, "spawn", "", "the owner was disposed")
+	if err := r.goneLocked(owner); err != nil {
+		return err
 	}
 	b := r.owners[owner]
 	if b == nil {
@@ -99,11 +96,8 @@ func (r *Registry) unreserve(owner *core.Owner, name string) {
 func (r *Registry) publish(owner *core.Owner, name string, id core.SessionID) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch {
-	case r.stopping:
-		return refusal(core.CodeServiceDisposing, "spawn", "", "the registry is shutting down")
-	case r.disposed[owner]:
-		return refusal(core.CodeOwnerDisposed, "spawn", "", "the owner was disposed during the spawn")
+	if err := r.goneLocked(owner); err != nil {
+		return err
 	}
 	b := r.owners[owner]
 	b.pending--
@@ -113,5 +107,17 @@ func (r *Registry) publish(owner *core.Owner, name string, id core.SessionID) er
 	}
 	r.sessions[id] = entry{owner: owner, name: name}
 	r.spawns.Done()
+	return nil
+}
+
+// goneLocked refuses a spawn once the registry is shutting down or the
+// owner was disposed. r.mu is held.
+func (r *Registry) goneLocked(owner *core.Owner) error {
+	switch {
+	case r.stopping:
+		return refusal(core.CodeServiceDisposing, "spawn", "", "the registry is shutting down")
+	case r.disposed[owner]:
+		return refusal(core.CodeOwnerDisposed, "spawn", "", "the owner was disposed")
+	}
 	return nil
 }
