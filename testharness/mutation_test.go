@@ -22,7 +22,7 @@ import (
 const mutationEnv = "TESTHARNESS_MUTATION"
 
 var seamMutations = map[string]string{
-	"page-offset":       "Pages",           // the upstream bug: pages one line off
+	"page-offset":       "Pages",           // pages one line off
 	"close-always-true": "CloseIdempotent", // a repeated close claims it closed
 	"foreign-allowed":   "ForeignOwner",    // any owner may use any session
 	"sequential-ids":    "IDs",             // guessable ids
