@@ -82,7 +82,30 @@ func (s *Service) closeSession(ctx context.Context, sess *session, reason string
 	sess.mu.Unlock()
 	close(td.done)
 	s.log.Debug("ptyseam: session closed", "session", sess.id, "reason", reason, "status", sess.info().Status.String())
+	s.mu.Lock()
+	hooks := s.closeHooks
+	s.mu.Unlock()
+	for _, f := range hooks {
+		f(sess.owner, sess.id)
+	}
 	return true, nil
+}
+
+// OnClose has f called after each of the service's sessions is closed,
+// whatever closed it (Close, DisposeOwner, Shutdown): the service owns
+// every session's lifetime, and the layers that keep state per session
+// beside it (the ptysession facade's tail cursors, a screen) drop that
+// state here. f runs outside the service's locks and must not block.
+func (s *Service) OnClose(f func(owner *Owner, id SessionID)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeHooks = append(s.closeHooks[:len(s.closeHooks):len(s.closeHooks)], f)
+}
+
+// CloseNotifier is what a [Terminals] implements when it can tell the
+// layers above it that a session was closed ([*Service] does).
+type CloseNotifier interface {
+	OnClose(f func(owner *Owner, id SessionID))
 }
 
 // unpublish removes a closed session and remembers its id.

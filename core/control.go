@@ -51,15 +51,29 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 	if err := validateSize(size); err != nil {
 		return withOp(err, "resize")
 	}
-	if err := sess.checkUsable("resize"); err != nil {
+	// The taps' positions are taken before the terminal changes size: what
+	// the program prints in answer (a redraw) belongs to the new size.
+	sess.mu.Lock()
+	if err := sess.usableLocked("resize"); err != nil {
+		sess.mu.Unlock()
 		return err
 	}
+	var notes []func(Size)
+	for _, t := range sess.taps {
+		if n := t.resizeNoteLocked(); n != nil {
+			notes = append(notes, n)
+		}
+	}
+	sess.mu.Unlock()
 	if err := sess.be.Resize(ctx, size); err != nil {
 		return backendError("resize", id, err)
 	}
 	sess.mu.Lock()
 	sess.size = size
 	sess.mu.Unlock()
+	for _, n := range notes {
+		n(size)
+	}
 	return nil
 }
 

@@ -22,6 +22,7 @@ type Service struct {
 	disposed   map[*Owner]struct{}
 	disposing  bool
 	spawns     sync.WaitGroup
+	closeHooks []func(*Owner, SessionID) // see OnClose
 }
 
 type ownerState struct {

@@ -18,6 +18,8 @@ type Tap struct {
 	sess *session
 
 	mu       sync.Mutex
+	taken    int64 // bytes fed so far (queued, read or lost)
+	onResize func(size Size, at int64)
 	chunks   [][]byte
 	size     int
 	limit    int
@@ -59,6 +61,7 @@ func (t *Tap) feedLocked(p []byte) {
 	if t.closed {
 		return
 	}
+	t.taken += int64(len(p))
 	if t.overflow > 0 || t.size+len(p) > t.limit {
 		t.overflow += int64(len(p))
 		t.wakeLocked()
@@ -104,6 +107,30 @@ func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
 		t.ready = true // what is queued now meets the new policy
 		t.wakeLocked()
 	}
+}
+
+// OnResize has f called after every resize of the session's terminal,
+// whichever way it came (the service's Resize, a facade or a screen on top
+// of it), with the new size and the count of output bytes this tap had
+// taken in when the size changed: the bytes before it were printed at the
+// old size. f runs outside the session's lock and must not block. A screen
+// emulator uses it to stay in step with the terminal.
+func (t *Tap) OnResize(f func(size Size, at int64)) {
+	t.mu.Lock()
+	t.onResize = f
+	t.mu.Unlock()
+}
+
+// resizeNoteLocked returns the tap's resize callback bound to its current
+// position, or nil. sess.mu is held.
+func (t *Tap) resizeNoteLocked() func(Size) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.onResize == nil || t.closed {
+		return nil
+	}
+	f, at := t.onResize, t.taken
+	return func(size Size) { f(size, at) }
 }
 
 // endLocked marks end of output. sess.mu is held.

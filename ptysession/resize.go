@@ -17,8 +17,8 @@ const maxDimension = 4096
 
 // Resize changes the session's terminal size; the program sees SIGWINCH
 // and the new size (stty size). Rows and columns must be 1 to 4096. A
-// screen emulator watching the session (package screen) follows a resize
-// made through its own Resize; this one changes the terminal alone.
+// screen emulator watching the session (package screen) follows it, as it
+// follows every resize the service makes.
 func (s *Sessions) Resize(ctx context.Context, owner *core.Owner, id core.SessionID, rows, cols int) (ResizeResult, error) {
 	const op = "resize"
 	if err := checkCall(ctx, op, owner, id); err != nil {

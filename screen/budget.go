@@ -39,43 +39,30 @@ func (m *Manager) reserveCells(op string, st *state, size core.Size, force bool)
 		}
 	}
 	n := cellsOf(size)
-	for swept := false; ; swept = true {
-		m.mu.Lock()
-		if m.states[st.id] != st {
-			m.mu.Unlock()
-			return nil // forgotten: it holds nothing
-		}
-		grow := n - st.cells
-		if force || grow <= 0 || m.cells+grow <= int64(m.opts.MaxTotalCells) {
-			m.cells += grow
-			st.cells = n
-			m.mu.Unlock()
-			return nil
-		}
-		used := m.cells
-		m.mu.Unlock()
-		if swept {
-			return overBudget(op, st.id, used, int64(m.opts.MaxTotalCells), size)
-		}
-		m.freeClosed() // closed sessions free their cells; then try again
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.states[st.id] != st {
+		return nil // forgotten: it holds nothing
 	}
+	grow := n - st.cells
+	if force || grow <= 0 || m.cells+grow <= int64(m.opts.MaxTotalCells) {
+		m.cells += grow
+		st.cells = n
+		return nil
+	}
+	return overBudget(op, st.id, m.cells, int64(m.opts.MaxTotalCells), size)
 }
 
-// fits reports whether a new screen of size fits the budget, after
-// freeing the cells of closed sessions if it does not at first.
+// fits reports whether a new screen of size fits the budget (closed
+// sessions gave their cells back when they closed).
 func (m *Manager) fits(op string, size core.Size) error {
-	for swept := false; ; swept = true {
-		m.mu.Lock()
-		used := m.cells
-		m.mu.Unlock()
-		if used+cellsOf(size) <= int64(m.opts.MaxTotalCells) {
-			return nil
-		}
-		if swept {
-			return overBudget(op, "", used, int64(m.opts.MaxTotalCells), size)
-		}
-		m.freeClosed()
+	m.mu.Lock()
+	used := m.cells
+	m.mu.Unlock()
+	if used+cellsOf(size) <= int64(m.opts.MaxTotalCells) {
+		return nil
 	}
+	return overBudget(op, "", used, int64(m.opts.MaxTotalCells), size)
 }
 
 func overBudget(op string, id core.SessionID, used, limit int64, size core.Size) error {
@@ -96,28 +83,4 @@ func (m *Manager) Cells() (used, limit int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.cells, int64(m.opts.MaxTotalCells)
-}
-
-// freeClosed forgets the states of sessions the service no longer has
-// (closed, or their owner disposed), whether or not their drain has
-// noticed yet, so that their cells return to the budget.
-func (m *Manager) freeClosed() {
-	m.mu.Lock()
-	svc := m.svc
-	all := make([]*state, 0, len(m.states))
-	for _, st := range m.states {
-		all = append(all, st)
-	}
-	m.mu.Unlock()
-	if svc == nil {
-		return
-	}
-	for _, st := range all {
-		if _, err := svc.Info(st.owner, st.id); err != nil {
-			switch core.CodeOf(err) {
-			case core.CodeNoSession, core.CodeOwnerDisposed, core.CodeForeignSession:
-				m.forget(st)
-			}
-		}
-	}
 }

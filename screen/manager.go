@@ -131,11 +131,26 @@ func NewManager(opts Options) *Manager {
 // Bind sets the service whose sessions the manager serves: it authorizes
 // callers through it and resizes and sends through it. Bind it to the
 // service whose Options.OnSpawn is m.OnSpawn. A *core.Service also lets the
-// manager attach to sessions it did not see spawn.
+// manager attach to sessions it did not see spawn, and tells it when a
+// session is closed (core.CloseNotifier): the manager drops the session's
+// screen then.
 func (m *Manager) Bind(svc core.Terminals) {
 	m.mu.Lock()
 	m.svc = svc
 	m.mu.Unlock()
+	if n, ok := svc.(core.CloseNotifier); ok {
+		n.OnClose(m.sessionClosed)
+	}
+}
+
+// sessionClosed drops a closed session's screen and frees its cells.
+func (m *Manager) sessionClosed(_ *core.Owner, id core.SessionID) {
+	m.mu.Lock()
+	st := m.states[id]
+	m.mu.Unlock()
+	if st != nil {
+		m.forget(st)
+	}
 }
 
 // OnSpawn is the core.Options.OnSpawn hook: it starts watching a new
@@ -181,6 +196,7 @@ func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Ta
 	st.cells = cellsOf(st.base)
 	m.cells += st.cells
 	m.states[id] = st
+	st.follow(tap, 0)
 	m.wg.Add(1)
 	go st.run()
 	return st
@@ -265,31 +281,6 @@ func (m *Manager) lookup(op string, owner *core.Owner, id core.SessionID) (core.
 	return svc, m.startLocked(id, owner, tap, true, info.Size), nil
 }
 
-// sweep forgets ended sessions that the service no longer has (closed, or
-// their owner disposed), so that their buffers are freed.
-func (m *Manager) sweep(except *state) {
-	m.mu.Lock()
-	svc := m.svc
-	var ended []*state
-	for _, st := range m.states {
-		if st != except && st.ended() {
-			ended = append(ended, st)
-		}
-	}
-	m.mu.Unlock()
-	if svc == nil {
-		return
-	}
-	for _, st := range ended {
-		if _, err := svc.Info(st.owner, st.id); err != nil {
-			switch core.CodeOf(err) {
-			case core.CodeNoSession, core.CodeOwnerDisposed, core.CodeForeignSession:
-				m.forget(st)
-			}
-		}
-	}
-}
-
 // forget drops a session's state.
 func (m *Manager) forget(st *state) {
 	m.mu.Lock()
@@ -301,8 +292,7 @@ func (m *Manager) forget(st *state) {
 }
 
 // Spawn starts a session through the bound service, like the service's
-// Spawn, and records the request's terminal size for the session's screen
-// (the OnSpawn hook does not learn it).
+// Spawn, after checking that its screen fits the manager's cell limits.
 func (m *Manager) Spawn(ctx context.Context, owner *core.Owner, req core.SpawnRequest) (core.SpawnResult, error) {
 	svc, err := m.service("spawn")
 	if err != nil {
@@ -318,18 +308,7 @@ func (m *Manager) Spawn(ctx context.Context, owner *core.Owner, req core.SpawnRe
 	if err := m.fits("spawn", size); err != nil {
 		return core.SpawnResult{}, err
 	}
-	res, err := svc.Spawn(ctx, owner, req)
-	if err != nil {
-		return res, err
-	}
-	m.mu.Lock()
-	st := m.states[res.ID]
-	m.mu.Unlock()
-	if st != nil {
-		st.setInitialSize(size)
-		_ = m.reserveCells("spawn", st, size, true)
-	}
-	return res, nil
+	return svc.Spawn(ctx, owner, req)
 }
 
 // watched reports how many sessions the manager holds state for (tests).

@@ -3,6 +3,7 @@ package screen
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -28,33 +29,20 @@ func (m *Manager) Resize(ctx context.Context, owner *core.Owner, id core.Session
 	st.resizeMu.Lock()
 	defer st.resizeMu.Unlock()
 	st.mu.Lock()
-	prev := st.sizeAtLocked(st.ring.end)
+	prev := st.sizeAtLocked(math.MaxInt64)
 	st.mu.Unlock()
 	if err := m.reserveCells("resize", st, size, false); err != nil {
 		return err
 	}
-	resized := false
-	defer func() {
-		if !resized {
-			_ = m.reserveCells("resize", st, prev, true)
-		}
-	}()
-	// Output printed before the resize belongs to the old size: take in
-	// what the service has, then mark the point where the size changes.
+	// The service tells the screen where in the output the size changed
+	// (core.Tap.OnResize), as for a resize that does not come through here.
+	if err := svc.Resize(ctx, owner, id, size); err != nil {
+		_ = m.reserveCells("resize", st, prev, true)
+		return err
+	}
 	if err := st.sync(ctx); err != nil {
 		return err
 	}
-	st.mu.Lock()
-	old := st.sizeAtLocked(st.ring.end)
-	st.addMarkLocked(size)
-	st.mu.Unlock()
-	if err := svc.Resize(ctx, owner, id, size); err != nil {
-		st.mu.Lock()
-		st.addMarkLocked(old)
-		st.mu.Unlock()
-		return err
-	}
-	resized = true
 	st.mu.Lock()
 	if st.term != nil {
 		st.catchUpLocked() // the emulator reflows now, and reports the size if asked to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -90,7 +91,6 @@ func (st *state) run() {
 	defer st.m.wg.Done()
 	defer close(st.done)
 	defer st.finish()
-	st.m.sweep(st)
 	for {
 		st.tapMu.Lock()
 		tap, ctx := st.tap, st.waitCtx
@@ -166,6 +166,7 @@ func (st *state) reattach() bool {
 	st.m.log.Warn("ptyseam/screen: output was lost before the screen saw it", "session", st.id)
 	st.mu.Lock()
 	st.approx = true
+	base := st.ring.end // the old tap was drained up to its overflow
 	st.mu.Unlock()
 	svc, err := st.m.service("screen")
 	if err != nil {
@@ -179,6 +180,7 @@ func (st *state) reattach() bool {
 	if err != nil {
 		return false
 	}
+	st.follow(tap, base)
 	st.tapMu.Lock()
 	old := st.tap
 	st.tap = tap
@@ -254,13 +256,16 @@ func (st *state) ended() bool {
 	}
 }
 
-// setInitialSize sets the size the session had from its start.
-func (st *state) setInitialSize(size core.Size) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if len(st.marks) == 0 {
-		st.base = size
-	}
+// follow has tap report the session's resizes to st, whichever way they
+// come; the tap's first byte is at offset base of st's stream.
+func (st *state) follow(tap *core.Tap, base int64) {
+	tap.OnResize(func(size core.Size, at int64) {
+		// The terminal has this size now: it is counted even over budget.
+		_ = st.m.reserveCells("resize", st, size, true)
+		st.mu.Lock()
+		st.markLocked(base+at, size)
+		st.mu.Unlock()
+	})
 }
 
 // sizeAtLocked returns the terminal size in force at stream offset off.
@@ -285,16 +290,18 @@ func (st *state) nextMarkLocked(off int64) int64 {
 	return -1
 }
 
-// addMarkLocked records a resize at the current end of the stream.
-func (st *state) addMarkLocked(size core.Size) {
-	if st.sizeAtLocked(st.ring.end) == size {
+// markLocked records a resize at stream offset off (possibly ahead of the
+// ring's end: output the drain has not taken in yet).
+func (st *state) markLocked(off int64, size core.Size) {
+	i := len(st.marks)
+	for i > 0 && st.marks[i-1].off > off {
+		i--
+	}
+	if i > 0 && st.marks[i-1].off == off {
+		st.marks[i-1].size = size
 		return
 	}
-	if n := len(st.marks); n > 0 && st.marks[n-1].off == st.ring.end {
-		st.marks[n-1].size = size
-		return
-	}
-	st.marks = append(st.marks, sizeMark{off: st.ring.end, size: size})
+	st.marks = slices.Insert(st.marks, i, sizeMark{off: off, size: size})
 }
 
 // trimMarksLocked folds resizes older than the ring's start into base.
