@@ -182,7 +182,7 @@ func BenchmarkSettle(b *testing.B) {
 		for i := range n {
 			rawS = append(rawS, raw.roundTrip(b))
 			start := time.Now()
-			op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte("true"), Submit: true})
+			op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: "true"})
 			if err != nil {
 				b.Fatal(err)
 			}

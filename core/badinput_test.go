@@ -29,7 +29,7 @@ func TestBadInput(t *testing.T) {
 	cancelledCtx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ctx := ctxT(t)
-	huge := make([]byte, 10<<20)
+	huge := strings.Repeat("x", 10<<20)
 
 	cases := []struct {
 		name string
@@ -58,21 +58,24 @@ func TestBadInput(t *testing.T) {
 		{"spawn cancelled ctx", core.ErrCancelled, func() error { _, err := svc.Spawn(cancelledCtx, owner, core.SpawnRequest{}); return err }},
 		{"spawn disposed owner", core.ErrOwnerDisposed, func() error { _, err := svc.Spawn(ctx, disposed, core.SpawnRequest{}); return err }},
 		{"send unknown id", core.ErrNoSession, func() error {
-			_, err := svc.Send(ctx, owner, "pty_doesnotexist", core.SendRequest{Data: []byte("x")})
+			_, err := svc.Send(ctx, owner, "pty_doesnotexist", core.SendRequest{Data: "x", NoSubmit: true})
 			return err
 		}},
-		{"send 10 MiB", core.ErrInvalidArgument, func() error { _, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{Data: huge}); return err }},
-		{"send nothing", core.ErrInvalidArgument, func() error { _, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{}); return err }},
+		{"send 10 MiB", core.ErrInvalidArgument, func() error {
+			_, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{Data: huge, NoSubmit: true})
+			return err
+		}},
+		{"send nothing", core.ErrInvalidArgument, func() error { _, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{NoSubmit: true}); return err }},
 		{"send negative timeout", core.ErrInvalidArgument, func() error {
-			_, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{Data: []byte("x"), Timeout: -1})
+			_, err := svc.Send(ctx, owner, healthy.ID, core.SendRequest{Data: "x", Timeout: -1, NoSubmit: true})
 			return err
 		}},
 		{"send to exited", core.ErrSessionExited, func() error {
-			_, err := svc.Send(ctx, owner, exited.ID, core.SendRequest{Data: []byte("x")})
+			_, err := svc.Send(ctx, owner, exited.ID, core.SendRequest{Data: "x", NoSubmit: true})
 			return err
 		}},
 		{"send cancelled ctx", core.ErrCancelled, func() error {
-			_, err := svc.Send(cancelledCtx, owner, healthy.ID, core.SendRequest{Data: []byte("x")})
+			_, err := svc.Send(cancelledCtx, owner, healthy.ID, core.SendRequest{Data: "x", NoSubmit: true})
 			return err
 		}},
 		{"read negative count", core.ErrInvalidArgument, func() error { _, err := svc.Read(owner, healthy.ID, core.PageRequest{Count: -1}); return err }},
@@ -109,11 +112,11 @@ func TestBadInput(t *testing.T) {
 	}
 	// NUL bytes and invalid UTF-8 are written as they are.
 	res := send(t, svc, owner, healthy.ID, "printf 'ok\\n' # \x00\xff\xfe")
-	if !strings.Contains(res.Output, "ok") {
-		t.Fatalf("binary data broke the session: %q", res.Output)
+	if !strings.Contains(res.Delta, "ok") {
+		t.Fatalf("binary data broke the session: %q", res.Delta)
 	}
 	res = send(t, svc, owner, healthy.ID, "echo healthy")
-	if !strings.Contains(res.Output, "healthy") || res.WaitReason != core.WaitPrompt {
+	if !strings.Contains(res.Delta, "healthy") || res.WaitReason != core.WaitPrompt {
 		t.Fatalf("service unhealthy after bad input: %+v", res)
 	}
 	list, err := svc.List(owner)

@@ -31,14 +31,14 @@ func Example() {
 		return
 	}
 	for _, cmd := range []string{"X=42", "echo x is $X; false"} {
-		op, err := svc.Send(ctx, agent, s.ID, core.SendRequest{Data: []byte(cmd), Submit: true})
+		op, err := svc.Send(ctx, agent, s.ID, core.SendRequest{Data: cmd})
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
 		res, _ := op.Wait(ctx)
-		fmt.Printf("%q -> %s, exit code %d, status %s\n", cmd, res.WaitReason, *res.CommandExitCode, res.Status)
-		if strings.Contains(res.Output, "x is 42") {
+		fmt.Printf("%q -> %s, exit code %d, status %s\n", cmd, res.WaitReason, *res.ExitCode, res.Status)
+		if strings.Contains(res.Delta, "x is 42") {
 			fmt.Println("output: x is 42")
 		}
 	}
@@ -72,7 +72,7 @@ func ExampleService_Send_background() {
 		fmt.Println(err)
 		return
 	}
-	op, err := svc.Send(ctx, agent, s.ID, core.SendRequest{Data: []byte("for i in 1 2 3; do echo tick-$i; sleep 0.05; done"), Submit: true})
+	op, err := svc.Send(ctx, agent, s.ID, core.SendRequest{Data: "for i in 1 2 3; do echo tick-$i; sleep 0.05; done"})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -32,7 +32,7 @@ type Options struct {
 	// MaxSendBytes bounds the data of one send. Default 1 MiB.
 	MaxSendBytes int
 	// MaxResultBytes bounds the text of a send result, an output delta and
-	// a page. Default 256 KiB.
+	// a page. Default DefaultMaxResultBytes (see bounds.go).
 	MaxResultBytes int
 	// MaxPageLines bounds the lines of one page. Default 500 for a page
 	// that names no count; a request above 10,000 is invalid.
@@ -63,15 +63,14 @@ var DefaultScrollback = ScrollbackLimits{MaxLines: 10_000, MaxBytes: 4 << 20, Ma
 
 // Default values for Options.
 const (
-	DefaultSendTimeout    = 30 * time.Second
-	DefaultQuietWindow    = 3 * time.Second
-	DefaultSpawnSettle    = 2 * time.Second
-	DefaultSpawnQuiet     = 300 * time.Millisecond
-	DefaultMaxSendBytes   = 1 << 20
-	DefaultMaxResultBytes = 256 << 10
-	DefaultPageLines      = 500
-	MaxPageLinesLimit     = 10_000
-	DefaultCloseTimeout   = 10 * time.Second
+	DefaultSendTimeout  = 30 * time.Second
+	DefaultQuietWindow  = 3 * time.Second
+	DefaultSpawnSettle  = 2 * time.Second
+	DefaultSpawnQuiet   = 300 * time.Millisecond
+	DefaultMaxSendBytes = 1 << 20
+	DefaultPageLines    = 500
+	MaxPageLinesLimit   = 10_000
+	DefaultCloseTimeout = 10 * time.Second
 )
 
 func scrollbackWithDefaults(l, d ScrollbackLimits) ScrollbackLimits {

@@ -46,22 +46,30 @@ type SpawnRequest struct {
 	Relay bool
 }
 
-// SessionInfo describes a published session.
+// SessionInfo describes a session. The ptysession facade and the tools
+// hand it out as is (pty_list); the JSON names are the tools' wire names.
 type SessionInfo struct {
-	ID      SessionID
-	Name    string
-	Type    string
-	PID     int
-	Status  Status
-	Created time.Time
+	// ID is the service-minted session id.
+	ID SessionID `json:"sessionId"`
+	// Name is the display name given at spawn, if any.
+	Name string `json:"name,omitempty"`
+	// Type is the backend type.
+	Type string `json:"type"`
+	// PID is the top-level process id (0, and omitted, where the backend
+	// cannot name one).
+	PID int `json:"pid,omitempty"`
+	// Status is the session's status.
+	Status Status `json:"status"`
+	// Created is when the session was spawned.
+	Created time.Time `json:"created"`
 	// Size is the terminal size (as spawned, then as last resized).
-	Size Size
+	Size Size `json:"-"`
 	// TotalLines counts the scrollback lines so far (including dropped
 	// ones and an unterminated last line).
-	TotalLines int64
+	TotalLines int64 `json:"totalLines"`
 	// Prompts counts the shell prompt markers (OSC 133;B) seen so far: a
 	// session whose shell marks its prompts has Prompts > 0.
-	Prompts uint64
+	Prompts uint64 `json:"-"`
 }
 
 // SpawnResult is what Spawn returns.
@@ -72,42 +80,55 @@ type SpawnResult struct {
 	InitialOutput string
 	// Truncated reports that InitialOutput was cut to the result bound.
 	Truncated bool
+	// Cursor is the read position just past InitialOutput: a caller that
+	// keeps a tail position (the ptysession facade) continues from it
+	// rather than reading the initial output again.
+	Cursor Cursor
 	// Tap sees all of the session's output, when the request asked
 	// WithTap; nil otherwise.
 	Tap *Tap
 }
 
-// SendRequest is one write to a session.
+// SendRequest is one write to a session: the service's, the ptysession
+// facade's (which adds its own options around it) and the tools'.
 type SendRequest struct {
-	// Data is written byte-exact (NUL and invalid UTF-8 included).
-	Data []byte
-	// Submit appends the backend's Enter key after Data.
-	Submit bool
-	// Timeout overrides the service's absolute send deadline.
+	// Data is written byte-exact (NUL, control characters such as "\x03"
+	// for Ctrl-C, and invalid UTF-8 included).
+	Data string
+	// NoSubmit leaves out the backend's Enter key, which otherwise follows
+	// Data so that interactive programs receive a line: set it for
+	// byte-exact writes (keys, a partial line).
+	NoSubmit bool
+	// Timeout overrides the service's absolute send deadline (0: its
+	// default).
 	Timeout time.Duration
-	// QuietWindow overrides the service's silence window.
+	// QuietWindow overrides the service's silence window (0: its default);
+	// one as long as Timeout means silence never settles the send.
 	QuietWindow time.Duration
 }
 
-// SendResult is how a send settled.
+// SendResult is how a send settled. The JSON names are the tools' wire
+// names (pty_send).
 type SendResult struct {
-	// Output is the cleaned output produced since the write, bounded by the
-	// service's result bound (the newest part is kept).
-	Output string
-	// Truncated reports that older parts of Output were dropped.
-	Truncated bool
-	// SkippedLines counts whole lines dropped from Output.
-	SkippedLines int64
+	// Delta is the cleaned output the caller had not been given yet,
+	// bounded by the result bound (the newest part is kept): from the
+	// service, what the write produced; from the ptysession facade,
+	// everything past the owner's tail position.
+	Delta string `json:"delta"`
+	// Status is the session's status at settlement. A settled send does
+	// not mean the program exited.
+	Status Status `json:"status"`
 	// WaitReason explains why the send returned.
-	WaitReason WaitReason
-	// Status is the session's status at settlement.
-	Status Status
-	// CommandExitCode is the exit code the shell reported for the command
-	// (from its OSC 133;D marker) when the send settled on a prompt, else
-	// nil.
-	CommandExitCode *int
+	WaitReason WaitReason `json:"waitReason"`
+	// Truncated reports that older parts of Delta were dropped.
+	Truncated bool `json:"truncated"`
+	// Skipped counts whole lines dropped from Delta.
+	Skipped int64 `json:"skipped,omitempty"`
+	// ExitCode is the exit code the shell reported for the command (from
+	// its OSC 133;D marker) when the send settled on a prompt, else nil.
+	ExitCode *int `json:"exitCode,omitempty"`
 	// Elapsed is the time from the write to settlement.
-	Elapsed time.Duration
+	Elapsed time.Duration `json:"-"`
 }
 
 // OutputDelta is output read from an advancing cursor (see

@@ -18,17 +18,12 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	if err != nil {
 		return nil, err
 	}
-	data := req.Data
-	if req.Submit {
-		data = append(append(make([]byte, 0, len(data)+len(sess.enter)), data...), sess.enter...)
+	if err := CheckSend("send", id, req, s.opts.MaxSendBytes, len(sess.enter), 0); err != nil {
+		return nil, err
 	}
-	switch {
-	case len(data) == 0:
-		return nil, newError(CodeInvalidArgument, "send", id, "nothing to send: data is empty and submit is false")
-	case len(data) > s.opts.MaxSendBytes:
-		return nil, newError(CodeInvalidArgument, "send", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
-	case req.Timeout < 0 || req.QuietWindow < 0:
-		return nil, newError(CodeInvalidArgument, "send", id, "timeout and quiet window must not be negative")
+	data := []byte(req.Data)
+	if !req.NoSubmit {
+		data = append(data, sess.enter...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled("send", id, err)
@@ -140,13 +135,13 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	sess.mu.Lock()
 	d := sess.buf.Since(&op.result, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
 	op.res = SendResult{
-		Output:          d.Text,
-		Truncated:       d.Truncated,
-		SkippedLines:    d.SkippedLines,
-		WaitReason:      out.reason,
-		Status:          sess.status,
-		CommandExitCode: out.exitCode,
-		Elapsed:         time.Since(p.start),
+		Delta:      d.Text,
+		Truncated:  d.Truncated,
+		Skipped:    d.SkippedLines,
+		WaitReason: out.reason,
+		Status:     sess.status,
+		ExitCode:   out.exitCode,
+		Elapsed:    time.Since(p.start),
 	}
 	op.settled = true
 	if sess.send == op {

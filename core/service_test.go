@@ -51,7 +51,7 @@ func spawnShell(t *testing.T, svc *core.Service, owner *core.Owner) core.SpawnRe
 
 func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, text string) core.SendResult {
 	t.Helper()
-	op, err := svc.Send(ctxT(t), owner, id, core.SendRequest{Data: []byte(text), Submit: true})
+	op, err := svc.Send(ctxT(t), owner, id, core.SendRequest{Data: text})
 	if err != nil {
 		t.Fatalf("send %q: %v", text, err)
 	}
@@ -69,8 +69,8 @@ func TestShellStatePersistsAcrossSends(t *testing.T) {
 	dir := t.TempDir()
 	send(t, svc, owner, s.ID, "cd "+dir+" && GREETING=hello-ptyseam")
 	res := send(t, svc, owner, s.ID, `echo "$PWD:$GREETING"`)
-	if !strings.Contains(res.Output, dir+":hello-ptyseam") {
-		t.Fatalf("state lost between sends: %q", res.Output)
+	if !strings.Contains(res.Delta, dir+":hello-ptyseam") {
+		t.Fatalf("state lost between sends: %q", res.Delta)
 	}
 	if res.WaitReason != core.WaitPrompt {
 		t.Fatalf("wait reason %q, want prompt", res.WaitReason)
@@ -79,8 +79,8 @@ func TestShellStatePersistsAcrossSends(t *testing.T) {
 		t.Fatalf("status %v, want running", res.Status)
 	}
 	res = send(t, svc, owner, s.ID, "false")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 1 {
-		t.Fatalf("command exit code %v, want 1", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 1 {
+		t.Fatalf("command exit code %v, want 1", res.ExitCode)
 	}
 }
 
@@ -122,8 +122,8 @@ func TestPythonREPLPromptIsVisible(t *testing.T) {
 	// quiet window, as it should: the round trip starts at the prompt.
 	waitPartialLine(t, svc, owner, s.ID, ">>> ")
 	res := send(t, svc, owner, s.ID, "6*7")
-	if res.WaitReason != core.WaitStdinRead || !strings.Contains(res.Output, "42") || !strings.HasSuffix(res.Output, ">>> ") {
-		t.Fatalf("REPL round trip: reason %q output %q", res.WaitReason, res.Output)
+	if res.WaitReason != core.WaitStdinRead || !strings.Contains(res.Delta, "42") || !strings.HasSuffix(res.Delta, ">>> ") {
+		t.Fatalf("REPL round trip: reason %q output %q", res.WaitReason, res.Delta)
 	}
 }
 
@@ -135,7 +135,7 @@ func TestExitCodeAndSignalAreReported(t *testing.T) {
 	if res.WaitReason != core.WaitSessionExit || res.Status != core.ExitedWithCode(3) {
 		t.Fatalf("exit 3: reason %q status %v", res.WaitReason, res.Status)
 	}
-	if _, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: []byte("x")}); !errors.Is(err, core.ErrSessionExited) {
+	if _, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: "x", NoSubmit: true}); !errors.Is(err, core.ErrSessionExited) {
 		t.Fatalf("send to an exited session: %v, want SESSION_EXITED", err)
 	}
 
@@ -182,7 +182,7 @@ func TestForeignOwnerIsRefusedEverywhere(t *testing.T) {
 	s := spawnShell(t, svc, owner)
 	ctx := ctxT(t)
 	checks := map[string]error{}
-	_, checks["send"] = svc.Send(ctx, other, s.ID, core.SendRequest{Data: []byte("id"), Submit: true})
+	_, checks["send"] = svc.Send(ctx, other, s.ID, core.SendRequest{Data: "id"})
 	_, checks["read"] = svc.Read(other, s.ID, core.PageRequest{})
 	_, checks["signal"] = svc.Signal(ctx, other, s.ID, core.SignalRequest{Signal: core.SIGINT})
 	checks["resize"] = svc.Resize(ctx, other, s.ID, core.Size{Rows: 10, Cols: 10})
@@ -200,8 +200,8 @@ func TestForeignOwnerIsRefusedEverywhere(t *testing.T) {
 		t.Errorf("a foreign owner lists %d sessions", len(list))
 	}
 	// The session still works for its owner.
-	if res := send(t, svc, owner, s.ID, "echo still-mine"); !strings.Contains(res.Output, "still-mine") {
-		t.Fatalf("session unusable after foreign calls: %q", res.Output)
+	if res := send(t, svc, owner, s.ID, "echo still-mine"); !strings.Contains(res.Delta, "still-mine") {
+		t.Fatalf("session unusable after foreign calls: %q", res.Delta)
 	}
 }
 
@@ -209,11 +209,11 @@ func TestOneLiveSendPerSession(t *testing.T) {
 	svc := newService(t, core.Options{})
 	owner := core.NewOwner("agent")
 	s := spawnShell(t, svc, owner)
-	op, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: []byte("sleep 100"), Submit: true})
+	op, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: "sleep 100"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: []byte("echo no"), Submit: true}); !errors.Is(err, core.ErrSendActive) {
+	if _, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: "echo no"}); !errors.Is(err, core.ErrSendActive) {
 		t.Fatalf("second send: %v, want SEND_ACTIVE", err)
 	}
 	if _, err := svc.Read(owner, s.ID, core.PageRequest{}); err != nil {
@@ -232,8 +232,8 @@ func TestOneLiveSendPerSession(t *testing.T) {
 	}
 	// SIGINT reached sleep: the shell prompts again.
 	res = send(t, svc, owner, s.ID, "echo after-$?")
-	if !strings.Contains(res.Output, "after-130") {
-		t.Fatalf("sleep was not interrupted by SIGINT: %q", res.Output)
+	if !strings.Contains(res.Delta, "after-130") {
+		t.Fatalf("sleep was not interrupted by SIGINT: %q", res.Delta)
 	}
 	if time.Since(start) > 20*time.Second {
 		t.Fatalf("cancel took %v", time.Since(start))
@@ -270,7 +270,7 @@ func TestCloseIsIdempotentAndConcurrent(t *testing.T) {
 	if closed, err := svc.Close(ctxT(t), owner, s.ID, "again"); closed || err != nil {
 		t.Fatalf("close of a closed session = %v, %v; want false, nil", closed, err)
 	}
-	if _, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: []byte("x")}); !errors.Is(err, core.ErrNoSession) {
+	if _, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: "x", NoSubmit: true}); !errors.Is(err, core.ErrNoSession) {
 		t.Fatalf("send to a closed session: %v, want NO_SESSION", err)
 	}
 	if _, err := svc.Close(ctxT(t), core.NewOwner("x"), s.ID, "guess"); !errors.Is(err, core.ErrForeignSession) {
@@ -308,7 +308,7 @@ func TestLiveSendSettlesAsSessionExitOnClose(t *testing.T) {
 	svc := newService(t, core.Options{})
 	owner := core.NewOwner("agent")
 	s := spawnShell(t, svc, owner)
-	op, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: []byte("sleep 100"), Submit: true})
+	op, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: "sleep 100"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,11 +92,11 @@ func TestBadInputAcrossLayers(t *testing.T) {
 			return err
 		}},
 		{layer: "core", name: "send 10 MiB", want: core.ErrInvalidArgument, call: func() error {
-			_, err := svc.Send(ctx, owner, id, core.SendRequest{Data: make([]byte, 10<<20)})
+			_, err := svc.Send(ctx, owner, id, core.SendRequest{Data: strings.Repeat("x", 10<<20), NoSubmit: true})
 			return err
 		}},
 		{layer: "core", name: "send by a stranger", want: core.ErrForeignSession, call: func() error {
-			_, err := svc.Send(ctx, stranger, id, core.SendRequest{Data: []byte("id"), Submit: true})
+			_, err := svc.Send(ctx, stranger, id, core.SendRequest{Data: "id"})
 			return err
 		}},
 		{layer: "core", name: "read a page of -1 lines", want: core.ErrInvalidArgument, call: func() error { _, err := svc.Read(owner, id, core.PageRequest{Count: -1}); return err }},
@@ -125,11 +125,11 @@ func TestBadInputAcrossLayers(t *testing.T) {
 			return err
 		}},
 		{layer: "facade", name: "send to an unknown id", want: core.ErrNoSession, call: func() error {
-			_, err := fac.Send(ctx, owner, "pty_unknown", ptysession.SendRequest{Data: "x"})
+			_, err := fac.Send(ctx, owner, "pty_unknown", ptysession.SendRequest{SendRequest: core.SendRequest{Data: "x"}})
 			return err
 		}},
 		{layer: "facade", name: "send to a closed session", want: core.ErrNoSession, call: func() error {
-			_, err := fac.Send(ctx, owner, closed.SessionID, ptysession.SendRequest{Data: "x"})
+			_, err := fac.Send(ctx, owner, closed.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "x"}})
 			return err
 		}},
 		{layer: "facade", name: "tail of -5 lines", want: core.ErrInvalidArgument, call: func() error { _, err := fac.Tail(ctx, owner, id, -5); return err }},
@@ -211,7 +211,7 @@ func TestBadInputAcrossLayers(t *testing.T) {
 	t.Logf("%d malformed inputs by layer: %v", len(cases), layers)
 
 	// The service still serves a healthy session.
-	res, err := fac.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo still-healthy"})
+	res, err := fac.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo still-healthy"}})
 	if err != nil || !strings.Contains(res.Delta, "still-healthy") || res.WaitReason != core.WaitPrompt {
 		t.Fatalf("the healthy session stopped working: %+v, %v", res, err)
 	}

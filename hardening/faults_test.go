@@ -77,7 +77,7 @@ func TestChildKilledMidSend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte("sleep 1000"), Submit: true})
+	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: "sleep 1000"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func spawnTortures(t *testing.T, ctx context.Context, svc *core.Service, owner *
 			t.Fatalf("%s: spawn: %v", tt.name, err)
 		}
 		if tt.ready != "" {
-			op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(tt.ready), Submit: true})
+			op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: tt.ready})
 			if err != nil {
 				t.Fatalf("%s: send: %v", tt.name, err)
 			}

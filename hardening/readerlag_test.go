@@ -64,9 +64,9 @@ func TestSendWaitsForOutputStillInTheReader(t *testing.T) {
 while True: print("got", input(), flush=True)`}})
 	for i := range 3 {
 		word := fmt.Sprintf("word-%d", i)
-		res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 2 * time.Second})
-		if !strings.Contains(res.Output, "got "+word) || res.WaitReason != core.WaitStdinRead {
-			t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output)
+		res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, QuietWindow: 2 * time.Second})
+		if !strings.Contains(res.Delta, "got "+word) || res.WaitReason != core.WaitStdinRead {
+			t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Delta)
 		}
 	}
 }

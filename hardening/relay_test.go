@@ -56,9 +56,9 @@ func TestRelaySendWaitsForTheFarEnd(t *testing.T) {
 			}
 			for i := range 3 {
 				word := fmt.Sprintf("ping-%d", i)
-				res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: []byte(word), Submit: true, QuietWindow: 700 * time.Millisecond})
-				if !strings.Contains(res.Output, "ANSWER "+word) || res.WaitReason == core.WaitStdinRead {
-					t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output)
+				res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, QuietWindow: 700 * time.Millisecond})
+				if !strings.Contains(res.Delta, "ANSWER "+word) || res.WaitReason == core.WaitStdinRead {
+					t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Delta)
 				}
 			}
 		})

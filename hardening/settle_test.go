@@ -51,7 +51,7 @@ func TestSettleNeverEarly(t *testing.T) {
 			var early, late []string
 			var worst time.Duration
 			for i := range n {
-				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(p.send(i)), Submit: true})
+				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: p.send(i)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -61,8 +61,8 @@ func TestSettleNeverEarly(t *testing.T) {
 				}
 				worst = max(worst, res.Elapsed)
 				switch {
-				case !strings.Contains(res.Output, p.answer(i)):
-					early = append(early, fmt.Sprintf("#%d %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Output))
+				case !strings.Contains(res.Delta, p.answer(i)):
+					early = append(early, fmt.Sprintf("#%d %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Delta))
 				case res.WaitReason != p.reason:
 					// Complete but not recognised: a late settle (the
 					// silence window), a cost in latency, not in output.
@@ -92,7 +92,7 @@ func TestFirstSendAfterSpawnNeverEarly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(fmt.Sprintf("echo FIRST-$((%d+1))", i)), Submit: true})
+		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: fmt.Sprintf("echo FIRST-$((%d+1))", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,8 +100,8 @@ func TestFirstSendAfterSpawnNeverEarly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(res.Output, fmt.Sprintf("FIRST-%d\n", i+1)) {
-			t.Fatalf("round %d settled as %s after %s before the answer: %q", i, res.WaitReason, res.Elapsed, res.Output)
+		if !strings.Contains(res.Delta, fmt.Sprintf("FIRST-%d\n", i+1)) {
+			t.Fatalf("round %d settled as %s after %s before the answer: %q", i, res.WaitReason, res.Elapsed, res.Delta)
 		}
 		if _, err := svc.Close(ctx, owner, s.ID, "round done"); err != nil {
 			t.Fatal(err)

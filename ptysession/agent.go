@@ -104,7 +104,7 @@ func (a *Agent) Started(ctx context.Context) ([]Started, error) {
 			return out, err
 		}
 		for _, in := range infos {
-			out = append(out, Started{Kind: c.Kind(), SessionInfo: sessionInfo(in)})
+			out = append(out, Started{Kind: c.Kind(), SessionInfo: in})
 		}
 	}
 	return out, nil

@@ -56,7 +56,7 @@ func TestBadInput(t *testing.T) {
 				{"env NUL", owner, ctx, OpenRequest{Command: "bash", Env: map[string]string{"A": "x\x00y"}}, core.CodeInvalidArgument},
 				{"command NUL", owner, ctx, OpenRequest{Command: "echo \x00"}, core.CodeInvalidArgument},
 				{"cwd NUL", owner, ctx, OpenRequest{Command: "bash", Cwd: "/tmp\x00"}, core.CodeInvalidArgument},
-				{"huge command", owner, ctx, OpenRequest{Command: strings.Repeat("x", DefaultMaxSendBytes+1)}, core.CodeInvalidArgument},
+				{"huge command", owner, ctx, OpenRequest{Command: strings.Repeat("x", core.DefaultMaxSendBytes+1)}, core.CodeInvalidArgument},
 			}
 			for _, c := range cases {
 				_, err := s.Open(c.ctx, c.owner, c.req)
@@ -68,7 +68,6 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 		t.Run("send", func(t *testing.T) {
-			f := false
 			cases := []struct {
 				name  string
 				owner *core.Owner
@@ -77,17 +76,17 @@ func TestBadInput(t *testing.T) {
 				req   SendRequest
 				code  core.Code
 			}{
-				{"nil owner", nil, ctx, hid, SendRequest{Data: "x"}, core.CodeInvalidArgument},
-				{"empty id", owner, ctx, "", SendRequest{Data: "x"}, core.CodeInvalidArgument},
-				{"unknown id", owner, ctx, unknown, SendRequest{Data: "x"}, core.CodeNoSession},
-				{"foreign", owner, ctx, fid, SendRequest{Data: "x"}, core.CodeForeignSession},
-				{"closed", owner, ctx, gid, SendRequest{Data: "x"}, core.CodeNoSession},
-				{"foreign closed", other, ctx, gid, SendRequest{Data: "x"}, core.CodeForeignSession},
-				{"nothing", owner, ctx, hid, SendRequest{Data: "", Submit: &f}, core.CodeInvalidArgument},
-				{"huge", owner, ctx, hid, SendRequest{Data: strings.Repeat("x", DefaultMaxSendBytes)}, core.CodeInvalidArgument},
-				{"negative timeout", owner, ctx, hid, SendRequest{Data: "x", Timeout: -1}, core.CodeInvalidArgument},
-				{"negative quiet", owner, ctx, hid, SendRequest{Data: "x", QuietWindow: -1}, core.CodeInvalidArgument},
-				{"cancelled", owner, done, hid, SendRequest{Data: "x"}, core.CodeCancelled},
+				{"nil owner", nil, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeInvalidArgument},
+				{"empty id", owner, ctx, "", SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeInvalidArgument},
+				{"unknown id", owner, ctx, unknown, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeNoSession},
+				{"foreign", owner, ctx, fid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeForeignSession},
+				{"closed", owner, ctx, gid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeNoSession},
+				{"foreign closed", other, ctx, gid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeForeignSession},
+				{"nothing", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "", NoSubmit: true}}, core.CodeInvalidArgument},
+				{"huge", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: strings.Repeat("x", core.DefaultMaxSendBytes)}}, core.CodeInvalidArgument},
+				{"negative timeout", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "x", Timeout: -1}}, core.CodeInvalidArgument},
+				{"negative quiet", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "x", QuietWindow: -1}}, core.CodeInvalidArgument},
+				{"cancelled", owner, done, hid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeCancelled},
 			}
 			for _, c := range cases {
 				_, err := s.Send(c.ctx, c.owner, c.id, c.req)
@@ -130,8 +129,8 @@ func TestBadInput(t *testing.T) {
 				code  core.Code
 			}{
 				{"nil owner", nil, hid, ReadRequest{}, core.CodeInvalidArgument},
-				{"negative lines", owner, hid, ReadRequest{Lines: -1}, core.CodeInvalidArgument},
-				{"too many lines", owner, hid, ReadRequest{Lines: MaxLines + 1}, core.CodeInvalidArgument},
+				{"negative lines", owner, hid, ReadRequest{Count: -1}, core.CodeInvalidArgument},
+				{"too many lines", owner, hid, ReadRequest{Count: MaxLines + 1}, core.CodeInvalidArgument},
 				{"negative start", owner, hid, ReadRequest{Start: -1}, core.CodeInvalidArgument},
 				{"unknown id", owner, unknown, ReadRequest{}, core.CodeNoSession},
 				{"foreign", owner, fid, ReadRequest{}, core.CodeForeignSession},

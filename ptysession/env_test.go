@@ -50,7 +50,7 @@ func checkEnvReaches(t *testing.T, s *Sessions, value string) {
 	r := shellOpen(t, s, owner, OpenRequest{Command: cmd, Env: map[string]string{"PTYSEAM_TEST_VALUE": value, "OTHER_VAR": "x'y"}})
 	got, err := os.ReadFile(path)
 	if err != nil {
-		pg, _ := s.Read(testCtx(t), owner, r.SessionID, ReadRequest{Lines: 100})
+		pg, _ := s.Read(testCtx(t), owner, r.SessionID, ReadRequest{Count: 100})
 		t.Fatalf("value %q: %v\nopen: %+v\nscrollback:\n%s", value, err, r, pg.Text)
 	}
 	if string(got) != value+"\n" {

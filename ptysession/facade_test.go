@@ -60,7 +60,7 @@ func TestPythonPromptVisibleAtOnce(t *testing.T) {
 		// printed it (the open may return before: a seam that settles on
 		// silence, or early).
 		waitTailSuffixFrom(t, s, owner, r.SessionID, r.InitialOutput, ">>> ")
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "6*7"})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "6*7"}})
 		if err != nil || !strings.HasPrefix("6*7\n42\n>>> ", res.Delta) {
 			t.Fatalf("send %+v %v", res, err)
 		}
@@ -77,7 +77,7 @@ func TestPasswordPromptVisibleWithoutNewline(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: `read -r -s -p 'Password: ' pw; echo; echo "got ${#pw} chars"`})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: `read -r -s -p 'Password: ' pw; echo; echo "got ${#pw} chars"`}})
 		if err != nil || res.Status.Exited() {
 			t.Fatalf("send %+v %v: want it to wait for the password", res, err)
 		}
@@ -85,7 +85,7 @@ func TestPasswordPromptVisibleWithoutNewline(t *testing.T) {
 			t.Fatalf("tail %q", text)
 		}
 		before := newestLine(t, s, owner, r.SessionID)
-		answer, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "hunter2"})
+		answer, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "hunter2"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestTailNeverResends(t *testing.T) {
 			}
 		}
 		// Everything the tails returned is the scrollback, exactly.
-		page, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Start: 0, Lines: 1000})
+		page, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Start: 0, Count: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,13 +146,13 @@ func TestTailTruncatesExactly(t *testing.T) {
 		ctx := testCtx(t)
 		waitPrompt(t, s, owner, r.SessionID)
 		// Printed after the send returned, so that a tail gets it.
-		sent, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.2; seq 1 500", QuietWindow: 50 * time.Millisecond})
+		sent, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.2; seq 1 500", QuietWindow: 50 * time.Millisecond}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		given := int64(strings.Count(sent.Delta, "\n")) // the echo line (and any numbers already printed)
 		waitPrompt(t, s, owner, r.SessionID)
-		page, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Lines: 1})
+		page, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Count: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestTailTruncatesExactly(t *testing.T) {
 		}
 		// A backlog of exactly the budget is not truncated (printed after
 		// a send, which took the output it returned).
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.2; seq 1 3", Submit: Bool(true), QuietWindow: 50 * time.Millisecond}); err != nil {
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.2; seq 1 3", QuietWindow: 50 * time.Millisecond}}); err != nil {
 			t.Fatal(err)
 		}
 		waitPrompt(t, s, owner, r.SessionID)
@@ -200,7 +200,7 @@ func TestResultsAreBounded(t *testing.T) {
 		if !strings.HasPrefix(strings.TrimPrefix(res.Delta, "\n"), "20") {
 			t.Fatalf("bounded delta %q does not start at a line", res.Delta[:20])
 		}
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.3; seq 300000 301000", QuietWindow: 50 * time.Millisecond}); err != nil {
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.3; seq 300000 301000", QuietWindow: 50 * time.Millisecond}}); err != nil {
 			t.Fatal(err)
 		}
 		waitPrompt(t, s, owner, r.SessionID)
@@ -208,11 +208,11 @@ func TestResultsAreBounded(t *testing.T) {
 		if err != nil || !tr.Truncated || len(tr.Text) > 2000 || tr.Skipped == 0 {
 			t.Fatalf("tail: %v truncated %v skipped %d, %d bytes", err, tr.Truncated, tr.Skipped, len(tr.Text))
 		}
-		pg, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Start: 0, Lines: MaxLines})
+		pg, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Start: 0, Count: MaxLines})
 		if err != nil || !pg.Truncated || len(pg.Text) > 2000 || pg.End >= pg.Total || pg.Lines != int(pg.End-pg.Start) {
 			t.Fatalf("read: %v %+v", err, pg)
 		}
-		next, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Start: pg.End, Lines: 2})
+		next, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Start: pg.End, Count: 2})
 		if err != nil || next.Start != pg.End || next.Lines != 2 {
 			t.Fatalf("paging on from end: %v %+v", err, next)
 		}
@@ -238,7 +238,7 @@ func TestSendProgressAndCancel(t *testing.T) {
 			go func() {
 				res, err := s.Send(ctx, owner, r.SessionID, SendRequest{
 					// One job: SIGINT to the foreground group always hits it.
-					Data: "sh -c 'while :; do echo tick; sleep 0.02; done'",
+					SendRequest: core.SendRequest{Data: "sh -c 'while :; do echo tick; sleep 0.02; done'"},
 					Progress: func(d core.OutputDelta) {
 						mu.Lock()
 						progressed.WriteString(d.Text)
@@ -266,7 +266,7 @@ func TestSendProgressAndCancel(t *testing.T) {
 				t.Fatal("no progress report from a send that prints every 20ms")
 			}
 			// One send at a time.
-			if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo second"}); !errors.Is(err, core.ErrSendActive) {
+			if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo second"}}); !errors.Is(err, core.ErrSendActive) {
 				cancel()
 				t.Fatalf("second send: %v, want SEND_ACTIVE", err)
 			}
@@ -298,7 +298,7 @@ func TestSignalForeground(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 60", Timeout: 300 * time.Millisecond})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 60", Timeout: 300 * time.Millisecond}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -354,7 +354,7 @@ func TestExecBackendArgv(t *testing.T) {
 		if _, err := s.Read(ctx, owner, r.SessionID, ReadRequest{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "x"}); core.CodeOf(err) != core.CodeSessionExited {
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "x"}}); core.CodeOf(err) != core.CodeSessionExited {
 			t.Fatalf("send to an exited session: %v, want SESSION_EXITED", err)
 		}
 		if c, err := s.Close(ctx, owner, r.SessionID); err != nil || !c.Closed {
@@ -370,7 +370,7 @@ func TestListAndClose(t *testing.T) {
 		ra2 := shellOpen(t, s, a, OpenRequest{Command: "echo x", Name: "second"})
 		rb := mustOpen(t, s, b, OpenRequest{Command: "bash"})
 		la, err := s.List(testCtx(t), a)
-		if err != nil || len(la.Sessions) != 2 || la.Sessions[0].SessionID != ra1.SessionID || la.Sessions[1].SessionID != ra2.SessionID {
+		if err != nil || len(la.Sessions) != 2 || la.Sessions[0].ID != ra1.SessionID || la.Sessions[1].ID != ra2.SessionID {
 			t.Fatalf("list a: %+v %v", la, err)
 		}
 		if la.Sessions[1].Name != "second" || la.Sessions[0].Type != "shell" || la.Sessions[0].PID != ra1.PID || la.Sessions[1].TotalLines < 2 {
@@ -391,7 +391,7 @@ func TestListAndClose(t *testing.T) {
 			t.Fatalf("second close: %+v %v, want closed false", c, err)
 		}
 		lb, err := s.List(testCtx(t), b)
-		if err != nil || len(lb.Sessions) != 1 || lb.Sessions[0].SessionID != rb.SessionID {
+		if err != nil || len(lb.Sessions) != 1 || lb.Sessions[0].ID != rb.SessionID {
 			t.Fatalf("list b: %+v %v", lb, err)
 		}
 		if la, _ = s.List(testCtx(t), a); len(la.Sessions) != 1 {
@@ -483,7 +483,7 @@ func waitExited(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID)
 			t.Fatal(err)
 		}
 		for _, in := range l.Sessions {
-			if in.SessionID == id && in.Status.Exited() {
+			if in.ID == id && in.Status.Exited() {
 				return in.Status
 			}
 		}

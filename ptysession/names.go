@@ -64,9 +64,9 @@ func (s *Sessions) OpenOrGet(ctx context.Context, owner *core.Owner, req OpenReq
 
 // got describes a running session for OpenOrGet.
 func (s *Sessions) got(owner *core.Owner, in SessionInfo) (OpenResult, error) {
-	d, err := s.consume(owner, in.SessionID, MaxLines)
+	d, err := s.consume(owner, in.ID, MaxLines)
 	if err != nil {
 		return OpenResult{}, err
 	}
-	return OpenResult{SessionID: in.SessionID, PID: in.PID, Status: in.Status, InitialOutput: d.Text, Truncated: d.Truncated}, nil
+	return OpenResult{SessionID: in.ID, PID: in.PID, Status: in.Status, InitialOutput: d.Text, Truncated: d.Truncated}, nil
 }

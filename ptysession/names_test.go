@@ -29,7 +29,7 @@ func TestSessionsByName(t *testing.T) {
 	if err != nil || opened || again.SessionID != first.SessionID || again.InitialOutput != "" {
 		t.Fatalf("get: %+v %v %v (want the same session, no output twice)", again, opened, err)
 	}
-	if in, err := s.Find(ctx, owner, "build"); err != nil || in.SessionID != first.SessionID {
+	if in, err := s.Find(ctx, owner, "build"); err != nil || in.ID != first.SessionID {
 		t.Fatalf("find: %+v %v", in, err)
 	}
 	if _, err := s.Open(ctx, owner, OpenRequest{Name: "build"}); !errors.Is(err, core.ErrDuplicateName) {
@@ -37,17 +37,17 @@ func TestSessionsByName(t *testing.T) {
 	}
 
 	// The program exits: the name is free, the old session still readable.
-	if res, err := s.Send(ctx, owner, first.SessionID, SendRequest{Data: "quit"}); err != nil || res.WaitReason != core.WaitSessionExit {
+	if res, err := s.Send(ctx, owner, first.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "quit"}}); err != nil || res.WaitReason != core.WaitSessionExit {
 		t.Fatalf("quit: %+v %v", res, err)
 	}
-	if in, err := s.Find(ctx, owner, "build"); err != nil || in.SessionID != first.SessionID || !in.Status.Exited() {
+	if in, err := s.Find(ctx, owner, "build"); err != nil || in.ID != first.SessionID || !in.Status.Exited() {
 		t.Fatalf("find of the exited session: %+v %v", in, err)
 	}
 	fresh, opened, err := s.OpenOrGet(ctx, owner, OpenRequest{Name: "build"})
 	if err != nil || !opened || fresh.SessionID == first.SessionID {
 		t.Fatalf("reopen after exit: %+v %v %v", fresh, opened, err)
 	}
-	if in, err := s.Find(ctx, owner, "build"); err != nil || in.SessionID != fresh.SessionID {
+	if in, err := s.Find(ctx, owner, "build"); err != nil || in.ID != fresh.SessionID {
 		t.Fatalf("find prefers the running session: %+v %v", in, err)
 	}
 	if pg, err := s.Read(ctx, owner, first.SessionID, ReadRequest{}); err != nil || pg.Text != "hi\n$ quit\nbye\n" {

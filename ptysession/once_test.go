@@ -28,13 +28,13 @@ func TestSendMovesTailPosition(t *testing.T) {
 		if err != nil || strings.Contains(tr.Text, "paid-42") {
 			t.Fatalf("tail after send %+v %v: the send's output came again", tr, err)
 		}
-		pg, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Lines: 3})
+		pg, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Count: 3})
 		if err != nil || !strings.Contains(pg.Text, "paid-42\n") {
 			t.Fatalf("re-read by page %+v %v", pg, err)
 		}
 
 		// Output printed after the send settled is the next tail's.
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.3; echo later", QuietWindow: 50 * time.Millisecond}); err != nil {
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.3; echo later", QuietWindow: 50 * time.Millisecond}}); err != nil {
 			t.Fatal(err)
 		}
 		waitPrompt(t, s, owner, r.SessionID)

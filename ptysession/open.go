@@ -87,7 +87,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	case len(req.Command) > s.opts.MaxSendBytes:
 		return OpenResult{}, invalid(op, "", "command", "%d bytes exceeds the limit of %d", len(req.Command), s.opts.MaxSendBytes)
 	}
-	if err := s.checkDeadlines(op, "", req.Timeout, req.QuietWindow); err != nil {
+	if err := core.CheckDeadlines(op, "", req.Timeout, req.QuietWindow, s.opts.MaxTimeout); err != nil {
 		return OpenResult{}, err
 	}
 	openTimeout := req.Timeout
@@ -150,14 +150,23 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	}
 	var reason core.WaitReason
 	if typed != "" {
-		r, err := s.run(ctx, owner, id, core.SendRequest{Data: []byte(typed), Submit: true, Timeout: openTimeout, QuietWindow: req.QuietWindow}, nil, nil)
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: openTimeout, QuietWindow: req.QuietWindow}, nil, nil)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}
 		reason = r.WaitReason
 	}
-	d, err := s.consume(owner, id, MaxLines)
-	if err != nil {
+	var d core.OutputDelta
+	if typed == "" && target == nil {
+		// Nothing ran since the spawn: its initial output is the open's,
+		// and the owner's tail position continues past it.
+		d.Text, d.Truncated, _ = boundNewest(sp.InitialOutput, s.opts.MaxResultBytes)
+		d.Truncated = d.Truncated || sp.Truncated
+		cs := s.cursor(owner, id)
+		cs.mu.Lock()
+		cs.cur = sp.Cursor
+		cs.mu.Unlock()
+	} else if d, err = s.consume(owner, id, MaxLines); err != nil {
 		return OpenResult{}, s.abandon(owner, id, err)
 	}
 	info, err := s.t.Info(owner, id)
@@ -169,7 +178,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		PID:           info.PID,
 		Status:        info.Status,
 		InitialOutput: d.Text,
-		Truncated:     d.Truncated || (sp.Truncated && typed == ""),
+		Truncated:     d.Truncated,
 		WaitReason:    reason,
 	}, nil
 }

@@ -11,8 +11,6 @@ const (
 	DefaultBackend          = "shell"
 	DefaultTailLines        = 200
 	MaxLines                = 10_000
-	DefaultMaxResultBytes   = 32 << 10
-	DefaultMaxSendBytes     = 1 << 20
 	DefaultOpenTimeout      = 10 * time.Second
 	DefaultProgressInterval = 250 * time.Millisecond
 	DefaultMaxTimeout       = 10 * time.Minute
@@ -45,10 +43,12 @@ type Options struct {
 	// TailLines is the default line budget of Tail and Read (default 200).
 	TailLines int
 	// MaxResultBytes bounds the text of every result: an open's initial
-	// output, a send's delta, a tail, a page (default 32 KiB). The newest
-	// output is kept (for a page: the first lines).
+	// output, a send's delta, a tail, a page (default
+	// core.DefaultMaxOutputBytes, 32 KiB). The newest output is kept (for a
+	// page: the first lines).
 	MaxResultBytes int
-	// MaxSendBytes bounds the data of one send (default 1 MiB).
+	// MaxSendBytes bounds the data of one send (default
+	// core.DefaultMaxSendBytes, 1 MiB).
 	MaxSendBytes int
 	// ShellQuoteEnv sends OpenRequest.Env as typed `export` statements
 	// (see [QuoteEnv]) instead of passing it to the backend, for shell-type
@@ -92,10 +92,10 @@ func (o Options) withDefaults() Options {
 		o.TailLines = MaxLines
 	}
 	if o.MaxResultBytes <= 0 {
-		o.MaxResultBytes = DefaultMaxResultBytes
+		o.MaxResultBytes = core.DefaultMaxOutputBytes
 	}
 	if o.MaxSendBytes <= 0 {
-		o.MaxSendBytes = DefaultMaxSendBytes
+		o.MaxSendBytes = core.DefaultMaxSendBytes
 	}
 	if o.ShellNames == nil {
 		o.ShellNames = []string{"bash", "sh"}

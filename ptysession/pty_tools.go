@@ -209,10 +209,7 @@ func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, raw json.Raw
 	}
 	timeout, quiet := a.durations()
 	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
-		Data:        a.Data,
-		Submit:      a.Submit,
-		Timeout:     timeout,
-		QuietWindow: quiet,
+		SendRequest: core.SendRequest{Data: a.Data, NoSubmit: a.Submit != nil && !*a.Submit, Timeout: timeout, QuietWindow: quiet},
 		Progress: func(d core.OutputDelta) {
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},
@@ -264,7 +261,7 @@ func (s *Sessions) readTool(ctx context.Context, owner *core.Owner, raw json.Raw
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ReadRequest{Start: a.Start, Lines: a.Lines, Newest: a.Newest})
+	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ReadRequest{Start: a.Start, Count: a.Lines, Newest: a.Newest})
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}

@@ -227,7 +227,7 @@ func TestToolBadInput(t *testing.T) {
 		theirs := mustOpen(t, s, other, OpenRequest{Command: "bash"})
 		id, fid := string(mine.SessionID), string(theirs.SessionID)
 		const unknown = "pty_nosuchsessionxxxxxxxxxxxxxx"
-		huge, _ := json.Marshal(strings.Repeat("x", DefaultMaxSendBytes))
+		huge, _ := json.Marshal(strings.Repeat("x", core.DefaultMaxSendBytes))
 		cases := []struct {
 			tool, args, code, inMessage, inHint string
 		}{

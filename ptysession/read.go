@@ -8,16 +8,9 @@ import (
 )
 
 // ReadRequest selects a page of scrollback by absolute line numbers (line
-// 0 is the first line the session printed).
-type ReadRequest struct {
-	// Start is the first line wanted (ignored with Newest).
-	Start int64
-	// Lines is the number of lines wanted (0: Options.TailLines; at most
-	// 10,000).
-	Lines int
-	// Newest selects the newest Lines lines instead.
-	Newest bool
-}
+// 0 is the first line the session printed): see [core.PageRequest]. Through
+// the facade, Count 0 takes Options.TailLines; at most 10,000.
+type ReadRequest = core.PageRequest
 
 // ReadResult is one bounded page of scrollback. It does not move the tail
 // cursor.
@@ -55,15 +48,15 @@ func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionI
 		return ReadResult{}, err
 	}
 	switch {
-	case req.Lines < 0 || req.Lines > MaxLines:
-		return ReadResult{}, invalid(op, id, "lines", "must be between 0 and %d, got %d", MaxLines, req.Lines)
+	case req.Count < 0 || req.Count > MaxLines:
+		return ReadResult{}, invalid(op, id, "lines", "must be between 0 and %d, got %d", MaxLines, req.Count)
 	case req.Start < 0:
 		return ReadResult{}, invalid(op, id, "start", "must not be negative, got %d", req.Start)
 	}
-	if req.Lines == 0 {
-		req.Lines = s.opts.TailLines
+	if req.Count == 0 {
+		req.Count = s.opts.TailLines
 	}
-	pg, err := s.t.Read(owner, id, core.PageRequest{Start: req.Start, Count: req.Lines, Newest: req.Newest})
+	pg, err := s.t.Read(owner, id, req)
 	if err != nil {
 		return ReadResult{}, err
 	}

@@ -68,7 +68,7 @@ func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.S
 		return nil
 	}
 	_, err := s.run(ctx, owner, id, core.SendRequest{
-		Data: []byte(localpty.ShellSetup()), Submit: true,
+		Data:    localpty.ShellSetup(),
 		Timeout: s.opts.OpenTimeout, QuietWindow: s.opts.OpenTimeout,
 	}, nil, nil)
 	return err

@@ -98,7 +98,7 @@ func shellSend(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, 
 	ctx := testCtx(t)
 	for range settleTries {
 		before := newestLine(t, s, owner, id)
-		res, err := s.Send(ctx, owner, id, SendRequest{Data: line})
+		res, err := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: line}})
 		if err != nil {
 			t.Fatalf("send %q: %v", line, err)
 		}
@@ -137,7 +137,7 @@ func shellOpen(t *testing.T, s *Sessions, owner *core.Owner, req OpenRequest) Op
 // newestLine returns the number of the newest line.
 func newestLine(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID) int64 {
 	t.Helper()
-	pg, err := s.Read(testCtx(t), owner, id, ReadRequest{Newest: true, Lines: 1})
+	pg, err := s.Read(testCtx(t), owner, id, ReadRequest{Newest: true, Count: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func newestLine(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID)
 func waitPromptAfter(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, line int64) {
 	t.Helper()
 	for range 2000 {
-		pg, err := s.Read(testCtx(t), owner, id, ReadRequest{Newest: true, Lines: 1})
+		pg, err := s.Read(testCtx(t), owner, id, ReadRequest{Newest: true, Count: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,22 +8,11 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// SendRequest is one write to a session.
+// SendRequest is one write to a session through the facade: the
+// service's request (data, Enter, deadlines; Timeout and QuietWindow at
+// most Options.MaxTimeout) and how the facade runs it.
 type SendRequest struct {
-	// Data is written byte-exact (control characters included: "\x03" is
-	// Ctrl-C).
-	Data string
-	// Submit appends the backend's Enter key after Data. nil means true,
-	// so that interactive programs receive a line; pass false for
-	// byte-exact writes.
-	Submit *bool
-	// Timeout overrides the seam's absolute send deadline (0: its
-	// default). It must not exceed Options.MaxTimeout.
-	Timeout time.Duration
-	// QuietWindow overrides the seam's silence window (0: its default).
-	// It must not exceed Options.MaxTimeout; one as long as Timeout means
-	// silence never settles the send.
-	QuietWindow time.Duration
+	core.SendRequest
 	// Progress, if set, receives the output produced so far every
 	// Options.ProgressInterval while the send runs (only when there is new
 	// output). It is called from Send's goroutine.
@@ -42,29 +31,12 @@ type SendRequest struct {
 	Queue bool
 }
 
-// SendResult is how a send settled.
-type SendResult struct {
-	// Delta is the cleaned output the owner had not been given yet: what
-	// the write produced, after any output printed since the owner's last
-	// open, send or tail (the newest part, at most Options.MaxResultBytes).
-	// Output is returned once: the owner's tail position moves past Delta.
-	Delta string `json:"delta"`
-	// Status is the session's status when the send settled. A settled
-	// send does not mean the program exited.
-	Status core.Status `json:"status"`
-	// WaitReason says why control came back.
-	WaitReason core.WaitReason `json:"waitReason"`
-	// Truncated reports that older parts of Delta were dropped.
-	Truncated bool `json:"truncated"`
-	// Skipped counts whole lines dropped from Delta.
-	Skipped int64 `json:"skipped,omitempty"`
-	// ExitCode is the exit code the shell reported for the command when
-	// the send settled on a prompt, else nil.
-	ExitCode *int `json:"exitCode,omitempty"`
-}
-
-// Bool returns a pointer to b, for SendRequest.Submit.
-func Bool(b bool) *bool { return &b }
+// SendResult is how a send settled (see [core.SendResult]); through the
+// facade, Delta is the output the owner had not been given yet: what the
+// write produced, after any output printed since the owner's last open,
+// send or tail (the newest part, at most Options.MaxResultBytes). Output
+// is returned once: the owner's tail position moves past Delta.
+type SendResult = core.SendResult
 
 // Send writes to a session and waits until the write settled. Only one
 // send runs per session: another fails with SEND_ACTIVE, or waits its turn
@@ -80,18 +52,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	if err := checkCall(ctx, op, owner, id); err != nil {
 		return SendResult{}, err
 	}
-	submit := req.Submit == nil || *req.Submit
-	n := len(req.Data)
-	if submit {
-		n++
-	}
-	switch {
-	case req.Data == "" && !submit:
-		return SendResult{}, invalid(op, id, "data", "is empty and submit is false: nothing to send")
-	case n > s.opts.MaxSendBytes:
-		return SendResult{}, invalid(op, id, "data", "%d bytes exceeds the limit of %d", len(req.Data), s.opts.MaxSendBytes)
-	}
-	if err := s.checkDeadlines(op, id, req.Timeout, req.QuietWindow); err != nil {
+	if err := core.CheckSend(op, id, req.SendRequest, s.opts.MaxSendBytes, 1, s.opts.MaxTimeout); err != nil {
 		return SendResult{}, err
 	}
 	release, err := s.acquireSend(ctx, owner, id, req.Queue)
@@ -100,12 +61,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	}
 	defer release()
 	cs := s.cursor(owner, id)
-	res, err := s.run(ctx, owner, id, core.SendRequest{
-		Data:        []byte(req.Data),
-		Submit:      submit,
-		Timeout:     req.Timeout,
-		QuietWindow: req.QuietWindow,
-	}, req.Progress, func() { cs.finishing.Store(true) })
+	res, err := s.run(ctx, owner, id, req.SendRequest, req.Progress, func() { cs.finishing.Store(true) })
 	if err != nil && res.WaitReason == "" {
 		switch core.CodeOf(err) {
 		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
@@ -113,12 +69,12 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		}
 		return SendResult{}, err
 	}
-	out := SendResult{Status: res.Status, WaitReason: res.WaitReason, ExitCode: res.CommandExitCode}
+	out := res
 	if d, derr := s.consume(owner, id, MaxLines); derr == nil {
 		out.Delta, out.Truncated, out.Skipped = d.Text, d.Truncated, d.SkippedLines
 	} else { // closed meanwhile: the seam's own delta is all there is
-		text, truncated, skipped := boundNewest(res.Output, s.opts.MaxResultBytes)
-		out.Delta, out.Truncated, out.Skipped = text, res.Truncated || truncated, res.SkippedLines+skipped
+		text, truncated, skipped := boundNewest(res.Delta, s.opts.MaxResultBytes)
+		out.Delta, out.Truncated, out.Skipped = text, res.Truncated || truncated, res.Skipped+skipped
 	}
 	if req.OmitEcho {
 		out.Delta = omitEcho(out.Delta, req.Data)
@@ -129,9 +85,11 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	return out, err
 }
 
-// run starts a send and waits for it, reporting progress and cancelling
-// it when ctx ends. settled, if set, is called as soon as the send is
-// settled or being cancelled: from then on the seam takes another send.
+// run starts a send and waits for it, reporting progress. When ctx ends,
+// the seam cancels the send (SIGINT, wait reason cancelled) and run
+// returns a CANCELLED error with what was printed. settled, if set, is
+// called as soon as the send is settled or being cancelled: from then on
+// the seam takes another send.
 func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SendRequest, progress func(core.OutputDelta), settled func()) (core.SendResult, error) {
 	op, err := s.t.Send(ctx, owner, id, req)
 	if err != nil {
@@ -146,12 +104,13 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 		defer t.Stop()
 		tick = t.C
 	}
+	ended, stopped := ctx.Done(), false
 	for {
 		select {
 		case <-op.Done():
 			settled()
 			res, err := op.Wait(context.Background())
-			if err == nil && res.WaitReason == core.WaitCancelled && ctx.Err() != nil {
+			if stopped || (err == nil && res.WaitReason == core.WaitCancelled && ctx.Err() != nil) {
 				err = cancelled("send", id, ctx.Err())
 			}
 			return res, err
@@ -159,11 +118,9 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 			if d := op.ReadOutput(); d.Text != "" || d.Truncated {
 				progress(d)
 			}
-		case <-ctx.Done():
-			settled()
-			op.Cancel()
-			res, _ := op.Wait(context.Background())
-			return res, cancelled("send", id, ctx.Err())
+		case <-ended:
+			settled() // the seam is cancelling the send
+			ended, stopped = nil, true
 		}
 	}
 }

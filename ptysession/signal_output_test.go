@@ -30,7 +30,7 @@ func TestSignalReturnsTheOutputThatFollowed(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `bash -c 'trap "echo caught-int; exit 3" INT; echo waiting; cat'`})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: `bash -c 'trap "echo caught-int; exit 3" INT; echo waiting; cat'`}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestOpenSetsTheTerminalSize(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash", Size: core.Size{Rows: 24, Cols: 80}})
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "stty size"})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "stty size"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestSignalOutputMovesTheTailPosition(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestSignalToolOutputMovesTheTailPosition(t *testing.T) {
 		owner := core.NewOwner("model")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		id := string(r.SessionID)
-		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}); err != nil || res.WaitReason == core.WaitPrompt {
+		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}}); err != nil || res.WaitReason == core.WaitPrompt {
 			t.Fatalf("sleep 300: %+v %v", res, err)
 		}
 		_, m := call(t, d, schemas, owner, ToolSignal, fmt.Sprintf(`{"id":%q,"signal":"SIGINT"}`, id))

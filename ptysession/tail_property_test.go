@@ -193,7 +193,7 @@ func TestTailConcatenationProperty(t *testing.T) {
 					given(sent.Delta, sent.Truncated, sent.Skipped)
 					res = sent
 				} else { // through the seam: the output waits for the tails
-					op, err := s.t.Send(ctx, owner, o.SessionID, core.SendRequest{Submit: true})
+					op, err := s.t.Send(ctx, owner, o.SessionID, core.SendRequest{})
 					if err != nil {
 						t.Fatal(err)
 					}

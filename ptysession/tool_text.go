@@ -68,7 +68,7 @@ func renderList(r ListResult) string {
 	}
 	var b strings.Builder
 	for _, s := range r.Sessions {
-		fmt.Fprintf(&b, "%s  %s", s.SessionID, s.Type)
+		fmt.Fprintf(&b, "%s  %s", s.ID, s.Type)
 		if s.PID > 0 {
 			fmt.Fprintf(&b, "  pid %d", s.PID)
 		}

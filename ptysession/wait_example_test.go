@@ -25,7 +25,7 @@ func ExampleSessions_Wait() {
 	defer s.Close(ctx, owner, opened.SessionID)
 	// The send returns after 300 ms; the line comes later.
 	if _, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{
-		Data: "sleep 1; echo ready-$((6*7))", Timeout: 300 * time.Millisecond, QuietWindow: time.Minute,
+		SendRequest: core.SendRequest{Data: "sleep 1; echo ready-$((6*7))", Timeout: 300 * time.Millisecond, QuietWindow: time.Minute},
 	}); err != nil {
 		panic(err)
 	}

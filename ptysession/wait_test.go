@@ -21,7 +21,7 @@ func TestWait(t *testing.T) {
 		// The send returns at once (its deadline is short, silence cannot
 		// end it first); the server prints its ready line a second later.
 		cmd := fmt.Sprintf("sleep 1; echo 'ready - listening on %d'; exec python3 -m http.server %d --bind 127.0.0.1", port, port)
-		if _, err := s.Send(ctx, owner, srv.SessionID, SendRequest{Data: cmd, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+		if _, err := s.Send(ctx, owner, srv.SessionID, SendRequest{SendRequest: core.SendRequest{Data: cmd, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
 			t.Fatal(err)
 		}
 		r, err := s.Wait(ctx, owner, WaitRequest{
@@ -34,7 +34,7 @@ func TestWait(t *testing.T) {
 		if !r.Fired || r.Kind != WaitOutput || r.LineNumber == nil || !strings.Contains(r.Line, fmt.Sprint(port)) {
 			t.Fatalf("ready line: %+v", r)
 		}
-		page, err := s.Read(ctx, owner, srv.SessionID, ReadRequest{Start: *r.LineNumber, Lines: 1})
+		page, err := s.Read(ctx, owner, srv.SessionID, ReadRequest{Start: *r.LineNumber, Count: 1})
 		if err != nil || strings.TrimRight(page.Text, "\n") != r.Line {
 			t.Fatalf("line %d is %q (%v), the wait said %q", *r.LineNumber, page.Text, err, r.Line)
 		}
@@ -48,7 +48,7 @@ func TestWait(t *testing.T) {
 
 		// A shell that exits 3 a second after the wait began.
 		sh := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		if _, err := s.Send(ctx, owner, sh.SessionID, SendRequest{Data: "sleep 1; exit 3", Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+		if _, err := s.Send(ctx, owner, sh.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 1; exit 3", Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
 			t.Fatal(err)
 		}
 		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitExit, Target: string(sh.SessionID)}}, Timeout: 30 * time.Second})
@@ -58,7 +58,7 @@ func TestWait(t *testing.T) {
 
 		// A question, a second after the wait began.
 		q := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		if _, err := s.Send(ctx, owner, q.SessionID, SendRequest{Data: `sleep 1; read -p "Continue? [y/N] " ans; echo got-$ans`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+		if _, err := s.Send(ctx, owner, q.SessionID, SendRequest{SendRequest: core.SendRequest{Data: `sleep 1; read -p "Continue? [y/N] " ans; echo got-$ans`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
 			t.Fatal(err)
 		}
 		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitInput, Target: string(q.SessionID)}}, Timeout: 30 * time.Second})

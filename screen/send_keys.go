@@ -71,7 +71,7 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 	}
 	before := st.mode(ctx)
 	start := time.Now()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: data, Timeout: req.Timeout, QuietWindow: req.QuietWindow})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: string(data), Timeout: req.Timeout, QuietWindow: req.QuietWindow, NoSubmit: true})
 	if err != nil {
 		return KeysResult{}, err
 	}

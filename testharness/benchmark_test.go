@@ -47,7 +47,7 @@ func BenchmarkSendPromptRegistryVsService(b *testing.B) {
 	for b.Loop() {
 		for _, tg := range targets {
 			start := time.Now()
-			op, err := tg.terms.Send(ctx, tg.owner, tg.id, core.SendRequest{Data: []byte("ping"), Submit: true})
+			op, err := tg.terms.Send(ctx, tg.owner, tg.id, core.SendRequest{Data: "ping"})
 			if err != nil {
 				b.Fatal(err)
 			}

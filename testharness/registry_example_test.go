@@ -29,13 +29,13 @@ func ExampleNewRegistry() {
 		return
 	}
 	fmt.Printf("initial output %q\n", res.InitialOutput)
-	op, err := reg.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("hello"), Submit: true})
+	op, err := reg.Send(ctx, owner, res.ID, core.SendRequest{Data: "hello"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	out, _ := op.Wait(ctx)
-	fmt.Printf("%s %q\n", out.WaitReason, out.Output)
+	fmt.Printf("%s %q\n", out.WaitReason, out.Delta)
 	_, err = reg.Read(core.NewOwner("someone else"), res.ID, core.PageRequest{})
 	fmt.Println(core.CodeOf(err))
 	closed, err := reg.Close(ctx, owner, res.ID, "done")

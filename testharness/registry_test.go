@@ -116,15 +116,15 @@ func TestRegistrySettling(t *testing.T) {
 		}
 		return out
 	}
-	if out := wait(core.SendRequest{Data: []byte("hi"), Submit: true}); out.WaitReason != core.WaitPrompt || out.Output != "hi\nhi\n> " {
+	if out := wait(core.SendRequest{Data: "hi"}); out.WaitReason != core.WaitPrompt || out.Delta != "hi\nhi\n> " {
 		t.Errorf("prompt: %+v", out)
 	}
-	if out := wait(core.SendRequest{Data: []byte("sleep 1h"), Submit: true, Timeout: 100 * time.Millisecond, QuietWindow: time.Hour}); out.WaitReason != core.WaitTimeout || out.Output != "sleep 1h\nsleeping\n" {
+	if out := wait(core.SendRequest{Data: "sleep 1h", Timeout: 100 * time.Millisecond, QuietWindow: time.Hour}); out.WaitReason != core.WaitTimeout || out.Delta != "sleep 1h\nsleeping\n" {
 		t.Errorf("timeout: %+v", out)
 	}
 	// The REPL still sleeps: a send cancelled by its context interrupts it.
 	cctx, cancel := context.WithCancel(ctx)
-	op, err := r.Send(cctx, owner, res.ID, core.SendRequest{Data: []byte("queued"), Submit: true, QuietWindow: time.Hour})
+	op, err := r.Send(cctx, owner, res.ID, core.SendRequest{Data: "queued", QuietWindow: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +132,11 @@ func TestRegistrySettling(t *testing.T) {
 	if out, err := op.Wait(ctx); err != nil || out.WaitReason != core.WaitCancelled {
 		t.Errorf("cancelled by ctx: %+v, %v", out, err)
 	}
-	if _, err := r.Send(cctx, owner, res.ID, core.SendRequest{Data: []byte("x")}); !errors.Is(err, core.ErrCancelled) || !errors.Is(err, context.Canceled) {
+	if _, err := r.Send(cctx, owner, res.ID, core.SendRequest{Data: "x", NoSubmit: true}); !errors.Is(err, core.ErrCancelled) || !errors.Is(err, context.Canceled) {
 		t.Errorf("Send with a done ctx: %v, want CANCELLED", err)
 	}
 	// A close settles a live send as session_exit.
-	op, err = r.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("sleep 1h"), Submit: true, QuietWindow: time.Hour})
+	op, err = r.Send(ctx, owner, res.ID, core.SendRequest{Data: "sleep 1h", QuietWindow: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestRegistryMatchesService(t *testing.T) {
 		}
 		tr := []string{"initial " + res.InitialOutput}
 		for _, line := range script {
-			op, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte(line), Submit: true, QuietWindow: time.Minute})
+			op, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: line, QuietWindow: time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -209,7 +209,7 @@ func TestRegistryMatchesService(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr = append(tr, string(out.WaitReason)+" "+out.Output)
+			tr = append(tr, string(out.WaitReason)+" "+out.Delta)
 		}
 		for _, req := range []core.PageRequest{{Start: 0, Count: 3}, {Start: 5, Count: 4}, {Newest: true, Count: 2}, {Start: 100, Count: 1}} {
 			p, err := terms.Read(owner, res.ID, req)

@@ -29,7 +29,7 @@ func (ts *termSuite) testCloseIdempotent(t *testing.T) {
 	closed, err = terms.Close(ctx, owner, res.ID, "second")
 	assert.NoError(t, err, "second Close")
 	assert.False(t, closed, "the second Close reports that it closed the session")
-	_, err = terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("x"), Submit: true})
+	_, err = terms.Send(ctx, owner, res.ID, core.SendRequest{Data: "x"})
 	wantCode(t, "Send after Close", err, core.CodeNoSession)
 	_, err = terms.Signal(ctx, owner, res.ID, core.SignalRequest{Signal: core.SIGINT})
 	wantCode(t, "Signal after Close", err, core.CodeNoSession)

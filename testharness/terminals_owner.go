@@ -82,7 +82,7 @@ func (ts *termSuite) testForeignOwner(t *testing.T) {
 	ctx := testCtx(t)
 	for _, other := range []*core.Owner{core.NewOwner("mallory"), core.NewOwner("alice")} {
 		who := "owner " + other.Name()
-		_, err := terms.Send(ctx, other, res.ID, core.SendRequest{Data: []byte("x"), Submit: true})
+		_, err := terms.Send(ctx, other, res.ID, core.SendRequest{Data: "x"})
 		wantCode(t, who+": Send", err, core.CodeForeignSession)
 		_, err = terms.Read(other, res.ID, core.PageRequest{Count: 10})
 		wantCode(t, who+": Read", err, core.CodeForeignSession)
@@ -101,8 +101,8 @@ func (ts *termSuite) testForeignOwner(t *testing.T) {
 		assert.NoError(t, terms.DisposeOwner(ctx, other), "%s: DisposeOwner", who)
 	}
 	// The session is untouched.
-	r := send(t, terms, alice, res.ID, core.SendRequest{Data: []byte("still mine"), Submit: true})
-	assert.Contains(t, r.Output, "still mine", "after foreign calls, the owner's send")
+	r := send(t, terms, alice, res.ID, core.SendRequest{Data: "still mine"})
+	assert.Contains(t, r.Delta, "still mine", "after foreign calls, the owner's send")
 	assert.False(t, r.Status.Exited(), "after foreign calls, the owner's session exited: %+v", r)
 	_, err := terms.Close(ctx, alice, res.ID, "done")
 	require.NoError(t, err, "Close")
@@ -119,7 +119,7 @@ func (ts *termSuite) testNilOwner(t *testing.T) {
 	ctx := testCtx(t)
 	_, err := terms.Spawn(ctx, nil, ts.request(t, "echo-repl"))
 	wantCode(t, "Spawn", err, core.CodeInvalidArgument)
-	_, err = terms.Send(ctx, nil, res.ID, core.SendRequest{Data: []byte("x")})
+	_, err = terms.Send(ctx, nil, res.ID, core.SendRequest{Data: "x", NoSubmit: true})
 	wantCode(t, "Send", err, core.CodeInvalidArgument)
 	_, err = terms.Read(nil, res.ID, core.PageRequest{})
 	wantCode(t, "Read", err, core.CodeInvalidArgument)
@@ -150,7 +150,7 @@ func (ts *termSuite) testUnknownID(t *testing.T) {
 	}
 	guess := res.ID[:len(res.ID)-1] + core.SessionID(last)
 	for _, id := range []core.SessionID{"", "1", "pty_0", guess} {
-		_, err := terms.Send(ctx, owner, id, core.SendRequest{Data: []byte("x")})
+		_, err := terms.Send(ctx, owner, id, core.SendRequest{Data: "x", NoSubmit: true})
 		wantCode(t, "Send "+string(id), err, core.CodeNoSession)
 		_, err = terms.Read(owner, id, core.PageRequest{})
 		wantCode(t, "Read "+string(id), err, core.CodeNoSession)
@@ -190,7 +190,7 @@ func (ts *termSuite) testDisposeOwner(t *testing.T) {
 	_, err = terms.List(doomed)
 	wantCode(t, "List after dispose", err, core.CodeOwnerDisposed)
 	for _, id := range []core.SessionID{a.ID, b.ID} {
-		_, err = terms.Send(ctx, doomed, id, core.SendRequest{Data: []byte("x")})
+		_, err = terms.Send(ctx, doomed, id, core.SendRequest{Data: "x", NoSubmit: true})
 		wantCode(t, "Send after dispose", err, core.CodeOwnerDisposed)
 		_, err = terms.Read(doomed, id, core.PageRequest{})
 		wantCode(t, "Read after dispose", err, core.CodeOwnerDisposed)

@@ -1,6 +1,7 @@
 package testharness
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -33,11 +34,11 @@ func (ts *termSuite) testOneLiveSend(t *testing.T) {
 	owner := core.NewOwner("one-send")
 	res := spawn(t, terms, owner, ts.request(t, "echo-repl"))
 	ctx := testCtx(t)
-	long := core.SendRequest{Data: []byte("sleep 1h"), Submit: true, Timeout: 10 * time.Minute, QuietWindow: 10 * time.Minute}
+	long := core.SendRequest{Data: "sleep 1h", Timeout: 10 * time.Minute, QuietWindow: 10 * time.Minute}
 	op, err := terms.Send(ctx, owner, res.ID, long)
 	require.NoError(t, err, "Send")
 	waitText(t, terms, owner, res.ID, "sleeping")
-	_, err = terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("second"), Submit: true})
+	_, err = terms.Send(ctx, owner, res.ID, core.SendRequest{Data: "second"})
 	wantCode(t, "a second live Send", err, core.CodeSendActive)
 	_, err = terms.Info(owner, res.ID)
 	assert.NoError(t, err, "Info during a send")
@@ -56,8 +57,8 @@ func (ts *termSuite) testOneLiveSend(t *testing.T) {
 	}
 	// SIGINT reached the program, which survives it as a REPL does.
 	waitText(t, terms, owner, res.ID, "interrupted")
-	r = send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("after cancel"), Submit: true})
-	assert.Contains(t, r.Output, "after cancel\nafter cancel\n", "send after the cancel: %+v", r)
+	r = send(t, terms, owner, res.ID, core.SendRequest{Data: "after cancel"})
+	assert.Contains(t, r.Delta, "after cancel\nafter cancel\n", "send after the cancel: %+v", r)
 	assert.False(t, r.Status.Exited(), "send after the cancel: %+v", r)
 	assert.NotContains(t, []core.WaitReason{core.WaitTimeout, core.WaitCancelled, core.WaitSessionExit}, r.WaitReason,
 		"send after the cancel settled with %q", r.WaitReason)
@@ -72,7 +73,7 @@ func (ts *termSuite) testPromptMarker(t *testing.T) {
 	res := spawn(t, terms, owner, ts.request(t, "echo-repl", "--marker"))
 	assert.Equal(t, "> ", res.InitialOutput, "InitialOutput")
 	ctx := testCtx(t)
-	op, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("hello"), Submit: true, QuietWindow: 10 * time.Minute})
+	op, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: "hello", QuietWindow: 10 * time.Minute})
 	require.NoError(t, err, "Send")
 	r, err := op.Wait(ctx)
 	require.NoError(t, err, "Wait")
@@ -83,11 +84,11 @@ func (ts *termSuite) testPromptMarker(t *testing.T) {
 		Truncated  bool
 		Exited     bool
 	}
-	if diff := cmp.Diff(settled{core.WaitPrompt, want, false, false}, settled{r.WaitReason, r.Output, r.Truncated, r.Status.Exited()}); diff != "" {
+	if diff := cmp.Diff(settled{core.WaitPrompt, want, false, false}, settled{r.WaitReason, r.Delta, r.Truncated, r.Status.Exited()}); diff != "" {
 		t.Errorf("send result (-want +got):\n%s", diff)
 	}
-	if assert.NotNil(t, r.CommandExitCode, "CommandExitCode") {
-		assert.Equal(t, 0, *r.CommandExitCode, "CommandExitCode")
+	if assert.NotNil(t, r.ExitCode, "CommandExitCode") {
+		assert.Equal(t, 0, *r.ExitCode, "CommandExitCode")
 	}
 	assert.Equal(t, want, op.ReadOutput().Text, "first ReadOutput")
 	assert.Equal(t, core.OutputDelta{}, op.ReadOutput(), "second ReadOutput: want nothing")
@@ -100,9 +101,9 @@ func (ts *termSuite) testPassword(t *testing.T) {
 	owner := core.NewOwner("password")
 	res := spawn(t, terms, owner, ts.request(t, "password"))
 	assert.Equal(t, "Password: ", res.InitialOutput, "InitialOutput")
-	r := send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("hunter2"), Submit: true})
-	assert.NotContains(t, r.Output, "hunter2", "the secret must not echo")
-	assert.Contains(t, r.Output, "got 7 bytes", "the program must count the secret")
+	r := send(t, terms, owner, res.ID, core.SendRequest{Data: "hunter2"})
+	assert.NotContains(t, r.Delta, "hunter2", "the secret must not echo")
+	assert.Contains(t, r.Delta, "got 7 bytes", "the program must count the secret")
 	assert.NotContains(t, text(t, terms, owner, res.ID), "hunter2", "the scrollback holds the secret")
 }
 
@@ -123,7 +124,7 @@ func (ts *termSuite) testExitedSession(t *testing.T) {
 		assert.Equal(t, c.want, info.Status, "status")
 		assert.EqualValues(t, 1, info.TotalLines, "TotalLines")
 		assert.Equal(t, "exit-with "+c.arg, text(t, terms, owner, res.ID), "scrollback")
-		_, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: []byte("x")})
+		_, err := terms.Send(ctx, owner, res.ID, core.SendRequest{Data: "x", NoSubmit: true})
 		wantCode(t, "Send to an exited session", err, core.CodeSessionExited)
 		_, err = terms.Signal(ctx, owner, res.ID, core.SignalRequest{Signal: core.SIGINT})
 		wantCode(t, "Signal to an exited session", err, core.CodeSessionExited)
@@ -142,10 +143,10 @@ func (ts *termSuite) testBadRequests(t *testing.T) {
 	res := spawn(t, terms, owner, ts.request(t, "echo-repl"))
 	ctx := testCtx(t)
 	for name, req := range map[string]core.SendRequest{
-		"empty":            {},
-		"negative timeout": {Data: []byte("x"), Timeout: -time.Second},
-		"negative quiet":   {Data: []byte("x"), QuietWindow: -time.Second},
-		"too large":        {Data: make([]byte, 2<<20)},
+		"empty":            {NoSubmit: true},
+		"negative timeout": {Data: "x", NoSubmit: true, Timeout: -time.Second},
+		"negative quiet":   {Data: "x", NoSubmit: true, QuietWindow: -time.Second},
+		"too large":        {Data: strings.Repeat("x", 2<<20), NoSubmit: true},
 	} {
 		_, err := terms.Send(ctx, owner, res.ID, req)
 		wantCode(t, "Send "+name, err, core.CodeInvalidArgument)
@@ -159,8 +160,8 @@ func (ts *termSuite) testBadRequests(t *testing.T) {
 		wantCode(t, "Resize to a bad size", err, core.CodeInvalidArgument)
 	}
 	// The session is still usable.
-	r := send(t, terms, owner, res.ID, core.SendRequest{Data: []byte("fine"), Submit: true})
-	assert.Contains(t, r.Output, "fine", "send after bad requests: %+v", r)
+	r := send(t, terms, owner, res.ID, core.SendRequest{Data: "fine"})
+	assert.Contains(t, r.Delta, "fine", "send after bad requests: %+v", r)
 }
 
 // testSignalResize: a signal reaches the program; the program sees a

@@ -55,7 +55,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.TailLines, "tail-lines", 200, "default line budget of pty_tail and pty_read")
 	fs.IntVar(&c.ScrollbackLines, "scrollback-lines", core.DefaultScrollback.MaxLines, "lines of scrollback each session retains")
 	fs.IntVar(&c.ScrollbackBytes, "scrollback-bytes", core.DefaultScrollback.MaxBytes, "bytes of scrollback each session retains")
-	fs.IntVar(&c.ResultBytes, "result-bytes", 32<<10, "byte cap on the text of every tool result (cut with a marker); the JSON of its structured content is capped at twice this")
+	fs.IntVar(&c.ResultBytes, "result-bytes", core.DefaultMaxOutputBytes, "byte cap on the text of every tool result (cut with a marker); the JSON of its structured content is capped at twice this")
 	fs.IntVar(&c.MaxSessions, "max-sessions", 8, "maximum live sessions per owner (per MCP connection); 0 means no limit")
 	c.Limits.flags(fs)
 	c.Sandbox.flags(fs)

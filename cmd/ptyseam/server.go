@@ -224,7 +224,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 				step++
 				msg := u.Message
 				if u.Output != "" {
-					msg = tools.Bound(u.Output, 4096)
+					msg = tools.Bound(u.Output, core.MaxProgressBytes)
 				}
 				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: msg})
 			}

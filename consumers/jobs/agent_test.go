@@ -135,8 +135,8 @@ func TestAgentStartedAndDispose(t *testing.T) {
 	}
 	started, err := a.Started(ctx)
 	if err != nil || len(started) != 2 ||
-		started[0].Kind != ptysession.KindTerminal || started[0].SessionID != term.SessionID ||
-		started[1].Kind != "job" || string(started[1].SessionID) != job.ID || started[1].Name != "sleeper" || started[1].Status.Exited() {
+		started[0].Kind != ptysession.KindTerminal || started[0].ID != term.SessionID ||
+		started[1].Kind != "job" || string(started[1].ID) != job.ID || started[1].Name != "sleeper" || started[1].Status.Exited() {
 		t.Fatalf("started %+v %v", started, err)
 	}
 	if err := a.Dispose(ctx); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
+	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/testharness/scripted"
 )
@@ -31,7 +32,7 @@ func (k *Toolkit) Run(ctx context.Context, a *ptysession.Agent, name, command st
 	if err != nil {
 		return "", err
 	}
-	r, err := a.Send(ctx, t.SessionID, ptysession.SendRequest{Data: command, OmitEcho: true, OmitPrompt: true, Queue: true})
+	r, err := a.Send(ctx, t.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: command}, OmitEcho: true, OmitPrompt: true, Queue: true})
 	return r.Delta, err
 }
 
@@ -41,7 +42,7 @@ func (k *Toolkit) ReadNew(ctx context.Context, a *ptysession.Agent, name string)
 	if err != nil {
 		return "", err
 	}
-	t, err := a.Tail(ctx, in.SessionID, 0)
+	t, err := a.Tail(ctx, in.ID, 0)
 	return t.Text, err
 }
 

@@ -76,7 +76,7 @@ func (r *remoteShell) send(t *testing.T, data string) core.SendResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
 	defer cancel()
-	op, err := r.svc.Send(ctx, r.owner, r.id, core.SendRequest{Data: []byte(data), Submit: true, QuietWindow: 5 * time.Second})
+	op, err := r.svc.Send(ctx, r.owner, r.id, core.SendRequest{Data: data, QuietWindow: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("send %q: %v", data, err)
 	}
@@ -90,11 +90,11 @@ func (r *remoteShell) send(t *testing.T, data string) core.SendResult {
 func wantRemotePrompt(t *testing.T, what string, res core.SendResult, want ...string) {
 	t.Helper()
 	if res.WaitReason != core.WaitPrompt {
-		t.Fatalf("%s: settled as %s after %v with %q, want prompt", what, res.WaitReason, res.Elapsed, res.Output)
+		t.Fatalf("%s: settled as %s after %v with %q, want prompt", what, res.WaitReason, res.Elapsed, res.Delta)
 	}
 	for _, w := range want {
-		if !strings.Contains(res.Output, w) {
-			t.Fatalf("%s: settled on a prompt after %v without %q: %q", what, res.Elapsed, w, res.Output)
+		if !strings.Contains(res.Delta, w) {
+			t.Fatalf("%s: settled on a prompt after %v without %q: %q", what, res.Elapsed, w, res.Delta)
 		}
 	}
 }
@@ -108,10 +108,10 @@ func wantRemotePrompt(t *testing.T, what string, res core.SendResult, want ...st
 func wantRanAfterInterrupt(t *testing.T, what string, res core.SendResult, want string) {
 	t.Helper()
 	if res.WaitReason != core.WaitPrompt && res.WaitReason != core.WaitInferredIdle {
-		t.Fatalf("%s: settled as %s with %q", what, res.WaitReason, res.Output)
+		t.Fatalf("%s: settled as %s with %q", what, res.WaitReason, res.Delta)
 	}
-	if !strings.Contains(res.Output, want) && !strings.Contains(res.Output, "command not found") {
-		t.Fatalf("%s: settled as %s after %v before the command ran: %q", what, res.WaitReason, res.Elapsed, res.Output)
+	if !strings.Contains(res.Delta, want) && !strings.Contains(res.Delta, "command not found") {
+		t.Fatalf("%s: settled as %s after %v before the command ran: %q", what, res.WaitReason, res.Elapsed, res.Delta)
 	}
 }
 
@@ -172,7 +172,7 @@ func TestRemoteMultiLineSend(t *testing.T) {
 		"wc -l < /tmp/ptyseam-settle-$$.txt; rm -f /tmp/ptyseam-settle-$$.txt\n"+
 		"sleep 0.3; echo after-sleep\nsh -c 'exit 5'")
 	wantRemotePrompt(t, "multi-line", res, "after-sleep")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 5 {
-		t.Fatalf("exit code %v, want 5: %q", res.CommandExitCode, res.Output)
+	if res.ExitCode == nil || *res.ExitCode != 5 {
+		t.Fatalf("exit code %v, want 5: %q", res.ExitCode, res.Delta)
 	}
 }

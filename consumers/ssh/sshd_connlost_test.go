@@ -65,7 +65,7 @@ func TestSSHDConnectionLostIsMatchable(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: []byte("true"), Submit: true})
+	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
 	if !errors.Is(err, ErrConnectionLost) || !errors.Is(err, core.ErrSessionExited) || !strings.Contains(err.Error(), "connection lost") {
 		t.Fatalf("send after the loss: %v", err)
 	}

@@ -49,24 +49,24 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	}
 	id := op.SessionID
 	start := time.Now()
-	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "true"})
+	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}})
 	if err != nil || r.WaitReason != core.WaitPrompt {
 		t.Fatalf("send true: %+v %v", r, err)
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("send true took %v: it did not settle on the prompt", el)
 	}
-	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: `echo "$GREETING in $(pwd) as $(whoami)"; (exit 7)`})
+	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: `echo "$GREETING in $(pwd) as $(whoami)"; (exit 7)`}})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "it's me in /tmp as "+srv.User) || r.ExitCode == nil || *r.ExitCode != 7 {
 		t.Fatalf("send: %+v %v", r, err)
 	}
 	if _, err := s.Resize(ctx, owner, id, 33, 101); err != nil {
 		t.Fatal(err)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "stty size"}); err != nil || !strings.Contains(r.Delta, "33 101") {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "stty size"}}); err != nil || !strings.Contains(r.Delta, "33 101") {
 		t.Fatalf("stty size: %+v %v", r, err)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}); err != nil || r.WaitReason == core.WaitPrompt {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}}); err != nil || r.WaitReason == core.WaitPrompt {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
 	sr, err := s.Signal(ctx, owner, id, "SIGINT")
@@ -85,7 +85,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 		tailed += tr.Text
 		time.Sleep(20 * time.Millisecond)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo rc=$?"}); err != nil || !strings.Contains(r.Delta, "rc=130") {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo rc=$?"}}); err != nil || !strings.Contains(r.Delta, "rc=130") {
 		t.Fatalf("after SIGINT: %+v %v", r, err)
 	}
 	if list, err := s.List(ctx, owner); err != nil || len(list.Sessions) != 1 || list.Sessions[0].Type != sshpkg.Type {
@@ -96,7 +96,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	// promise it (docs/ssh.md): under load one survived in 1 of 3 runs. So
 	// the test requires the session's own processes gone, and reports a
 	// surviving background job (the fixture kills it).
-	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 200 &"}); err != nil {
+	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 200 &"}}); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); !remoteRuns(srv, "sleep\x00200\x00"); {

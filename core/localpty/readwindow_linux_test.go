@@ -43,15 +43,15 @@ func TestSendWaitsForAReadNotYetCounted(t *testing.T) {
 	defer testHookCountedRead.Store(nil)
 	armed.Store(true)
 
-	op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: []byte("echo read-$((6*7))"), Submit: true})
+	op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: "echo read-$((6*7))"})
 	mustf(t, err, "send")
 	res, err := op.Wait(ctx)
 	mustf(t, err, "wait")
 	if !held.Load() {
-		t.Fatalf("the prompt's read was never held; output %q", res.Output)
+		t.Fatalf("the prompt's read was never held; output %q", res.Delta)
 	}
-	if res.WaitReason != core.WaitPrompt || !bytes.Contains([]byte(res.Output), []byte("read-42")) {
-		t.Fatalf("send settled as %s with %q, want prompt with read-42", res.WaitReason, res.Output)
+	if res.WaitReason != core.WaitPrompt || !bytes.Contains([]byte(res.Delta), []byte("read-42")) {
+		t.Fatalf("send settled as %s with %q, want prompt with read-42", res.WaitReason, res.Delta)
 	}
 	closed, err := svc.Close(ctx, owner, info.ID, "test done")
 	if err != nil || !closed {

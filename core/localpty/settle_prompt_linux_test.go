@@ -43,7 +43,7 @@ func sendWait(t *testing.T, svc *core.Service, owner *core.Owner, id core.Sessio
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(data), Submit: true, QuietWindow: 5 * time.Second})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: data, QuietWindow: 5 * time.Second})
 	mustf(t, err, "send %q", data)
 	res, err := op.Wait(ctx)
 	mustf(t, err, "wait %q", data)
@@ -54,11 +54,11 @@ func sendWait(t *testing.T, svc *core.Service, owner *core.Owner, id core.Sessio
 func wantPrompt(t *testing.T, what string, res core.SendResult, want ...string) {
 	t.Helper()
 	if res.WaitReason != core.WaitPrompt {
-		t.Fatalf("%s: settled as %s after %v with %q, want prompt", what, res.WaitReason, res.Elapsed, res.Output)
+		t.Fatalf("%s: settled as %s after %v with %q, want prompt", what, res.WaitReason, res.Elapsed, res.Delta)
 	}
 	for _, w := range want {
-		if !strings.Contains(res.Output, w) {
-			t.Fatalf("%s: settled on a prompt after %v without %q: output %q", what, res.Elapsed, w, res.Output)
+		if !strings.Contains(res.Delta, w) {
+			t.Fatalf("%s: settled on a prompt after %v without %q: output %q", what, res.Elapsed, w, res.Delta)
 		}
 	}
 }
@@ -95,10 +95,10 @@ func TestSendAfterSigintSkipsTheInterruptPrompt(t *testing.T) {
 		// counts no line, and the send then settles on silence: late,
 		// never early. Either way the command ran first.
 		if res.WaitReason != core.WaitPrompt && res.WaitReason != core.WaitInferredIdle && res.WaitReason != core.WaitStdinRead {
-			t.Fatalf("try %d: settled as %s with %q", i, res.WaitReason, res.Output)
+			t.Fatalf("try %d: settled as %s with %q", i, res.WaitReason, res.Delta)
 		}
-		if want := fmt.Sprintf("after-int-%d-42", i); !strings.Contains(res.Output, want) && !strings.Contains(res.Output, "command not found") {
-			t.Fatalf("try %d: settled as %s after %v before the command ran: %q", i, res.WaitReason, res.Elapsed, res.Output)
+		if want := fmt.Sprintf("after-int-%d-42", i); !strings.Contains(res.Delta, want) && !strings.Contains(res.Delta, "command not found") {
+			t.Fatalf("try %d: settled as %s after %v before the command ran: %q", i, res.WaitReason, res.Elapsed, res.Delta)
 		}
 	}
 	// Once the interrupt's prompt is in, the next send still settles on
@@ -137,17 +137,17 @@ func TestMultiLineSendSettlesAfterTheLastLine(t *testing.T) {
 		"sh -c 'exit 3'"
 	res := sendWait(t, svc, owner, info.ID, data)
 	wantPrompt(t, "multi-line", res, "after-sleep")
-	if !strings.Contains(res.Output, "2\r\n") && !strings.Contains(res.Output, "2\n") {
-		t.Fatalf("no line count in %q", res.Output)
+	if !strings.Contains(res.Delta, "2\r\n") && !strings.Contains(res.Delta, "2\n") {
+		t.Fatalf("no line count in %q", res.Delta)
 	}
-	if res.CommandExitCode == nil || *res.CommandExitCode != 3 {
-		t.Fatalf("exit code %v, want the last command's 3; output %q", res.CommandExitCode, res.Output)
+	if res.ExitCode == nil || *res.ExitCode != 3 {
+		t.Fatalf("exit code %v, want the last command's 3; output %q", res.ExitCode, res.Delta)
 	}
 	// The next send is on its own again.
 	res = sendWait(t, svc, owner, info.ID, "echo next")
 	wantPrompt(t, "next", res, "next")
-	if strings.Contains(res.Output, "after-sleep") {
-		t.Fatalf("the next send repeated the previous output: %q", res.Output)
+	if strings.Contains(res.Delta, "after-sleep") {
+		t.Fatalf("the next send repeated the previous output: %q", res.Delta)
 	}
 }
 
@@ -162,23 +162,23 @@ func TestPromptAfterProgramsAndEmptyLines(t *testing.T) {
 	wantPrompt(t, "empty line", res)
 	res = sendWait(t, svc, owner, info.ID, "echo (")
 	wantPrompt(t, "syntax error", res, "syntax error")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 2 {
-		t.Fatalf("syntax error: exit code %v, want 2", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 2 {
+		t.Fatalf("syntax error: exit code %v, want 2", res.ExitCode)
 	}
 	res = sendWait(t, svc, owner, info.ID, "python3 -q")
 	if res.WaitReason != core.WaitStdinRead {
-		t.Fatalf("python3: %s %q", res.WaitReason, res.Output)
+		t.Fatalf("python3: %s %q", res.WaitReason, res.Delta)
 	}
 	res = sendWait(t, svc, owner, info.ID, "import sys; sys.exit(4)")
 	wantPrompt(t, "leaving python", res)
-	if res.CommandExitCode == nil || *res.CommandExitCode != 4 {
-		t.Fatalf("leaving python: exit code %v, want 4", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 4 {
+		t.Fatalf("leaving python: exit code %v, want 4", res.ExitCode)
 	}
 
 	// A command that outlives its send, then Ctrl-C, then a send.
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: []byte("sleep 30"), Submit: true, Timeout: 300 * time.Millisecond})
+	op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: "sleep 30", Timeout: 300 * time.Millisecond})
 	mustf(t, err, "send sleep")
 	r, err := op.Wait(ctx)
 	mustf(t, err, "wait sleep")

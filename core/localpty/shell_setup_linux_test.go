@@ -14,15 +14,15 @@ func TestShellTypeDefusesInteractiveTraps(t *testing.T) {
 	svc, owner, info := shellService(t, core.SpawnRequest{})
 	res := sendWait(t, svc, owner, info.ID, `echo "a!found" | sed '/!found/d'; echo "left:$PAGER:$GIT_PAGER:$SYSTEMD_PAGER:$MANPAGER:$TERM"`)
 	wantPrompt(t, "bang", res, "left:cat:cat:cat:cat:xterm-256color")
-	if strings.Contains(res.Output, "event not found") || strings.Contains(res.Output, "a!found\n") {
-		t.Fatalf("history expansion is on: %q", res.Output)
+	if strings.Contains(res.Delta, "event not found") || strings.Contains(res.Delta, "a!found\n") {
+		t.Fatalf("history expansion is on: %q", res.Delta)
 	}
 	res = sendWait(t, svc, owner, info.ID, "echo !!")
 	wantPrompt(t, "literal !!", res, "\n!!\n")
 	res = sendWait(t, svc, owner, info.ID, "if then fi")
 	wantPrompt(t, "syntax error", res, "syntax error")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 2 {
-		t.Fatalf("a rejected line: exit code %v, want 2", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 2 {
+		t.Fatalf("a rejected line: exit code %v, want 2", res.ExitCode)
 	}
 }
 

@@ -13,14 +13,10 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// DefaultMaxTextBytes bounds a result's text rendering unless
-// Options.MaxTextBytes says otherwise.
-const DefaultMaxTextBytes = 48 << 10
-
 // Options configure a [Dispatcher].
 type Options struct {
 	// MaxTextBytes caps Result.Text and error texts (default
-	// DefaultMaxTextBytes); a longer text is cut in the middle with a
+	// core.DefaultMaxTextBytes); a longer text is cut in the middle with a
 	// marker (see [Bound]).
 	MaxTextBytes int
 	// MaxStructuredBytes caps the JSON encoding of Result.Structured
@@ -60,7 +56,7 @@ type entry struct {
 // [Dispatcher.Add] on the first tool that cannot be added.
 func NewDispatcher(opts Options, tools ...Tool) (*Dispatcher, error) {
 	if opts.MaxTextBytes <= 0 {
-		opts.MaxTextBytes = DefaultMaxTextBytes
+		opts.MaxTextBytes = core.DefaultMaxTextBytes
 	}
 	if opts.MaxStructuredBytes <= 0 {
 		opts.MaxStructuredBytes = 2 * opts.MaxTextBytes

@@ -23,11 +23,11 @@ func Example() {
 	s, _ := svc.Spawn(ctx, owner, core.SpawnRequest{Type: scripted.Type})
 
 	for _, line := range []string{"make test", "sudo true"} {
-		op, _ := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(line), Submit: true})
+		op, _ := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: line})
 		r, _ := op.Wait(ctx)
 		code := "none"
-		if r.CommandExitCode != nil {
-			code = fmt.Sprint(*r.CommandExitCode)
+		if r.ExitCode != nil {
+			code = fmt.Sprint(*r.ExitCode)
 		}
 		fmt.Printf("%s: settled %s, exit code %s\n", line, r.WaitReason, code)
 	}

@@ -46,7 +46,7 @@ func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID,
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(line), Submit: true, QuietWindow: quiet})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +87,14 @@ func TestScriptedSettles(t *testing.T) {
 	}
 	for _, c := range cases {
 		res := send(t, svc, owner, sp.ID, c.line, 50*time.Millisecond)
-		if res.WaitReason != c.reason || res.Output != c.output {
-			t.Errorf("%s: %s %q, want %s %q", c.line, res.WaitReason, res.Output, c.reason, c.output)
+		if res.WaitReason != c.reason || res.Delta != c.output {
+			t.Errorf("%s: %s %q, want %s %q", c.line, res.WaitReason, res.Delta, c.reason, c.output)
 		}
 		switch {
-		case c.code < 0 && res.CommandExitCode != nil:
-			t.Errorf("%s: exit code %d, want none", c.line, *res.CommandExitCode)
-		case c.code >= 0 && (res.CommandExitCode == nil || *res.CommandExitCode != c.code):
-			t.Errorf("%s: exit code %v, want %d", c.line, res.CommandExitCode, c.code)
+		case c.code < 0 && res.ExitCode != nil:
+			t.Errorf("%s: exit code %d, want none", c.line, *res.ExitCode)
+		case c.code >= 0 && (res.ExitCode == nil || *res.ExitCode != c.code):
+			t.Errorf("%s: exit code %v, want %d", c.line, res.ExitCode, c.code)
 		}
 	}
 	res := send(t, svc, owner, sp.ID, "exit 4", 0)
@@ -143,12 +143,12 @@ func TestScriptedInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	send(t, svc, owner, sp.ID, "serve", 20*time.Millisecond)
-	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: []byte("\x03")})
+	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "\x03", NoSubmit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := op.Wait(ctx)
-	if err != nil || res.WaitReason != core.WaitPrompt || res.CommandExitCode == nil || *res.CommandExitCode != 130 {
+	if err != nil || res.WaitReason != core.WaitPrompt || res.ExitCode == nil || *res.ExitCode != 130 {
 		t.Fatalf("ctrl-c: %+v %v", res, err)
 	}
 	if _, err := svc.Signal(ctx, owner, sp.ID, core.SignalRequest{Signal: core.SIGKILL}); core.CodeOf(err) != core.CodeSignalRefused {

@@ -5,7 +5,7 @@
 // tools. Each handler takes JSON arguments, the calling owner and the
 // dispatcher's progress callback (unused: the bg_* calls return at once)
 // and returns a structured result and a text rendering bounded to
-// [MaxTextBytes]. Errors are *tools.ToolError values carrying the error
+// core.DefaultMaxTextBytes. Errors are *tools.ToolError values carrying the error
 // code string and a hint naming the bg_* tool to use next.
 //
 // Handlers check their own arguments (unknown fields, types and ranges are

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // The text renderings the tools give a model: a bracketed summary line,
@@ -107,10 +106,6 @@ func renderDrop(r jobs.DropResult) string {
 	}
 	return s
 }
-
-// MaxTextBytes bounds the text rendering (tools.Result.Text) a bg_* handler
-// returns. A dispatcher may bound it further (tools.Options.MaxTextBytes).
-const MaxTextBytes = tools.DefaultMaxTextBytes
 
 // bound returns s cut to at most max bytes: it keeps the start and marks
 // the cut, at a UTF-8 boundary.

@@ -70,7 +70,7 @@ func (f *fixture) call(name string, args string) (tools.Result, error) {
 	if err := checkOutput(tool.Definition, res); err != nil {
 		f.t.Fatalf("%s output does not match its schema: %v", name, err)
 	}
-	if len(res.Text) > MaxTextBytes || res.Text == "" {
+	if len(res.Text) > core.DefaultMaxTextBytes || res.Text == "" {
 		f.t.Fatalf("%s text of %d bytes", name, len(res.Text))
 	}
 	return res, nil

@@ -81,7 +81,7 @@ func TestLoginFirstContactPasswordBanner(t *testing.T) {
 		t.Fatalf("known_hosts not written: %q", data)
 	}
 	// The prompt marker works: a send settles on the remote prompt.
-	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte("whoami"), Submit: true})
+	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: "whoami"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestLoginFirstContactPasswordBanner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Output, sshdtest.User) {
+	if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, sshdtest.User) {
 		t.Fatalf("send result %+v", res)
 	}
 	// The password is nowhere: not in the transcript, the scrollback or the logs.

@@ -16,7 +16,7 @@ import (
 // send sends line and waits for it to settle.
 func send(t *testing.T, ctx context.Context, svc *core.Service, owner *core.Owner, id core.SessionID, line string, quiet time.Duration) core.SendResult {
 	t.Helper()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(line), Submit: true, QuietWindow: quiet})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: quiet})
 	if err != nil {
 		t.Fatalf("send %q: %v", line, err)
 	}
@@ -32,7 +32,7 @@ func send(t *testing.T, ctx context.Context, svc *core.Service, owner *core.Owne
 func startSleeper(t *testing.T, ctx context.Context, svc *core.Service, owner *core.Owner, id core.SessionID) {
 	t.Helper()
 	res := send(t, ctx, svc, owner, id, `sh -c 'echo rea""dy; exec sleep 100'`, 300*time.Millisecond)
-	if !strings.Contains(res.Output, "ready") || res.Status.Exited() {
+	if !strings.Contains(res.Delta, "ready") || res.Status.Exited() {
 		t.Fatalf("sleeper: %+v", res)
 	}
 }
@@ -59,7 +59,7 @@ func TestLoginRelaySignals(t *testing.T) {
 	alive := func(what string) {
 		t.Helper()
 		res := send(t, ctx, svc, owner, s.ID, "echo al''ive-$$", 0)
-		if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Output, "alive-") || res.Status.Exited() {
+		if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "alive-") || res.Status.Exited() {
 			t.Fatalf("after %s the remote shell is gone: %+v", what, res)
 		}
 	}
@@ -73,7 +73,7 @@ func TestLoginRelaySignals(t *testing.T) {
 			t.Fatalf("%s: %+v %v", c.sig, res, err)
 		}
 		out := send(t, ctx, svc, owner, s.ID, "echo rc=$?", 0)
-		if !strings.Contains(out.Output, "rc="+c.code) {
+		if !strings.Contains(out.Delta, "rc="+c.code) {
 			t.Fatalf("%s: the remote job did not get it: %+v", c.sig, out)
 		}
 		if c.sig == core.SIGTSTP {
@@ -83,7 +83,7 @@ func TestLoginRelaySignals(t *testing.T) {
 	}
 
 	// A cancelled send interrupts the remote job, not the client.
-	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte("sleep 100"), Submit: true})
+	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: "sleep 100"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestLoginRelaySignals(t *testing.T) {
 	if err != nil || res.WaitReason != core.WaitCancelled || res.Status.Exited() {
 		t.Fatalf("cancelled send: %+v %v", res, err)
 	}
-	if out := send(t, ctx, svc, owner, s.ID, "echo rc=$?", 0); !strings.Contains(out.Output, "rc=130") {
+	if out := send(t, ctx, svc, owner, s.ID, "echo rc=$?", 0); !strings.Contains(out.Delta, "rc=130") {
 		t.Fatalf("after the cancel: %+v", out)
 	}
 	alive("a cancelled send")

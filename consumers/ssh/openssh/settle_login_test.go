@@ -36,7 +36,7 @@ func TestSendRightAfterLoginSettlesOnItsOwnPrompt(t *testing.T) {
 			cancel()
 			t.Fatalf("login: %v", err)
 		}
-		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(fmt.Sprintf("echo login-%d-$((6*7))", i)), Submit: true})
+		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: fmt.Sprintf("echo login-%d-$((6*7))", i)})
 		if err != nil {
 			cancel()
 			t.Fatal(err)
@@ -46,9 +46,9 @@ func TestSendRightAfterLoginSettlesOnItsOwnPrompt(t *testing.T) {
 			cancel()
 			t.Fatal(err)
 		}
-		if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Output, fmt.Sprintf("login-%d-42", i)) {
+		if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, fmt.Sprintf("login-%d-42", i)) {
 			cancel()
-			t.Fatalf("try %d: settled as %s after %v with %q, want the prompt after the command", i, res.WaitReason, res.Elapsed, res.Output)
+			t.Fatalf("try %d: settled as %s after %v with %q, want the prompt after the command", i, res.WaitReason, res.Elapsed, res.Delta)
 		}
 		if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
 			t.Fatal(err)
