@@ -40,9 +40,16 @@ type cursorState struct {
 	holderDone atomic.Pointer[<-chan struct{}]
 }
 
-// New returns a facade over t. t must not be nil.
+// New returns a facade over t. t must not be nil. When t tells closes
+// (core.CloseNotifier, as *core.Service does), the facade drops a
+// session's tail cursor whatever closed it; Close and Dispose drop their
+// own sessions' cursors in any case.
 func New(t core.Terminals, opts Options) *Sessions {
-	return &Sessions{t: t, opts: opts.withDefaults(), cursors: make(map[cursorKey]*cursorState)}
+	s := &Sessions{t: t, opts: opts.withDefaults(), cursors: make(map[cursorKey]*cursorState)}
+	if n, ok := t.(core.CloseNotifier); ok {
+		n.OnClose(s.forget)
+	}
+	return s
 }
 
 // Options returns the effective options (defaults filled in).

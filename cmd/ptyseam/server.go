@@ -28,7 +28,6 @@ const version = "0.1.0"
 type toolServer struct {
 	svc      *core.Service
 	sessions *ptysession.Sessions
-	jobs     *jobs.Manager
 	screens  *screen.Manager
 	disp     *tools.Dispatcher
 	log      *slog.Logger
@@ -131,6 +130,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The facade disposes an owner's jobs before its terminals, and shuts
+	// the jobs down; the service tells the facade and the screens when a
+	// session closes (core.Service.OnClose).
+	sessions.Attach(jm)
 	if len(cfg.Allow) == 0 && sb == nil { // jobs run any command, unconfined: not under an allowlist or a sandbox
 		for _, t := range jobtools.Tools(jm) {
 			if err := disp.Add(t); err != nil {
@@ -145,7 +148,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(ptysession.WaitTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{svc: svc, sessions: sessions, jobs: jm, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts = &toolServer{svc: svc, sessions: sessions, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -192,11 +195,8 @@ func (ts *toolServer) ownerOf(ss *mcp.ServerSession) *core.Owner {
 func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
 	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
 	defer cancel()
-	if err := ts.jobs.DisposeOwner(ctx, o); err != nil {
-		ts.log.Error("ptyseam: stopping a disconnected client's jobs failed", "owner", o.Name(), "error", err)
-	}
 	if err := ts.sessions.Dispose(ctx, o); err != nil {
-		ts.log.Error("ptyseam: closing a disconnected client's sessions failed", "owner", o.Name(), "error", err)
+		ts.log.Error("ptyseam: closing a disconnected client's jobs and sessions failed", "owner", o.Name(), "error", err)
 	}
 	ts.mu.Lock()
 	delete(ts.owners, ss)
@@ -260,7 +260,7 @@ func (ts *toolServer) closeClients(ctx context.Context) {
 // shutdown closes every session of every client.
 func (ts *toolServer) shutdown(ctx context.Context) error {
 	ts.cancelCalls()
-	err := errors.Join(ts.jobs.Shutdown(ctx), ts.svc.Shutdown(ctx))
+	err := errors.Join(ts.sessions.Shutdown(ctx), ts.svc.Shutdown(ctx))
 	ts.screens.Close()
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()
