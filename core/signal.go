@@ -37,19 +37,22 @@ type SignalRequest struct {
 	AllowLeader bool
 }
 
-// SignalResult says what a signal reached.
+// SignalResult says what a signal reached. The JSON names are the tools'
+// wire names (pty_signal).
 type SignalResult struct {
-	Delivered bool
+	// Delivered reports that the signal was delivered.
+	Delivered bool `json:"delivered"`
 	// TargetPGID is the verified foreground process group that was
-	// signalled (0 where the backend cannot name one, e.g. a remote PTY).
-	TargetPGID int
+	// signalled (0, and omitted, where the backend cannot name one, e.g. a
+	// remote PTY).
+	TargetPGID int `json:"targetPgid,omitempty"`
 	// Leader reports that the target group was the session's top-level
 	// process group.
-	Leader bool
+	Leader bool `json:"leader"`
 	// Method says how the signal travelled: "pgid" (kill(-pgid)),
 	// "ssh-signal", "tty-char" (an interrupt character written to the
 	// terminal), ...
-	Method string
+	Method string `json:"method,omitempty"`
 }
 
 // Size is a terminal size in character cells.

@@ -7,20 +7,12 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// SignalResult says what a signal reached.
+// SignalResult says what a signal reached (see [core.SignalResult]) and
+// what followed.
 type SignalResult struct {
 	// Signal is the canonical name of the signal sent ("SIGINT").
 	Signal Signal `json:"signal"`
-	// Delivered reports that the signal was delivered.
-	Delivered bool `json:"delivered"`
-	// TargetPGID is the foreground process group signalled (omitted where
-	// the backend cannot name one).
-	TargetPGID int `json:"targetPgid,omitempty"`
-	// Leader reports that the target was the session's own top-level
-	// process group (the shell).
-	Leader bool `json:"leader"`
-	// Method says how the signal travelled ("pgid", "ssh-signal", ...).
-	Method string `json:"method,omitempty"`
+	core.SignalResult
 	// Output is what the session printed after the signal, until it went
 	// quiet (at most a few seconds; the newest part is kept), after any
 	// output the owner had not been given yet. Like a send's delta it moves
@@ -59,7 +51,7 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 		}
 		return SignalResult{}, err
 	}
-	res := SignalResult{Signal: name, Delivered: r.Delivered, TargetPGID: r.TargetPGID, Leader: r.Leader, Method: r.Method}
+	res := SignalResult{Signal: name, SignalResult: r}
 	if !r.Delivered && w != nil && w.tap != nil {
 		w.tap.Close()
 		w.tap = nil
