@@ -25,10 +25,10 @@ type Options struct {
 	// RingBytes bounds the raw output kept per session for an emulator
 	// that has not caught up yet. Default DefaultRingBytes.
 	RingBytes int
-	// DefaultSize is the terminal size assumed for a session until it is
-	// resized through the manager or spawned through [Manager.Spawn].
-	// Default core.DefaultSize, the size the service gives a spawn request
-	// that names none.
+	// DefaultSize is the terminal size assumed for a session whose size
+	// the service does not report (core.SessionInfo.Size zero). Default
+	// core.DefaultSize, the size the service gives a spawn request that
+	// names none.
 	DefaultSize core.Size
 	// ReplyTimeout bounds the write of an answer to a terminal query (a
 	// program that never reads its input cannot hold the answers up
