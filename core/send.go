@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Send writes req.Data (and Enter when req.Submit) to the session and
+// Send writes req.Data (and Enter unless req.NoSubmit) to the session and
 // returns the live operation. Only one send may be live per session: a
 // second fails with ErrSendActive until the first settles. ctx bounds the
 // whole operation: when it ends before the send settles, the send is
