@@ -151,43 +151,6 @@ func toolErr(err error) error {
 	return tools.AsToolError(err, ptyHints[core.CodeOf(err)])
 }
 
-type openArgs struct {
-	Command string            `json:"command"`
-	Cwd     string            `json:"cwd"`
-	Env     map[string]string `json:"env"`
-	Cols    int               `json:"cols"`
-	Rows    int               `json:"rows"`
-	deadlineArgs
-}
-
-type idArgs struct {
-	ID string `json:"id"`
-}
-
-type sendArgs struct {
-	ID     string `json:"id"`
-	Data   string `json:"data"`
-	Submit *bool  `json:"submit"`
-	deadlineArgs
-}
-
-type tailArgs struct {
-	ID    string `json:"id"`
-	Lines int    `json:"lines"`
-}
-
-type readArgs struct {
-	ID     string `json:"id"`
-	Start  int64  `json:"start"`
-	Lines  int    `json:"lines"`
-	Newest bool   `json:"newest"`
-}
-
-type signalArgs struct {
-	ID     string `json:"id"`
-	Signal string `json:"signal"`
-}
-
 func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var a openArgs
 	if err := tools.DecodeArgs(raw, &a); err != nil {
@@ -273,7 +236,7 @@ func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, raw json.R
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), Signal(a.Signal))
+	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), a.Signal)
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}

@@ -9,8 +9,8 @@ import (
 // The dispatcher bounds each by the input schema (1 to Options.MaxTimeout
 // in ms) and the facade checks them again.
 type deadlineArgs struct {
-	TimeoutMs int64 `json:"timeoutMs"`
-	QuietMs   int64 `json:"quietMs"`
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	QuietMs   int64 `json:"quietMs,omitempty"`
 }
 
 // durations converts the fields (0: the default).

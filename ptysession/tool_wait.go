@@ -37,10 +37,7 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			OutputSchema: waitOutput,
 		},
 		Handler: func(ctx context.Context, owner *core.Owner, raw json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
-			var a struct {
-				Conditions []WaitCondition `json:"conditions"`
-				TimeoutMs  int64           `json:"timeoutMs"`
-			}
+			var a waitArgs
 			if err := tools.DecodeArgs(raw, &a); err != nil {
 				return tools.Result{}, err
 			}
@@ -77,31 +74,4 @@ func renderWait(r WaitResult, conds []WaitCondition) string {
 		fmt.Fprintf(&b, "\nline %d: %s", *r.LineNumber, r.Line)
 	}
 	return b.String()
-}
-
-var waitOutput = tools.MustSchemaJSON(tools.Object([]string{"fired", "condition", "waitedMs"}, tools.Obj{
-	"fired":      tools.Boolean("A condition held; false: timeoutMs passed."),
-	"condition":  tools.Integer("Index of the condition that fired, -1 if none.").Min(-1),
-	"kind":       tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit), string(WaitInput)}},
-	"target":     tools.String("Session or job of the condition."),
-	"port":       tools.Integer("The port that accepted.").Min(1).Max(65535),
-	"line":       tools.String("The matching line."),
-	"lineNumber": tools.Integer("Its global line number.").Min(0),
-	"status":     tools.StatusSchema(),
-	"waitedMs":   tools.Integer("How long the wait took.").Min(0),
-}))
-
-func waitInput(max time.Duration) json.RawMessage {
-	cond := tools.Object([]string{"kind"}, tools.Obj{
-		"kind":     tools.Obj{"type": "string", "enum": []string{string(WaitOutput), string(WaitPort), string(WaitExit), string(WaitInput)}},
-		"target":   tools.String("sessionId or job id (output, exit, input)."),
-		"pattern":  tools.Obj{"type": "string", "minLength": 1, "maxLength": MaxWaitPattern, "description": "Regular expression (RE2) a line must match (output)."},
-		"fromLine": tools.Integer("Search from this global line number instead of new output only (output).").Min(0),
-		"port":     tools.Integer("TCP port on this host (port).").Min(1).Max(65535),
-	})
-	return tools.MustSchemaJSON(tools.Object([]string{"conditions"}, tools.Obj{
-		"conditions": tools.Obj{"type": "array", "minItems": 1, "maxItems": MaxWaitConditions, "items": cond,
-			"description": "The first that holds ends the wait."},
-		"timeoutMs": tools.Integer("Longest wait in ms (default 30000).").Min(1).Max(max.Milliseconds()),
-	}))
 }

@@ -48,16 +48,16 @@ type WaitCondition struct {
 	Kind WaitKind `json:"kind"`
 	// Target is the session (or, through a [WaitSource], job) whose output
 	// or exit is watched; unused for WaitPort.
-	Target string `json:"target,omitempty"`
+	Target string `json:"target,omitempty" jsonschema:"sessionId or job id (output, exit, input)."`
 	// Pattern is WaitOutput's regular expression (Go RE2 syntax).
-	Pattern string `json:"pattern,omitempty"`
+	Pattern string `json:"pattern,omitempty" jsonschema:"Regular expression (RE2) a line must match (output)."`
 	// FromLine, for WaitOutput, is the first global line number searched
 	// (nil: the line being written when the wait starts, so only new
 	// output counts). Pass an earlier number to catch a line printed
 	// before the wait began.
-	FromLine *int64 `json:"fromLine,omitempty"`
+	FromLine *int64 `json:"fromLine,omitempty" jsonschema:"Search from this global line number instead of new output only (output)."`
 	// Port is WaitPort's TCP port (1-65535).
-	Port int `json:"port,omitempty"`
+	Port int `json:"port,omitempty" jsonschema:"TCP port on this host (port)."`
 }
 
 // WaitRequest is a bounded wait for the first of several conditions.

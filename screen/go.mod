@@ -8,7 +8,10 @@ require (
 	go.uber.org/goleak v1.3.0
 )
 
-require github.com/creack/pty v1.1.24 // indirect
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+)
 
 require (
 	github.com/charmbracelet/colorprofile v0.4.2 // indirect

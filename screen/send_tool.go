@@ -19,7 +19,7 @@ type SendResult struct {
 	// screen (vim, less, top): what the terminal shows, as pty_screen
 	// returns it (only the changed rows where that is shorter). Delta is
 	// then empty: the program's drawing stream is no use to read.
-	Screen *Snapshot `json:"screen,omitempty"`
+	Screen *Snapshot `json:"screen,omitempty" jsonschema:"Set when a full-screen program holds the terminal: its screen, as pty_screen returns it; the output field (delta, initialOutput) is then empty."`
 }
 
 // FullScreenSend wraps the pty_send tool (ptysession.PtyTools) so that a
@@ -29,7 +29,7 @@ type SendResult struct {
 // return as before. send must be ptysession's pty_send.
 func FullScreenSend(m *Manager, send tools.Tool) tools.Tool {
 	inner := send.Handler
-	send.OutputSchema = withScreenProperty(send.OutputSchema)
+	send.OutputSchema = sendOutput
 	send.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 		res, err := inner(ctx, owner, args, progress)
 		if err != nil {
@@ -61,7 +61,7 @@ type OpenResult struct {
 	ptysession.OpenResult
 	// Screen is set when the session's command took the terminal over
 	// (pty_open "vim notes.txt"); InitialOutput is then empty.
-	Screen *Snapshot `json:"screen,omitempty"`
+	Screen *Snapshot `json:"screen,omitempty" jsonschema:"Set when a full-screen program holds the terminal: its screen, as pty_screen returns it; the output field (delta, initialOutput) is then empty."`
 }
 
 // FullScreenOpen wraps the pty_open tool (ptysession.PtyTools) as
@@ -70,7 +70,7 @@ type OpenResult struct {
 // drawing stream as its initial output.
 func FullScreenOpen(m *Manager, open tools.Tool) tools.Tool {
 	inner := open.Handler
-	open.OutputSchema = withScreenProperty(open.OutputSchema)
+	open.OutputSchema = openOutput
 	open.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 		res, err := inner(ctx, owner, args, progress)
 		if err != nil {
@@ -110,25 +110,4 @@ func renderFullScreenSend(text string, snap Snapshot) string {
 	head := tools.Headline(text)
 	head = strings.TrimSuffix(head, "]") + "; a full-screen program holds the terminal: its screen follows; type into it with pty_keys]"
 	return head + "\n" + snap.Text()
-}
-
-// withScreenProperty adds the optional "screen" property to pty_send's
-// output schema.
-func withScreenProperty(doc json.RawMessage) json.RawMessage {
-	var s map[string]any
-	if err := json.Unmarshal(doc, &s); err != nil {
-		return doc
-	}
-	props, ok := s["properties"].(map[string]any)
-	if !ok {
-		return doc
-	}
-	scr := snapshotSchema()
-	scr["description"] = "Set when a full-screen program holds the terminal: its screen, as pty_screen returns it; the output field (delta, initialOutput) is then empty."
-	props["screen"] = scr
-	out, err := json.Marshal(s)
-	if err != nil {
-		return doc
-	}
-	return out
 }

@@ -82,24 +82,6 @@ func toolErr(err error) error {
 	return tools.AsToolError(err, screenHints[core.CodeOf(err)])
 }
 
-type screenArgs struct {
-	ID          string `json:"id"`
-	ChangedOnly bool   `json:"changedOnly"`
-}
-
-type resizeArgs struct {
-	ID   string `json:"id"`
-	Rows int    `json:"rows"`
-	Cols int    `json:"cols"`
-}
-
-type keysArgs struct {
-	ID          string   `json:"id"`
-	Text        string   `json:"text"`
-	Keys        []string `json:"keys"`
-	ChangedOnly bool     `json:"changedOnly"`
-}
-
 // ResizeResult is the structured result of pty_resize.
 type ResizeResult struct {
 	Rows int `json:"rows"`

@@ -3,6 +3,7 @@ module github.com/ptyseam/ptyseam/consumers/jobs
 go 1.26.0
 
 require (
+	github.com/google/jsonschema-go v0.4.3
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	go.uber.org/goleak v1.3.0
 )

@@ -48,8 +48,8 @@ type Dispatcher struct {
 
 type entry struct {
 	tool Tool
-	in   *Schema
-	out  *Schema // nil: no output schema
+	in   *checker
+	out  *checker // nil: no output schema
 }
 
 // NewDispatcher returns a dispatcher holding tools. It fails like
@@ -73,8 +73,9 @@ func NewDispatcher(opts Options, tools ...Tool) (*Dispatcher, error) {
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Add registers a tool. It fails with INVALID_ARGUMENT for a bad or taken
-// name, a missing handler or description, or a schema that does not parse
-// (see [ParseSchema]) or whose type is not "object".
+// name, a missing handler or description, or a schema that does not
+// resolve (github.com/google/jsonschema-go), uses references, or whose
+// type is not "object".
 func (d *Dispatcher) Add(t Tool) error {
 	switch {
 	case !toolName.MatchString(t.Name):
@@ -84,13 +85,13 @@ func (d *Dispatcher) Add(t Tool) error {
 	case strings.TrimSpace(t.Description) == "":
 		return core.Errorf(core.CodeInvalidArgument, "tool %s has no description", t.Name)
 	}
-	in, err := objectSchema(t.InputSchema)
+	in, err := newChecker(t.InputSchema)
 	if err != nil {
 		return core.Errorf(core.CodeInvalidArgument, "tool %s: input schema: %v", t.Name, err)
 	}
-	var out *Schema
+	var out *checker
 	if len(t.OutputSchema) > 0 {
-		if out, err = objectSchema(t.OutputSchema); err != nil {
+		if out, err = newChecker(t.OutputSchema); err != nil {
 			return core.Errorf(core.CodeInvalidArgument, "tool %s: output schema: %v", t.Name, err)
 		}
 	}
@@ -102,20 +103,6 @@ func (d *Dispatcher) Add(t Tool) error {
 	d.tools[t.Name] = &entry{tool: t, in: in, out: out}
 	d.order = append(d.order, t.Name)
 	return nil
-}
-
-func objectSchema(doc json.RawMessage) (*Schema, error) {
-	if len(doc) == 0 {
-		return nil, errors.New("missing")
-	}
-	v, err := decodeJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	if m, ok := v.(map[string]any); !ok || m["type"] != "object" {
-		return nil, errors.New(`its "type" must be "object"`)
-	}
-	return ParseSchema(doc)
 }
 
 // Definitions returns the definitions of all tools in registration order.
@@ -175,7 +162,7 @@ func (d *Dispatcher) Call(ctx context.Context, owner *core.Owner, name string, a
 	if t := strings.TrimSpace(string(args)); t == "" || t == "null" {
 		args = json.RawMessage("{}")
 	}
-	if verr := e.in.Validate(args); verr != nil {
+	if verr := e.in.validate(args); verr != nil {
 		return Result{}, d.bound(argumentError(verr))
 	}
 	progress := opts.Progress
@@ -214,6 +201,19 @@ func (d *Dispatcher) Call(ctx context.Context, owner *core.Owner, name string, a
 	return res, nil
 }
 
+// CheckInput validates arguments against the named tool's input schema,
+// as Call does before it runs the handler: nil, or a *ValidationError
+// naming the field, or an error for malformed JSON.
+func (d *Dispatcher) CheckInput(name string, args json.RawMessage) error {
+	d.mu.RLock()
+	e, ok := d.tools[name]
+	d.mu.RUnlock()
+	if !ok {
+		return core.Errorf(core.CodeInvalidArgument, "unknown tool %q", name)
+	}
+	return e.in.validate(args)
+}
+
 // CheckOutput validates a structured result against the named tool's
 // output schema (nil if the tool has none).
 func (d *Dispatcher) CheckOutput(name string, structured any) error {
@@ -229,12 +229,12 @@ func (d *Dispatcher) CheckOutput(name string, structured any) error {
 	return checkOutput(e.out, structured)
 }
 
-func checkOutput(s *Schema, structured any) error {
+func checkOutput(c *checker, structured any) error {
 	b, err := json.Marshal(structured)
 	if err != nil {
 		return err
 	}
-	return s.Validate(b)
+	return c.validate(b)
 }
 
 func (d *Dispatcher) names() []string {

@@ -8,8 +8,11 @@
 // [Dispatcher] (the ptysession facade adds pty_*, the jobs layer bg_*), and
 // the command serves all of them over the Model Context Protocol.
 //
-// Arguments are checked against each tool's input schema before the
-// handler runs: unknown fields, wrong types, missing required fields and
-// out-of-range values are INVALID_ARGUMENT errors that name the field. The
-// schema subset understood is documented on [ParseSchema].
+// A tool's schemas are derived from the Go types of its arguments and its
+// result with [InferSchema] (github.com/google/jsonschema-go), the
+// descriptions taken from `jsonschema:"..."` struct tags, so that a schema
+// cannot drift from the type the handler decodes. Arguments are checked
+// against the input schema by the same library before the handler runs:
+// unknown fields, wrong types, missing required fields and out-of-range
+// values are INVALID_ARGUMENT errors that name the field.
 package tools

@@ -16,9 +16,10 @@ func ExampleHeadline() {
 // CompactSchema drops what only documents a schema and keeps what
 // constrains a value.
 func ExampleCompactSchema() {
-	doc := tools.MustSchemaJSON(tools.Object([]string{"n"}, tools.Obj{
-		"n": tools.Integer("How many.").Min(0),
-	}))
+	type result struct {
+		N int `json:"n" jsonschema:"How many."`
+	}
+	doc := tools.MustInferSchema[result](tools.AtLeast("n", 0))
 	fmt.Println(string(tools.CompactSchema(doc)))
 	// Output: {"additionalProperties":false,"properties":{"n":{"minimum":0,"type":"integer"}},"required":["n"],"type":"object"}
 }

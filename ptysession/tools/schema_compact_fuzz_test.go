@@ -12,20 +12,20 @@ func FuzzCompactSchema(f *testing.F) {
 	f.Add(`{"anyOf":[{"type":"string","default":"a"},{"type":"null"}],"examples":[1]}`, `null`)
 	f.Add(`{"items":{"description":"x","minimum":2}}`, `[3]`)
 	f.Fuzz(func(t *testing.T, schema, doc string) {
-		s, err := ParseSchema([]byte(schema))
+		s, err := compile([]byte(schema))
 		if err != nil {
 			return
 		}
 		c := CompactSchema([]byte(schema))
-		cs, err := ParseSchema(c)
+		cs, err := compile(c)
 		if err != nil {
 			t.Fatalf("compacted %s of %s does not parse: %v", c, schema, err)
 		}
 		if again := CompactSchema(c); string(again) != string(c) {
 			t.Fatalf("not idempotent: %s then %s", c, again)
 		}
-		if s.Validate([]byte(doc)) == nil {
-			if err := cs.Validate([]byte(doc)); err != nil {
+		if s.validate([]byte(doc)) == nil {
+			if err := cs.validate([]byte(doc)); err != nil {
 				t.Fatalf("%s accepts %q, its compaction %s refuses it: %v", schema, doc, c, err)
 			}
 		}

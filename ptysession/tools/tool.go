@@ -8,9 +8,9 @@ import (
 )
 
 // Definition describes a tool to a model: its name, a description the model
-// can act on, and JSON Schemas (draft 2020-12 subset, see [ParseSchema]) for
-// its input and its structured output. The JSON field names are the Model
-// Context Protocol's.
+// can act on, and JSON Schemas (draft 2020-12, self-contained; derive
+// them from Go types with [InferSchema]) for its input and its structured
+// output. The JSON field names are the Model Context Protocol's.
 type Definition struct {
 	// Name is the tool's unique name: 1 to 64 characters of [A-Za-z0-9_-].
 	Name string `json:"name"`

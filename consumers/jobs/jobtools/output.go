@@ -8,28 +8,28 @@ import (
 
 // JobOut is a job as the tools report it (JSON names are the seed's).
 type JobOut struct {
-	ID           string    `json:"id"`
-	PID          int       `json:"pid"`
-	Title        string    `json:"title"`
-	Group        string    `json:"group"`
-	Command      string    `json:"command"`
-	Args         []string  `json:"args"`
-	Cwd          string    `json:"cwd,omitempty"`
-	Backend      string    `json:"backend"`
-	Status       string    `json:"status"`
-	ExitCode     *int      `json:"exitCode"` // null until exited normally
-	Signal       *string   `json:"signal"`   // null unless a signal ended it
-	Reason       string    `json:"reason,omitempty"`
-	Cause        string    `json:"cause,omitempty"`
-	StartedAt    string    `json:"startedAt"`
-	EndedAt      string    `json:"endedAt,omitempty"`
-	RuntimeMs    int64     `json:"runtimeMs"`
-	TimeoutMs    int64     `json:"timeoutMs,omitempty"`
-	NotifyOnExit bool      `json:"notifyOnExit"`
-	Ports        []int     `json:"ports,omitempty"`
-	Warnings     []string  `json:"warnings"`
-	Services     []string  `json:"services"`
-	Output       OutputOut `json:"output"`
+	ID           string             `json:"id"`
+	PID          int                `json:"pid"`
+	Title        string             `json:"title"`
+	Group        string             `json:"group"`
+	Command      string             `json:"command"`
+	Args         []string           `json:"args"`
+	Cwd          string             `json:"cwd,omitempty"`
+	Backend      jobs.BackendChoice `json:"backend"`
+	Status       jobs.State         `json:"status"`
+	ExitCode     *int               `json:"exitCode"` // null until exited normally
+	Signal       *string            `json:"signal"`   // null unless a signal ended it
+	Reason       jobs.StopReason    `json:"reason,omitempty"`
+	Cause        jobs.StopReason    `json:"cause,omitempty"`
+	StartedAt    string             `json:"startedAt"`
+	EndedAt      string             `json:"endedAt,omitempty"`
+	RuntimeMs    int64              `json:"runtimeMs"`
+	TimeoutMs    int64              `json:"timeoutMs,omitempty"`
+	NotifyOnExit bool               `json:"notifyOnExit"`
+	Ports        []int              `json:"ports,omitempty"`
+	Warnings     []string           `json:"warnings"`
+	Services     []string           `json:"services"`
+	Output       OutputOut          `json:"output"`
 }
 
 // OutputOut summarises a job's output buffer.
@@ -51,12 +51,12 @@ func jobOut(in jobs.Info, now time.Time) JobOut {
 		Command:      in.Command,
 		Args:         in.Args,
 		Cwd:          in.Cwd,
-		Backend:      string(in.Backend),
-		Status:       string(in.State),
+		Backend:      in.Backend,
+		Status:       in.State,
 		ExitCode:     in.ExitCode,
 		Signal:       nullable(in.Signal),
-		Reason:       string(in.StopReason),
-		Cause:        string(in.StopCause),
+		Reason:       in.StopReason,
+		Cause:        in.StopCause,
 		StartedAt:    in.StartedAt.UTC().Format(time.RFC3339Nano),
 		TimeoutMs:    in.Timeout.Milliseconds(),
 		NotifyOnExit: in.NotifyOnExit,
@@ -88,10 +88,10 @@ func jobOut(in jobs.Info, now time.Time) JobOut {
 
 // SendOut is bg_send's result.
 type SendOut struct {
-	ID     string `json:"id"`
-	Bytes  int    `json:"bytes"`
-	Echo   string `json:"echo"`
-	Status string `json:"status"`
+	ID     string     `json:"id"`
+	Bytes  int        `json:"bytes"`
+	Echo   string     `json:"echo"`
+	Status jobs.State `json:"status"`
 }
 
 // LineOut is one output line.
@@ -103,15 +103,15 @@ type LineOut struct {
 
 // ReadOut is bg_read's result.
 type ReadOut struct {
-	ID        string    `json:"id"`
-	Status    string    `json:"status"`
-	Lines     []LineOut `json:"lines"`
-	Next      int64     `json:"next"`
-	Total     int64     `json:"total"`
-	First     int64     `json:"first"`
-	Dropped   int64     `json:"dropped"`
-	Truncated bool      `json:"truncated"`
-	More      bool      `json:"more"`
+	ID        string     `json:"id"`
+	Status    jobs.State `json:"status"`
+	Lines     []LineOut  `json:"lines"`
+	Next      int64      `json:"next"`
+	Total     int64      `json:"total"`
+	First     int64      `json:"first"`
+	Dropped   int64      `json:"dropped"`
+	Truncated bool       `json:"truncated"`
+	More      bool       `json:"more"`
 }
 
 // ListOut is bg_list's result.

@@ -24,14 +24,6 @@ const (
 	readyPortEvery = 100 * time.Millisecond
 )
 
-// readyArgs is bg_launch's waitFor: what makes the job ready.
-type readyArgs struct {
-	URL       bool   `json:"url"`
-	Port      int    `json:"port"`
-	Line      string `json:"line"`
-	TimeoutMs int64  `json:"timeoutMs"`
-}
-
 // ReadyOut says whether a launched job became ready (bg_launch's ready).
 type ReadyOut struct {
 	// Ready reports that the condition was met.
@@ -168,18 +160,4 @@ type LaunchOut struct {
 	JobOut
 	// Ready is the readiness wait's outcome (nil without waitFor).
 	Ready *ReadyOut `json:"ready,omitempty"`
-}
-
-// launchSchema is the job object with bg_launch's "ready" property.
-func launchSchema() tools.Obj {
-	s := jobSchema()
-	props := s["properties"].(tools.Obj)
-	props["ready"] = tools.Object([]string{"ready", "waitedMs"}, tools.Obj{
-		"ready":    tools.Boolean("The job met waitFor."),
-		"by":       tools.Obj{"type": "string", "enum": []string{"url", "port", "line"}},
-		"detail":   tools.String("The address, port or line that made it ready."),
-		"reason":   tools.Obj{"type": "string", "enum": []string{"timeout", "exited", "cancelled"}},
-		"waitedMs": tools.Integer("How long the wait took.").Min(0),
-	})
-	return s
 }

@@ -91,19 +91,7 @@ func (h handlers) done(structured any, text string, err error) (tools.Result, er
 }
 
 func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		Command      string            `json:"command"`
-		Args         []string          `json:"args"`
-		Cwd          string            `json:"cwd"`
-		Env          map[string]string `json:"env"`
-		Title        string            `json:"title"`
-		Group        string            `json:"group"`
-		TimeoutMs    int64             `json:"timeoutMs"`
-		Ports        []int             `json:"ports"`
-		NotifyOnExit bool              `json:"notifyOnExit"`
-		Backend      string            `json:"backend"`
-		WaitFor      *readyArgs        `json:"waitFor"`
-	}
+	var a launchArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
@@ -123,7 +111,7 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	case a.TimeoutMs > int64(24*time.Hour/time.Millisecond)*365:
 		return tools.Result{}, tools.InvalidArgument("timeoutMs", "too large")
 	}
-	switch jobs.BackendChoice(a.Backend) {
+	switch a.Backend {
 	case "", jobs.BackendAuto, jobs.BackendPTY, jobs.BackendPipe:
 	default:
 		return tools.Result{}, tools.InvalidArgument("backend", `must be "auto", "pty" or "pipe"`)
@@ -131,7 +119,7 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	info, err := h.m.Launch(ctx, owner, jobs.LaunchRequest{
 		Command: a.Command, Args: a.Args, Cwd: a.Cwd, Env: a.Env, Title: a.Title, Group: a.Group,
 		Timeout: time.Duration(a.TimeoutMs) * time.Millisecond, Ports: a.Ports,
-		NotifyOnExit: a.NotifyOnExit, Backend: jobs.BackendChoice(a.Backend),
+		NotifyOnExit: a.NotifyOnExit, Backend: a.Backend,
 	})
 	if err != nil {
 		return h.done(nil, "", err)
@@ -147,11 +135,7 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 }
 
 func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		ID   string `json:"id"`
-		Data string `json:"data"`
-		Raw  bool   `json:"raw"`
-	}
+	var a sendArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
@@ -172,18 +156,12 @@ func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMess
 	if err != nil {
 		return h.done(nil, "", err)
 	}
-	out := SendOut{ID: a.ID, Bytes: res.Bytes, Echo: res.Echo, Status: string(info.State)}
+	out := SendOut{ID: a.ID, Bytes: res.Bytes, Echo: res.Echo, Status: info.State}
 	return h.done(out, fmt.Sprintf("[sent %d bytes to job %s (%s)] %s", res.Bytes, a.ID, info.State, res.Echo), nil)
 }
 
 func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		ID         string `json:"id"`
-		From       *int64 `json:"from"`
-		Limit      int    `json:"limit"`
-		Pattern    string `json:"pattern"`
-		IgnoreCase bool   `json:"ignoreCase"`
-	}
+	var a readArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
@@ -201,7 +179,7 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMess
 		return h.done(nil, "", err)
 	}
 	out := ReadOut{
-		ID: a.ID, Status: string(res.State), Lines: make([]LineOut, len(res.Lines)),
+		ID: a.ID, Status: res.State, Lines: make([]LineOut, len(res.Lines)),
 		Next: res.Next, Total: res.Total, First: res.First, Dropped: res.Dropped, Truncated: res.Truncated, More: res.More,
 	}
 	for i, l := range res.Lines {
@@ -211,17 +189,14 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMess
 }
 
 func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		Group  string `json:"group"`
-		Status string `json:"status"`
-	}
+	var a listArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
-	if a.Status != "" && !jobs.State(a.Status).Valid() {
+	if a.Status != "" && !a.Status.Valid() {
 		return tools.Result{}, tools.InvalidArgument("status", "must be one of running, stopping, finished, failed, stopped")
 	}
-	infos, err := h.m.List(owner, jobs.ListFilter{Group: a.Group, State: jobs.State(a.Status)})
+	infos, err := h.m.List(owner, jobs.ListFilter{Group: a.Group, State: a.Status})
 	if err != nil {
 		return h.done(nil, "", err)
 	}
@@ -234,11 +209,7 @@ func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMess
 }
 
 func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		ID    string `json:"id"`
-		Drop  bool   `json:"drop"`
-		Force bool   `json:"force"`
-	}
+	var a stopArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
@@ -257,11 +228,7 @@ func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMess
 }
 
 func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		Group string `json:"group"`
-		Drop  bool   `json:"drop"`
-		Force bool   `json:"force"`
-	}
+	var a stopGroupArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
@@ -281,10 +248,7 @@ func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.Ra
 }
 
 func (h handlers) drop(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct {
-		ID    string `json:"id"`
-		Group string `json:"group"`
-	}
+	var a dropArgs
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}

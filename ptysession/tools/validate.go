@@ -1,0 +1,344 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// ValidationError says which field of a value broke its schema. Field is a
+// dotted path ("env.HOME", "items[2]"); "" means the value as a whole.
+type ValidationError struct {
+	// Field is the offending field's path.
+	Field string
+	// Msg says what is wrong with it.
+	Msg string
+}
+
+// Error implements error.
+func (e *ValidationError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("field %q: %s", e.Field, e.Msg)
+}
+
+// checker validates documents against one schema. github.com/google/jsonschema-go
+// decides; when it refuses a value, [explain] names the field and the rule
+// in the caller's terms.
+type checker struct {
+	schema   *jsonschema.Schema
+	resolved *jsonschema.Resolved
+}
+
+// newChecker compiles a tool's schema, whose type must be "object".
+func newChecker(doc json.RawMessage) (*checker, error) {
+	if len(doc) == 0 {
+		return nil, errors.New("missing")
+	}
+	v, err := decodeJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := v.(map[string]any); !ok || m["type"] != "object" {
+		return nil, errors.New(`its "type" must be "object"`)
+	}
+	return compile(doc)
+}
+
+// compile parses and resolves a schema. References ($ref, $dynamicRef)
+// are refused: a tool's schema is self-contained, so that every client
+// reads it alike and every refusal can name its field.
+func compile(doc json.RawMessage) (*checker, error) {
+	v, err := decodeJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if hasRef(v) {
+		return nil, errors.New("references ($ref, $dynamicRef) are not supported: spell the schema out")
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(doc, &s); err != nil {
+		return nil, err
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	return &checker{schema: &s, resolved: rs}, nil
+}
+
+func hasRef(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, sub := range x {
+			if k == "$ref" || k == "$dynamicRef" || hasRef(sub) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(x, hasRef)
+	}
+	return false
+}
+
+// validate checks one JSON document. It returns a *ValidationError naming
+// the first offending field, or an error for malformed JSON.
+func (c *checker) validate(doc []byte) error {
+	v, err := decodeJSON(doc)
+	if err != nil {
+		return err
+	}
+	if err := c.resolved.Validate(v); err != nil {
+		if ve := explain(c.schema, v, ""); ve != nil {
+			return ve
+		}
+		return &ValidationError{Msg: err.Error()}
+	}
+	return nil
+}
+
+// decodeJSON decodes exactly one JSON value.
+func decodeJSON(doc []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if err == io.EOF {
+			return nil, errors.New("empty document")
+		}
+		return nil, fmt.Errorf("malformed JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("malformed JSON: data after the value")
+	}
+	return v, nil
+}
+
+// accepts asks the library whether s accepts v.
+func accepts(s *jsonschema.Schema, v any) bool {
+	rs, err := s.CloneSchemas().Resolve(nil)
+	return err == nil && rs.Validate(v) == nil
+}
+
+// keywords are the checks of one value that explain names, in the order
+// it tries them: each takes the schema of the keyword alone (nil when s
+// lacks it) and says why v fails it.
+var keywords = []struct {
+	alone func(s *jsonschema.Schema) *jsonschema.Schema
+	say   func(s *jsonschema.Schema, v any) string
+}{
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		if s.Type == "" && s.Types == nil {
+			return nil
+		}
+		return &jsonschema.Schema{Type: s.Type, Types: s.Types}
+	}, func(s *jsonschema.Schema, v any) string {
+		want := []string{s.Type}
+		if s.Type == "" { // a list: name null last ("want boolean or null")
+			want = slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
+			if len(want) < len(s.Types) {
+				want = append(want, "null")
+			}
+		}
+		return fmt.Sprintf("want %s, got %s", strings.Join(want, " or "), typeOf(v))
+	}},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.Enum != nil, &jsonschema.Schema{Enum: s.Enum})
+	}, func(s *jsonschema.Schema, _ any) string { return "must be one of " + renderList(s.Enum) }},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.Const != nil, &jsonschema.Schema{Const: s.Const})
+	}, func(s *jsonschema.Schema, _ any) string { return "must be " + render(*s.Const) }},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.Minimum != nil, &jsonschema.Schema{Minimum: s.Minimum})
+	}, func(s *jsonschema.Schema, v any) string {
+		return fmt.Sprintf("must be at least %s, got %s", fmtNum(*s.Minimum), render(v))
+	}},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.Maximum != nil, &jsonschema.Schema{Maximum: s.Maximum})
+	}, func(s *jsonschema.Schema, v any) string {
+		return fmt.Sprintf("must be at most %s, got %s", fmtNum(*s.Maximum), render(v))
+	}},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.MinLength != nil, &jsonschema.Schema{MinLength: s.MinLength})
+	}, func(s *jsonschema.Schema, _ any) string {
+		return fmt.Sprintf("must be at least %d characters long", *s.MinLength)
+	}},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.MaxLength != nil, &jsonschema.Schema{MaxLength: s.MaxLength})
+	}, func(s *jsonschema.Schema, v any) string {
+		return fmt.Sprintf("must be at most %d characters long, got %d", *s.MaxLength, len([]rune(v.(string))))
+	}},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.Pattern != "", &jsonschema.Schema{Pattern: s.Pattern})
+	}, func(s *jsonschema.Schema, _ any) string { return "must match the pattern " + s.Pattern }},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.MinItems != nil, &jsonschema.Schema{MinItems: s.MinItems})
+	}, func(s *jsonschema.Schema, _ any) string {
+		return fmt.Sprintf("must have at least %d items", *s.MinItems)
+	}},
+	{func(s *jsonschema.Schema) *jsonschema.Schema {
+		return only(s.MaxItems != nil, &jsonschema.Schema{MaxItems: s.MaxItems})
+	}, func(s *jsonschema.Schema, _ any) string {
+		return fmt.Sprintf("must have at most %d items", *s.MaxItems)
+	}},
+}
+
+func only(has bool, s *jsonschema.Schema) *jsonschema.Schema {
+	if !has {
+		return nil
+	}
+	return s
+}
+
+// explain names the first field of v, at path, that s refuses and the
+// rule it breaks, or returns nil when it finds none. It does not decide
+// validity: the library does, each rule asked alone; explain only walks
+// the value to say where.
+func explain(s *jsonschema.Schema, v any, path string) *ValidationError {
+	if s == nil {
+		return nil
+	}
+	if isFalse(s) {
+		return &ValidationError{Field: path, Msg: "no value is allowed here"}
+	}
+	for _, k := range keywords {
+		if alone := k.alone(s); alone != nil && !accepts(alone, v) {
+			return &ValidationError{Field: path, Msg: k.say(s, v)}
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if e := explainObject(s, x, path); e != nil {
+			return e
+		}
+	case []any:
+		for i, item := range x {
+			if e := explain(s.Items, item, path+"["+strconv.Itoa(i)+"]"); e != nil {
+				return e
+			}
+		}
+	}
+	if len(s.AnyOf) > 0 && !accepts(&jsonschema.Schema{AnyOf: s.AnyOf}, v) {
+		return explain(s.AnyOf[0], v, path)
+	}
+	if len(s.OneOf) > 0 {
+		n := 0
+		for _, alt := range s.OneOf {
+			if accepts(alt, v) {
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+			return explain(s.OneOf[0], v, path)
+		case n > 1:
+			return &ValidationError{Field: path, Msg: fmt.Sprintf("matches %d alternatives, want exactly one", n)}
+		}
+	}
+	return nil
+}
+
+func explainObject(s *jsonschema.Schema, x map[string]any, path string) *ValidationError {
+	for _, r := range s.Required {
+		if _, ok := x[r]; !ok {
+			return &ValidationError{Field: joinField(path, r), Msg: "missing required field"}
+		}
+	}
+	names := make([]string, 0, len(x))
+	for k := range x {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		f := joinField(path, k)
+		if ps, ok := s.Properties[k]; ok {
+			if e := explain(ps, x[k], f); e != nil {
+				return e
+			}
+			continue
+		}
+		if isFalse(s.AdditionalProperties) {
+			if len(s.Properties) == 0 {
+				return &ValidationError{Field: f, Msg: "unknown field (no fields are accepted here)"}
+			}
+			accepted := make([]string, 0, len(s.Properties))
+			for p := range s.Properties {
+				accepted = append(accepted, p)
+			}
+			sort.Strings(accepted)
+			return &ValidationError{Field: f, Msg: "unknown field (accepted: " + strings.Join(accepted, ", ") + ")"}
+		}
+		if e := explain(s.AdditionalProperties, x[k], f); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// isFalse reports the schema false ({"not": {}}), which accepts nothing.
+func isFalse(s *jsonschema.Schema) bool {
+	return s != nil && s.Not != nil && reflect.ValueOf(*s.Not).IsZero()
+}
+
+// typeOf names a decoded JSON value's type as JSON Schema does (a number
+// without a fraction is an integer).
+func typeOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == math.Trunc(x) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "unknown"
+}
+
+func joinField(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func render(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func renderList(l []any) string {
+	parts := make([]string, len(l))
+	for i, x := range l {
+		parts[i] = render(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fmtNum(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
