@@ -6,7 +6,8 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 )
 
-// JobOut is a job as the tools report it (JSON names are the seed's).
+// JobOut is a job as the tools report it (the JSON names are part of the
+// tools' contract).
 type JobOut struct {
 	ID           string             `json:"id"`
 	PID          int                `json:"pid"`
