@@ -131,18 +131,13 @@ func accepts(s *jsonschema.Schema, v any) bool {
 }
 
 // keywords are the checks of one value that explain names, in the order
-// it tries them: each takes the schema of the keyword alone (nil when s
-// lacks it) and says why v fails it.
+// it tries them: the jsonschema.Schema fields that hold the keyword, and
+// why v fails it.
 var keywords = []struct {
-	alone func(s *jsonschema.Schema) *jsonschema.Schema
-	say   func(s *jsonschema.Schema, v any) string
+	fields []string
+	say    func(s *jsonschema.Schema, v any) string
 }{
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		if s.Type == "" && s.Types == nil {
-			return nil
-		}
-		return &jsonschema.Schema{Type: s.Type, Types: s.Types}
-	}, func(s *jsonschema.Schema, v any) string {
+	{[]string{"Type", "Types"}, func(s *jsonschema.Schema, v any) string {
 		want := []string{s.Type}
 		if s.Type == "" { // a list: name null last ("want boolean or null")
 			want = slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
@@ -152,52 +147,43 @@ var keywords = []struct {
 		}
 		return fmt.Sprintf("want %s, got %s", strings.Join(want, " or "), typeOf(v))
 	}},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.Enum != nil, &jsonschema.Schema{Enum: s.Enum})
-	}, func(s *jsonschema.Schema, _ any) string { return "must be one of " + renderList(s.Enum) }},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.Const != nil, &jsonschema.Schema{Const: s.Const})
-	}, func(s *jsonschema.Schema, _ any) string { return "must be " + render(*s.Const) }},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.Minimum != nil, &jsonschema.Schema{Minimum: s.Minimum})
-	}, func(s *jsonschema.Schema, v any) string {
+	{[]string{"Enum"}, func(s *jsonschema.Schema, _ any) string { return "must be one of " + renderList(s.Enum) }},
+	{[]string{"Const"}, func(s *jsonschema.Schema, _ any) string { return "must be " + render(*s.Const) }},
+	{[]string{"Minimum"}, func(s *jsonschema.Schema, v any) string {
 		return fmt.Sprintf("must be at least %s, got %s", fmtNum(*s.Minimum), render(v))
 	}},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.Maximum != nil, &jsonschema.Schema{Maximum: s.Maximum})
-	}, func(s *jsonschema.Schema, v any) string {
+	{[]string{"Maximum"}, func(s *jsonschema.Schema, v any) string {
 		return fmt.Sprintf("must be at most %s, got %s", fmtNum(*s.Maximum), render(v))
 	}},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.MinLength != nil, &jsonschema.Schema{MinLength: s.MinLength})
-	}, func(s *jsonschema.Schema, _ any) string {
+	{[]string{"MinLength"}, func(s *jsonschema.Schema, _ any) string {
 		return fmt.Sprintf("must be at least %d characters long", *s.MinLength)
 	}},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.MaxLength != nil, &jsonschema.Schema{MaxLength: s.MaxLength})
-	}, func(s *jsonschema.Schema, v any) string {
+	{[]string{"MaxLength"}, func(s *jsonschema.Schema, v any) string {
 		return fmt.Sprintf("must be at most %d characters long, got %d", *s.MaxLength, len([]rune(v.(string))))
 	}},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.Pattern != "", &jsonschema.Schema{Pattern: s.Pattern})
-	}, func(s *jsonschema.Schema, _ any) string { return "must match the pattern " + s.Pattern }},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.MinItems != nil, &jsonschema.Schema{MinItems: s.MinItems})
-	}, func(s *jsonschema.Schema, _ any) string {
+	{[]string{"Pattern"}, func(s *jsonschema.Schema, _ any) string { return "must match the pattern " + s.Pattern }},
+	{[]string{"MinItems"}, func(s *jsonschema.Schema, _ any) string {
 		return fmt.Sprintf("must have at least %d items", *s.MinItems)
 	}},
-	{func(s *jsonschema.Schema) *jsonschema.Schema {
-		return only(s.MaxItems != nil, &jsonschema.Schema{MaxItems: s.MaxItems})
-	}, func(s *jsonschema.Schema, _ any) string {
+	{[]string{"MaxItems"}, func(s *jsonschema.Schema, _ any) string {
 		return fmt.Sprintf("must have at most %d items", *s.MaxItems)
 	}},
 }
 
-func only(has bool, s *jsonschema.Schema) *jsonschema.Schema {
+// alone returns the schema of s's keyword held in fields, nothing else
+// (nil when s lacks it).
+func alone(s *jsonschema.Schema, fields []string) *jsonschema.Schema {
+	out, has := &jsonschema.Schema{}, false
+	for _, f := range fields {
+		if v := reflect.ValueOf(s).Elem().FieldByName(f); !v.IsZero() {
+			reflect.ValueOf(out).Elem().FieldByName(f).Set(v)
+			has = true
+		}
+	}
 	if !has {
 		return nil
 	}
-	return s
+	return out
 }
 
 // explain names the first field of v, at path, that s refuses and the
@@ -212,7 +198,7 @@ func explain(s *jsonschema.Schema, v any, path string) *ValidationError {
 		return &ValidationError{Field: path, Msg: "no value is allowed here"}
 	}
 	for _, k := range keywords {
-		if alone := k.alone(s); alone != nil && !accepts(alone, v) {
+		if a := alone(s, k.fields); a != nil && !accepts(a, v) {
 			return &ValidationError{Field: path, Msg: k.say(s, v)}
 		}
 	}
