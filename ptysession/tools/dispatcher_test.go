@@ -301,3 +301,17 @@ func TestAsToolError(t *testing.T) {
 		t.Fatal("NO_SESSION tool error matched ErrForeignSession")
 	}
 }
+
+func TestCheckInput(t *testing.T) {
+	d := newTestDispatcher(t, Options{})
+	if err := d.CheckInput("echo", json.RawMessage(`{"text":"a","repeat":3}`)); err != nil {
+		t.Fatalf("valid arguments: %v", err)
+	}
+	var ve *ValidationError
+	if err := d.CheckInput("echo", json.RawMessage(`{"text":"a","repeat":0}`)); !errors.As(err, &ve) || ve.Field != "repeat" {
+		t.Fatalf("repeat 0: %v, want a *ValidationError naming repeat", err)
+	}
+	if err := d.CheckInput("nope", json.RawMessage(`{}`)); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Fatalf("unknown tool: %v", err)
+	}
+}
