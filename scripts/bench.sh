@@ -13,6 +13,8 @@ run() { # package pattern [benchtime]
 }
 export PTYSEAM_BENCH_IDLE_N=${PTYSEAM_BENCH_IDLE_N:-1000}
 run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
+# Through the MCP server (built once, as a subprocess over stdio and HTTP).
+run ./bench/ 'MCPOverhead|OpenLatency'
 # Parsing takes milliseconds a pass: many interleaved passes, not one.
 run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
 run ./consumers/ssh/... 'Session|Flood|Dial'
