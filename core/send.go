@@ -85,8 +85,21 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	sess.noteInputLocked(data, true)
 	sess.atPrompt = false
 	sess.mu.Unlock()
-	go op.run(ctx, data, p)
+	go op.run(ctx, sess.tryWrite(data), p)
 	return op, nil
+}
+
+// tryWrite writes what the terminal takes at once (see [TryWriter]) and
+// returns the rest, which the send's writing goroutine writes. A send
+// whose data all went in has nothing left to hand off: its settle counts
+// the write as done from the send's start.
+func (sess *session) tryWrite(data []byte) []byte {
+	tw, ok := sess.be.(TryWriter)
+	if !ok {
+		return data
+	}
+	n, _ := tw.TryWrite(data) // an error: Write reports it for the rest
+	return data[n:]
 }
 
 // operation is a live send.
@@ -111,20 +124,27 @@ type operation struct {
 	writeErr error
 }
 
+// run writes data (what Send did not write at once: see tryWrite) on a
+// goroutine of its own, waits for the send to settle and publishes the
+// result.
 func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	sess := op.sess
 	wctx, stopWrite := context.WithCancel(ctx)
 	defer stopWrite()
 	writeDone := make(chan struct{})
-	go func() {
-		defer close(writeDone)
-		if _, err := sess.be.Write(wctx, data); err != nil && wctx.Err() == nil {
-			sess.mu.Lock()
-			op.writeErr = err
-			sess.mu.Unlock()
-		}
-	}()
-	p.writeDone = writeDone
+	if len(data) == 0 { // Send wrote it all (tryWrite)
+		close(writeDone)
+	} else {
+		go func() {
+			defer close(writeDone)
+			if _, err := sess.be.Write(wctx, data); err != nil && wctx.Err() == nil {
+				sess.mu.Lock()
+				op.writeErr = err
+				sess.mu.Unlock()
+			}
+		}()
+		p.writeDone = writeDone
+	}
 	out := sess.settle(ctx, p, op.cancelCh)
 	if out.reason == WaitCancelled {
 		op.cancelling.Store(true)
