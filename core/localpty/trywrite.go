@@ -1,0 +1,41 @@
+package localpty
+
+import (
+	"errors"
+	"syscall"
+)
+
+// TryWrite writes as much of p as the terminal's input buffer takes now,
+// without waiting (core.TryWriter): one write(2) on the non-blocking
+// master. It writes nothing and returns no error while another write is in
+// progress or the buffer is full (the program does not read); the caller
+// then writes the rest with Write, which its context can end.
+func (s *session) TryWrite(p []byte) (int, error) {
+	select {
+	case s.writeSem <- struct{}{}:
+	default:
+		return 0, nil // a write is in progress: keep the order, wait in Write
+	}
+	defer func() { <-s.writeSem }()
+	s.mu.Lock()
+	closed := s.masterClosed
+	s.mu.Unlock()
+	if closed {
+		return 0, errClosed("write")
+	}
+	var n int
+	var werr error
+	if err := s.rc.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), p)
+		return true // one attempt: never wait for room
+	}); err != nil {
+		return 0, errClosed("write")
+	}
+	switch {
+	case werr == nil:
+		return n, nil
+	case errors.Is(werr, syscall.EAGAIN), errors.Is(werr, syscall.EINTR):
+		return 0, nil
+	}
+	return max(n, 0), werr
+}
