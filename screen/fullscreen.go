@@ -12,13 +12,19 @@ type screenMode struct {
 	alt   bool // on the alternate screen (a full-screen program)
 }
 
-// mode reports, once everything the session printed so far is in the
-// manager's buffer, whether the terminal is on the alternate screen. It
-// needs no emulator: the query scanner follows the screen switches.
+// mode reports whether everything the session printed so far left the
+// terminal on the alternate screen. It needs no emulator: the query
+// scanner follows the screen switches.
 func (m *Manager) mode(ctx context.Context, owner *core.Owner, id core.SessionID) screenMode {
 	_, st, err := m.lookup("screen", owner, id)
 	if err != nil {
 		return screenMode{}
+	}
+	// The read loop's own scan already saw every chunk printed so far (a
+	// send that settled saw its output pass it): no need to wait for the
+	// drain to catch up.
+	if a := st.readAlt.Load(); a != altUnknown {
+		return screenMode{known: true, alt: a == altOn}
 	}
 	return st.mode(ctx)
 }

@@ -166,14 +166,26 @@ func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Ta
 	// snapshot, which drains what is queued); a terminal query, which a
 	// program waits on, wakes the drain at once.
 	st := m.startLocked(info.ID, owner, tap, false, info.Size)
-	st.batch(tap)
+	st.batch(tap, true)
 }
 
 // batch makes the drain of tap wake only every drainBatch bytes, or at once
-// for a chunk holding a terminal query.
-func (st *state) batch(tap *core.Tap) {
+// for a chunk holding a terminal query. With track, the scan that looks for
+// queries (run by the session's read loop on every chunk, in order) also
+// keeps st.readAlt: track only a tap whose scan sees the output from its
+// first byte (a new session's, before its read loop starts).
+func (st *state) batch(tap *core.Tap, track bool) {
 	var urgent queryScanner
-	tap.SetWakePolicy(drainBatch, func(p []byte) bool { return urgent.scan(p) > 0 })
+	if track {
+		st.readAlt.Store(altNormal)
+	}
+	tap.SetWakePolicy(drainBatch, func(p []byte) bool {
+		n := urgent.scan(p)
+		if track {
+			st.noteReadAlt(urgent.alt)
+		}
+		return n > 0
+	})
 }
 
 // drainBatch is how much output queues in a session's tap before the drain

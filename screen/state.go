@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -49,6 +50,34 @@ type state struct {
 	replier     bool   // the replier goroutine runs
 	replyKick   chan struct{}
 	repliesLost int64 // bytes of answers dropped (queue full)
+
+	// readAlt is the alternate-screen flag as of the last chunk the
+	// session's read loop handed the tap (altUnknown once the read loop's
+	// scan stopped seeing every chunk): mode answers from it without
+	// waiting for the drain (see batch).
+	readAlt atomic.Int32
+}
+
+// Values of state.readAlt.
+const (
+	altUnknown int32 = -1
+	altNormal  int32 = 0
+	altOn      int32 = 1
+)
+
+// noteReadAlt records the read loop's scan's alt flag unless readAlt was
+// given up (altUnknown is final).
+func (st *state) noteReadAlt(alt bool) {
+	v := altNormal
+	if alt {
+		v = altOn
+	}
+	for {
+		old := st.readAlt.Load()
+		if old == altUnknown || old == v || st.readAlt.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 // sizeMark records that the terminal had size from stream offset off on.
@@ -74,6 +103,7 @@ func newState(m *Manager, id core.SessionID, owner *core.Owner, tap *core.Tap) *
 		grew:      make(chan struct{}),
 	}
 	st.waitCtx, st.waitCancel = context.WithCancel(m.ctx)
+	st.readAlt.Store(altUnknown)
 	return st
 }
 
@@ -164,6 +194,7 @@ func (st *state) flush() bool {
 // the screen becomes approximate. It reports whether draining goes on.
 func (st *state) reattach() bool {
 	st.m.log.Warn("ptyseam/screen: output was lost before the screen saw it", "session", st.id)
+	st.readAlt.Store(altUnknown) // the new tap's scan starts mid-stream
 	st.mu.Lock()
 	st.approx = true
 	base := st.ring.end // the old tap was drained up to its overflow
@@ -419,8 +450,9 @@ func (st *state) awaitRedraw(ctx context.Context, escapeUntil, deadline time.Tim
 	st.tapMu.Lock()
 	tap := st.tap
 	st.tapMu.Unlock()
+	st.readAlt.Store(altUnknown) // the scan is replaced: it misses chunks from here
 	tap.SetWakePolicy(0, nil)
-	defer st.batch(tap)
+	defer st.batch(tap, false)
 	for {
 		now := time.Now()
 		if !now.Before(escapeUntil) {
