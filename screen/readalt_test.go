@@ -1,7 +1,6 @@
 package screen
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -23,16 +22,26 @@ func TestModeFollowsTheReadLoopNotTheDrain(t *testing.T) {
 	}
 	stalled := func(what string, want bool) {
 		t.Helper()
-		st.mu.Lock() // the drain cannot ingest while this is held
-		defer st.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		defer cancel()
-		if md := e.m.mode(ctx, e.owner, id); !md.known || md.alt != want {
-			t.Fatalf("%s: mode with the drain held up = %+v, want known, alt %v", what, md, want)
+		// The drain cannot ingest, nor the screen's state be read, while
+		// st.mu is held.
+		st.mu.Lock()
+		got := make(chan screenMode, 1)
+		go func() { got <- e.m.mode(ctxT(t), e.owner, id) }()
+		var md screenMode
+		select {
+		case md = <-got:
+		case <-time.After(waitLimit):
+			st.mu.Unlock()
+			<-got
+			t.Fatalf("%s: mode waited for the screen's drain", what)
+		}
+		st.mu.Unlock()
+		if !md.known || md.alt != want {
+			t.Fatalf("%s: mode = %+v, want known, alt %v", what, md, want)
 		}
 	}
 	stalled("on the alternate screen", true)
-	op, err := e.svc.Send(ctxT(t), e.owner, id, core.SendRequest{Data: []byte("x"), Submit: true})
+	op, err := e.svc.Send(ctxT(t), e.owner, id, core.SendRequest{Data: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
