@@ -79,6 +79,10 @@ func (s *Service) closeSession(ctx context.Context, sess *session, reason string
 	sess.mu.Lock()
 	sess.closed = true
 	sess.closing = nil
+	if c := sess.control; c != nil { // nobody is in control of a closed session
+		sess.control = nil
+		close(c.released)
+	}
 	sess.mu.Unlock()
 	close(td.done)
 	s.log.Debug("ptyseam: session closed", "session", sess.id, "reason", reason, "status", sess.info().Status.String())

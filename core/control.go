@@ -22,6 +22,12 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 	if err := sess.checkUsable("signal"); err != nil {
 		return SignalResult{}, err
 	}
+	sess.mu.Lock()
+	_, err = sess.humanGateLocked("signal", false)
+	sess.mu.Unlock()
+	if err != nil {
+		return SignalResult{}, err
+	}
 	res, err := sess.deliverSignal(ctx, req)
 	if err != nil {
 		return res, backendError("signal", id, err)
@@ -64,8 +70,16 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 			notes = append(notes, n)
 		}
 	}
+	// Observers learn of the resize before the program can redraw for
+	// it, so a recording puts it before the redraw's output; a failed
+	// resize is reported back to the old size.
+	old := sess.size
+	sess.emitLocked(Event{Kind: EventResize, Size: size})
 	sess.mu.Unlock()
 	if err := sess.be.Resize(ctx, size); err != nil {
+		sess.mu.Lock()
+		sess.emitLocked(Event{Kind: EventResize, Size: old})
+		sess.mu.Unlock()
 		return backendError("resize", id, err)
 	}
 	sess.mu.Lock()
@@ -89,6 +103,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 	if len(data) > s.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "write", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
 	}
+	echoOff := sess.echoOff()
 	sess.mu.Lock()
 	if err := sess.usableLocked("write"); err != nil {
 		sess.mu.Unlock()
@@ -98,7 +113,12 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 		sess.mu.Unlock()
 		return 0, newError(CodeSendActive, "write", id, "a send is live on this session")
 	}
+	if _, err := sess.humanGateLocked("write", false); err != nil {
+		sess.mu.Unlock()
+		return 0, err
+	}
 	sess.noteInputLocked(data, true)
+	sess.emitLocked(sess.inputEvent(data, echoOff, ""))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)
 	if err != nil {

@@ -32,6 +32,7 @@ const (
 	CodeResourceLimit    Code = "RESOURCE_LIMIT"    // a shared budget (such as emulator memory) is used up
 	CodeInternal         Code = "INTERNAL"          // a bug: please report it
 	CodeWrongKind        Code = "WRONG_KIND"        // the id names another kind of thing (a job's id given to a terminal call, or the reverse)
+	CodeHumanInControl   Code = "HUMAN_IN_CONTROL"  // a person took control of the session; try again after they hand back
 )
 
 // Error is the error type of every failure the service reports. Match it
@@ -96,6 +97,7 @@ var (
 	ErrResourceLimit    = &Error{Code: CodeResourceLimit}
 	ErrInternal         = &Error{Code: CodeInternal}
 	ErrWrongKind        = &Error{Code: CodeWrongKind}
+	ErrHumanInControl   = &Error{Code: CodeHumanInControl}
 )
 
 // CodeOf returns the Code of err: the code of the first *Error in its

@@ -49,6 +49,15 @@ type Options struct {
 	// screen emulator answering terminal queries) use it. It must not
 	// block.
 	OnSpawn func(info SessionInfo, owner *Owner, tap *Tap)
+	// OnEvent, when set, is called for every input, resize, settled send
+	// and change of control of every session (see [Event]), in order per
+	// session, under the session's lock: it must be quick, must not block
+	// and must not call the service.
+	OnEvent func(Event)
+	// HumanControl says what the owner's sends do while a person is in
+	// control of the session (see [Service.TakeOver]): refused with
+	// HUMAN_IN_CONTROL (the default) or held until the hand-back.
+	HumanControl HumanPolicy
 	// CloseTimeout bounds a close when its context has no deadline.
 	// Default 10s.
 	CloseTimeout time.Duration

@@ -37,6 +37,10 @@ type SpawnRequest struct {
 	// was read, so that it sees every byte the program prints (a job's
 	// data events, a protocol client). The caller owns it.
 	WithTap bool
+	// Record asks the service's observers to record the session (a
+	// recorder in Options.OnSpawn that records only the sessions asked
+	// for).
+	Record bool
 	// Relay declares that the top-level program forwards its terminal to
 	// another one (an ssh client, a container exec): while it holds the
 	// terminal, its reads say nothing about what the far end waits for, so
@@ -55,6 +59,11 @@ type SessionInfo struct {
 	Name string `json:"name,omitempty"`
 	// Type is the backend type.
 	Type string `json:"type"`
+	// Command is the spawn request's command (shared: do not modify), for
+	// observers listing every session; not on the wire.
+	Command []string `json:"-"`
+	// Record repeats the spawn request's Record; not on the wire.
+	Record bool `json:"-"`
 	// PID is the top-level process id (0, and omitted, where the backend
 	// cannot name one).
 	PID int `json:"pid,omitempty"`
@@ -129,6 +138,10 @@ type SendResult struct {
 	ExitCode *int `json:"exitCode,omitempty"`
 	// Elapsed is the time from the write to settlement.
 	Elapsed time.Duration `json:"-"`
+	// HandBack, on the first send after a person handed the session
+	// back, says who was in control and what was printed meanwhile; nil
+	// otherwise.
+	HandBack *HandBackNote `json:"handBack,omitempty"`
 }
 
 // OutputDelta is output read from an advancing cursor (see

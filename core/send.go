@@ -53,10 +53,31 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			return nil, cancelled("send", id, ctx.Err())
 		}
 	}
+	// A person in control refuses the send, or holds it until the
+	// hand-back (Options.HumanControl).
+	for {
+		sess.mu.Lock()
+		c, err := sess.humanGateLocked("send", true)
+		sess.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			break
+		}
+		if err := sess.waitForHuman(ctx, c, time.Now().Add(timeout)); err != nil {
+			return nil, err
+		}
+	}
 	fg0 := sess.baseline()
+	echoOff := sess.echoOff()
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
 		sess.mu.Unlock()
+		return nil, err
+	}
+	if _, err := sess.humanGateLocked("send", false); err != nil {
+		sess.mu.Unlock() // a person took over while this send waited
 		return nil, err
 	}
 	if sess.send != nil {
@@ -84,6 +105,8 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	sess.noteInputLocked(data, true)
 	sess.atPrompt = false
+	op.handBack = sess.takeHandBackLocked()
+	sess.emitLocked(sess.inputEvent(data, echoOff, ""))
 	sess.mu.Unlock()
 	go op.run(ctx, sess.tryWrite(data), p)
 	return op, nil
@@ -121,6 +144,7 @@ type operation struct {
 	reader   Cursor // advanced by ReadOutput
 	settled  bool
 	res      SendResult
+	handBack *HandBackNote // the note this send's result carries
 	writeErr error
 }
 
@@ -162,6 +186,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		Status:     sess.status,
 		ExitCode:   out.exitCode,
 		Elapsed:    time.Since(p.start),
+		HandBack:   op.handBack,
 	}
 	op.settled = true
 	if sess.send == op {
@@ -172,6 +197,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	}
 	sess.noteSettledLocked(out.reason, out.shellReading)
 	sess.notifyLocked()
+	sess.emitLocked(Event{Kind: EventSettled, WaitReason: out.reason})
 	sess.mu.Unlock()
 	close(op.done)
 	sess.svc.log.Debug("ptyseam: send settled", "session", sess.id, "reason", out.reason, "elapsed", op.res.Elapsed)

@@ -14,6 +14,8 @@ type session struct {
 	owner   *Owner
 	name    string
 	typ     string
+	command []string
+	record  bool
 	created time.Time
 	be      BackendSession
 	prober  ForegroundProber // nil when the backend cannot probe
@@ -47,8 +49,12 @@ type session struct {
 	inBound    int64
 	inBoundSet bool
 	running    bool
-	closing    *teardown // the teardown under way, if any
-	closed     bool      // teardown finished
+	// control is the person in control (human.go), if any; handBack is
+	// the note of a hand-back the next send result carries.
+	control  *Control
+	handBack *HandBackNote
+	closing  *teardown // the teardown under way, if any
+	closed   bool      // teardown finished
 }
 
 // teardown is one shared close attempt.
@@ -64,6 +70,8 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		owner:      owner,
 		name:       req.Name,
 		typ:        req.Type,
+		command:    append([]string(nil), req.Command...),
+		record:     req.Record,
 		created:    time.Now(),
 		be:         be,
 		enter:      []byte("\r"),
@@ -160,6 +168,8 @@ func (sess *session) infoLocked() SessionInfo {
 		ID:         sess.id,
 		Name:       sess.name,
 		Type:       sess.typ,
+		Command:    sess.command,
+		Record:     sess.record,
 		PID:        sess.be.PID(),
 		Status:     sess.status,
 		Created:    sess.created,

@@ -245,3 +245,24 @@ func (t *Tap) Reply(ctx context.Context, data []byte) error {
 
 // Session returns the id of the tapped session.
 func (t *Tap) Session() SessionID { return t.sess.id }
+
+// Split returns a second tap on the same session that sees what t has not
+// yet returned and everything after: an OnSpawn hook that feeds several
+// observers (a screen emulator, a watch page, a recorder) splits the tap
+// it was given. It must not be called with the session's lock held (an
+// OnSpawn hook may call it).
+func (t *Tap) Split() *Tap {
+	sess := t.sess
+	n := newTap(sess)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	t.mu.Lock()
+	for _, c := range t.chunks {
+		n.chunks = append(n.chunks, c) // chunks are never changed once queued
+	}
+	n.size, n.overflow, n.eof = t.size, t.overflow, t.eof
+	n.taken = int64(t.size) + t.overflow // its stream starts at t's unread output
+	t.mu.Unlock()
+	sess.taps = append(sess.taps, n)
+	return n
+}

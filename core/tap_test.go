@@ -70,3 +70,21 @@ func TestTapWakePolicyBatchesUntilUrgent(t *testing.T) {
 		t.Fatalf("output out of order or lost: %q", got)
 	}
 }
+
+func TestTapSplitSeesTheSameOutput(t *testing.T) {
+	var split *core.Tap
+	got := make(chan *core.Tap, 1)
+	svc := newService(t, core.Options{OnSpawn: func(_ core.SessionInfo, _ *core.Owner, tap *core.Tap) {
+		split = tap.Split()
+		got <- tap
+	}})
+	owner := core.NewOwner("o")
+	s := spawnShell(t, svc, owner)
+	first := <-got
+	defer first.Close()
+	defer split.Close()
+	send(t, svc, owner, s.ID, "echo split-$((1+1))")
+	for _, tap := range []*core.Tap{first, split} {
+		waitOutput(t, tap, "split-2")
+	}
+}

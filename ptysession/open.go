@@ -32,6 +32,8 @@ type OpenRequest struct {
 	// its name (see [Sessions.Find], [Sessions.OpenOrGet]). It authorizes
 	// nothing.
 	Name string
+	// Record asks for a recording of the session (Options.Recording).
+	Record bool
 	// Target names one of Options.Targets: the session is then a shell on
 	// that remote host, Command is typed into it and Env exported there
 	// ("" opens on the default backend).
@@ -102,7 +104,10 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	if err != nil {
 		return OpenResult{}, err
 	}
-	spawn := core.SpawnRequest{Type: s.opts.Backend, Name: req.Name, Dir: req.Cwd, Size: openSize(req.Size)}
+	if req.Record && !s.opts.Recording {
+		return OpenResult{}, invalid(op, "", "record", "this server does not record sessions (its deployer turns recording on with --record-dir)")
+	}
+	spawn := core.SpawnRequest{Type: s.opts.Backend, Name: req.Name, Dir: req.Cwd, Size: openSize(req.Size), Record: req.Record}
 	if target != nil { // a remote shell (remote.go): always typed
 		spawn.Type, spawn.Options = target.Backend, target.Options
 	}

@@ -38,6 +38,10 @@ type Options struct {
 	// Backend is the backend type sessions are spawned on (default
 	// "shell").
 	Backend string
+	// Recording says that the service records sessions asked for with
+	// OpenRequest.Record (a recorder is plugged into its OnSpawn); without
+	// it such a request is INVALID_ARGUMENT.
+	Recording bool
 	// CommandMode says how Open passes the command (default CommandAuto).
 	CommandMode CommandMode
 	// TailLines is the default line budget of Tail and Read (default 200).

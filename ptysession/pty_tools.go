@@ -145,6 +145,7 @@ var ptyHints = map[core.Code]string{
 	core.CodeWrongKind:       "That id is a background job's (job_...): use bg_send to type into it, bg_read for its output, bg_stop or bg_drop to end it; pty_* tools take terminal ids (pty_...).",
 	core.CodeSpawnFailed:     "Check the command, cwd and env, then call pty_open again.",
 	core.CodeCleanupFailed:   "Some processes survived; call pty_close again.",
+	core.CodeHumanInControl:  "A person took control of this session (the watch page) and is typing in it: do not retry at once; send again later (pty_tail shows what they do). Your first pty_send after they hand back says what changed.",
 }
 
 func toolErr(err error) error {
@@ -158,7 +159,7 @@ func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, raw json.Raw
 	}
 	timeout, quiet := a.durations()
 	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
-		Timeout: timeout, QuietWindow: quiet})
+		Timeout: timeout, QuietWindow: quiet, Record: a.Record})
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}

@@ -70,6 +70,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		return SendResult{}, err
 	}
 	out := res
+	out.HandBack = s.boundHandBack(res.HandBack)
 	if d, derr := s.consume(owner, id, MaxLines); derr == nil {
 		out.Delta, out.Truncated, out.Skipped = d.Text, d.Truncated, d.SkippedLines
 	} else { // closed meanwhile: the seam's own delta is all there is

@@ -20,6 +20,7 @@ type openArgs struct {
 	Env     map[string]string `json:"env,omitempty" jsonschema:"Extra environment variables, NAME: value; names match [A-Za-z_][A-Za-z0-9_]*."`
 	Cols    int               `json:"cols,omitempty" jsonschema:"Terminal width in columns (default 160)."`
 	Rows    int               `json:"rows,omitempty" jsonschema:"Terminal height in rows (default 40)."`
+	Record  bool              `json:"record,omitempty" jsonschema:"Record the session to a replayable file, where the server records."`
 	deadlineArgs
 }
 

@@ -37,6 +37,14 @@ func renderSend(r SendResult) string {
 		fmt.Fprintf(&b, "; %d older lines cut", r.Skipped)
 	}
 	b.WriteString("]\n")
+	if h := r.HandBack; h != nil {
+		fmt.Fprintf(&b, "[%s was in control of this session for %.1fs and handed it back; meanwhile the terminal printed:]\n", h.Person, float64(h.HeldMs)/1000)
+		writeOutput(&b, h.Output)
+		if !strings.HasSuffix(h.Output, "\n") {
+			b.WriteString("\n")
+		}
+		b.WriteString("[the output of your send follows]\n")
+	}
 	writeOutput(&b, r.Delta)
 	return b.String()
 }

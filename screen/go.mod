@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/charmbracelet/x/ansi v0.11.7
 	github.com/charmbracelet/x/vt v0.1.0
+	github.com/google/go-cmp v0.7.0
 	go.uber.org/goleak v1.3.0
 )
 

@@ -18,6 +18,8 @@ command -v less    >/dev/null || need+=(less)
 command -v ps      >/dev/null || need+=(procps)
 command -v node    >/dev/null || need+=(nodejs)
 command -v npm     >/dev/null || need+=(npm)
+# Headless Chromium for the watch page's browser tests (chromedp).
+[ -x /usr/bin/chromium ] || command -v chromium >/dev/null || need+=(chromium)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -36,4 +38,12 @@ e2e=cmd/ptyseam/e2e
 if [ -f "$e2e/package.json" ] && [ ! -d "$e2e/node_modules/@modelcontextprotocol/sdk" ]; then
   echo "deps: npm ci in $e2e"
   (cd "$e2e" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# The watch page's xterm.js and asciinema-player (pinned by its lock file), copied into the
+# folder the binary embeds (cmd/ptyseam/web/static/vendor, not committed).
+web=cmd/ptyseam/web
+if [ -f "$web/package.json" ] && { [ ! -f "$web/static/vendor/xterm.js" ] || [ ! -f "$web/static/vendor/asciinema-player.min.js" ]; }; then
+  echo "deps: npm ci and build in $web"
+  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
 fi

@@ -37,6 +37,8 @@ type config struct {
 	// (remote.go).
 	RemoteHosts string
 	Tools       string
+	// Watch configures the watch page (watch.go).
+	Watch watchFlags
 }
 
 // tokenEnv names the environment variable holding the HTTP bearer token.
@@ -59,6 +61,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.MaxSessions, "max-sessions", 8, "maximum live sessions per owner (per MCP connection); 0 means no limit")
 	c.Limits.flags(fs)
 	c.Sandbox.flags(fs)
+	c.Watch.flags(fs)
 	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
 	fs.DurationVar(&c.MaxTimeout, "max-timeout", ptysession.DefaultMaxTimeout, "the longest timeoutMs and quietMs a model may set on pty_open and pty_send")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
@@ -102,6 +105,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("--max-sessions must not be negative")
 	}
 	if err := c.Limits.check(); err != nil {
+		return c, err
+	}
+	if err := c.Watch.check(c.HTTPAddr); err != nil {
 		return c, err
 	}
 	if err := c.resolveToken(); err != nil {

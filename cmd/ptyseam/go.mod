@@ -3,6 +3,9 @@ module github.com/ptyseam/ptyseam/cmd/ptyseam
 go 1.26.0
 
 require (
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.15
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/ptyseam/ptyseam/consumers/gdbmi v0.1.0
 	github.com/ptyseam/ptyseam/consumers/jobs v0.1.0
@@ -13,6 +16,8 @@ require (
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	golang.org/x/crypto v0.59.0
 )
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
 require (
 	github.com/charmbracelet/colorprofile v0.4.2 // indirect
@@ -39,7 +44,7 @@ require (
 	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
+	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect

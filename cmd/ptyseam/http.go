@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
 )
 
 // httpStopTimeout bounds the HTTP part of a shutdown: closing every MCP
@@ -36,11 +38,22 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionTimeout, Logger: ts.log})
 	var stopping atomic.Bool
 	limited := &clientLimiter{max: cfg.Limits.Clients, alive: ts.liveSessions, next: handler}
+	mux := http.NewServeMux()
+	mux.Handle("/", requireToken(token, limited))
+	watchLink := ""
+	if ts.hub != nil {
+		auth := web.NewAuth(token)
+		mux.Handle("/watch/", web.Handler(ts.hub, auth))
+		watchLink = auth.OneTimeLink("http://" + ln.Addr().String())
+	}
 	srv := &http.Server{
-		Handler:           refuseWhileStopping(&stopping, checkOrigin(ln.Addr().String(), requireToken(token, limited))),
+		Handler:           refuseWhileStopping(&stopping, checkOrigin(ln.Addr().String(), mux)),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	fmt.Fprintf(stderr, "ptyseam mcp: serving MCP over HTTP at http://%s/ (Authorization: Bearer <token>)\n", ln.Addr())
+	if watchLink != "" {
+		fmt.Fprintf(stderr, "ptyseam mcp: watch page: %s (one-time link; or sign in at http://%s/watch/ with the token)\n", watchLink, ln.Addr())
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

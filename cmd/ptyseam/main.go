@@ -19,6 +19,7 @@ const usage = `ptyseam: drive interactive programs on pseudo-terminals on someon
 Usage:
   ptyseam mcp [flags]    serve the pty_* and bg_* tools over MCP (stdio, or --http ADDR)
   ptyseam demo           run the end-to-end demo
+  ptyseam play FILE      print a session recording (--record-dir) at its pace (--speed N for faster)
   ptyseam help           show this help ("ptyseam mcp --help" lists the server's flags)
 `
 
@@ -50,6 +51,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
+	case "play":
+		return runPlay(ctx, args[1:], stdout, stderr)
 	case sandbox.Command: // internal: the launcher of sandboxed sessions
 		return runLauncher(args[1:], stderr)
 	case "help", "-h", "--help":

@@ -39,7 +39,25 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if cfg.HTTPAddr != "" {
 		err = serveHTTP(ctx, cfg, ts, stderr)
 	} else {
+		wctx, stopWatch := context.WithCancel(ctx)
+		watchDone := make(chan error, 1)
+		if cfg.Watch.Addr != "" {
+			ln, lerr := listenWatch(cfg)
+			if lerr != nil {
+				stopWatch()
+				_ = ts.shutdown(context.Background())
+				fmt.Fprintf(stderr, "ptyseam mcp: %v\n", lerr)
+				return 2
+			}
+			go func() { watchDone <- serveWatch(wctx, ln, ts, stderr) }()
+		} else {
+			watchDone <- nil
+		}
 		err = ts.server.Run(ctx, &lineTransport{in: stdin, out: stdout})
+		stopWatch()
+		if werr := <-watchDone; werr != nil {
+			fmt.Fprintf(stderr, "ptyseam mcp: watch page: %v\n", werr)
+		}
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

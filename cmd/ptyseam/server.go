@@ -10,10 +10,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/core/record"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 	"github.com/ptyseam/ptyseam/screen"
@@ -29,6 +31,8 @@ type toolServer struct {
 	svc      *core.Service
 	sessions *ptysession.Sessions
 	screens  *screen.Manager
+	hub      *web.Hub         // the watch page's, when it is served
+	rec      *record.Recorder // when sessions are recorded
 	disp     *tools.Dispatcher
 	log      *slog.Logger
 	server   *mcp.Server
@@ -60,20 +64,46 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		}
 	}
 	screens := screen.NewManager(screen.Options{MaxCells: cfg.Limits.ScreenCells, MaxTotalCells: cfg.Limits.ScreenBudget})
+	hub, rec, err := observers(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	onSpawn := func(info core.SessionInfo, o *core.Owner, tap *core.Tap) {
+		if hub != nil {
+			hub.OnSpawn(info, o, tap.Split())
+		}
+		if rec != nil {
+			rec.OnSpawn(info, o, tap.Split())
+		}
+		screens.OnSpawn(info, o, tap)
+	}
+	onEvent := func(ev core.Event) {
+		if hub != nil {
+			hub.OnEvent(ev)
+		}
+		if rec != nil {
+			rec.OnEvent(ev)
+		}
+	}
 	svc := core.New(core.Options{
 		Logger:              log,
 		Scrollback:          core.ScrollbackLimits{MaxLines: cfg.ScrollbackLines, MaxBytes: cfg.ScrollbackBytes},
 		MaxSessionsPerOwner: cfg.MaxSessions,
 		MaxSessions:         cfg.Limits.TotalSessions,
-		OnSpawn:             screens.OnSpawn,
+		OnSpawn:             onSpawn,
+		OnEvent:             onEvent,
+		HumanControl:        cfg.Watch.policy(),
 	})
 	screens.Bind(svc)
+	if hub != nil {
+		hub.Bind(svc)
+	}
 	sb, err := cfg.Sandbox.policy()
 	if err != nil {
 		return nil, err
 	}
 	lopts := localpty.Options{Sandbox: sb, DisableCgroup: cfg.NoCgroup}
-	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, MaxTimeout: cfg.MaxTimeout}
+	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, MaxTimeout: cfg.MaxTimeout, Recording: rec != nil}
 	var al allowlist
 	if len(cfg.Allow) > 0 {
 		// Under an allowlist no shell exists: programs run directly as
@@ -148,7 +178,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(ptysession.WaitTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{svc: svc, sessions: sessions, screens: screens, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts = &toolServer{svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -262,6 +292,12 @@ func (ts *toolServer) shutdown(ctx context.Context) error {
 	ts.cancelCalls()
 	err := errors.Join(ts.sessions.Shutdown(ctx), ts.svc.Shutdown(ctx))
 	ts.screens.Close()
+	if ts.hub != nil {
+		ts.hub.Close()
+	}
+	if ts.rec != nil {
+		ts.rec.Close() // after the sessions ended: the files are complete
+	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()
 	select {
