@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/shellquote"
 )
 
 // ShellQuote quotes s for a POSIX shell with single quotes: the result is
@@ -14,9 +15,7 @@ import (
 // the terminal's line discipline and the shell's line editor, which act on
 // control characters; [QuoteEnv] handles that. s must not contain NUL,
 // which no shell word can hold.
-func ShellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func ShellQuote(s string) string { return shellquote.Quote(s) }
 
 // QuoteEnv returns a POSIX shell statement that exports name with value,
 // safe to type into an interactive shell on a terminal.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/shellquote"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -134,7 +135,7 @@ func (s *session) setup(ctx context.Context, t *Target, req core.BackendRequest,
 			return errSpawn("ssh env request: %v", err)
 		}
 		if !ok {
-			exports = append(exports, "export "+name+"="+ShellQuote(value)+"; ")
+			exports = append(exports, "export "+name+"="+shellquote.Quote(value)+"; ")
 		}
 	}
 	line := remoteCommand(exports, req.Dir, req.Command)
@@ -167,7 +168,7 @@ func remoteCommand(exports []string, dir string, argv []string) string {
 		b.WriteString(e)
 	}
 	if dir != "" {
-		b.WriteString("cd " + ShellQuote(dir) + " && ")
+		b.WriteString("cd " + shellquote.Quote(dir) + " && ")
 	}
 	if len(argv) == 0 {
 		b.WriteString(`exec "${SHELL:-/bin/sh}" -l`)

@@ -53,10 +53,10 @@ func ExampleBackend() {
 	// Output: output "42\n", exit code 1
 }
 
-func ExampleShellQuote() {
-	fmt.Println(sshpkg.ShellQuote("it's $HOME"))
+func ExampleShellJoin() {
+	fmt.Println(sshpkg.ShellJoin([]string{"it's $HOME"}))
 	fmt.Println(sshpkg.ShellJoin([]string{"printf", `%s\n`, "a b"}))
 	// Output:
 	// 'it'\''s $HOME'
-	// printf '%s\n' 'a b'
+	// 'printf' '%s\n' 'a b'
 }

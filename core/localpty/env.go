@@ -3,6 +3,8 @@ package localpty
 import (
 	"os"
 	"strings"
+
+	"github.com/ptyseam/ptyseam/internal/shellquote"
 )
 
 // Prompt marker settings of the "shell" type. PS1 brackets the prompt with
@@ -46,12 +48,7 @@ func shellEnv() []string {
 // neutralised, and the prompt marker. Type it into the shell once.
 func ShellSetup() string {
 	return "set +H; export " + strings.Join(shellPagers, " ") +
-		"; PS1=" + shellQuote(ShellPS1) + "; PROMPT_COMMAND=" + shellQuote(ShellPromptCommand)
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		"; PS1=" + shellquote.Quote(ShellPS1) + "; PROMPT_COMMAND=" + shellquote.Quote(ShellPromptCommand)
 }
 
 // buildEnv returns the program's environment: the service process's

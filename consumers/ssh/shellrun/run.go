@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/shellquote"
 )
 
 // Terminals is what Run needs from the service; *core.Service has it.
@@ -57,7 +57,7 @@ const (
 // Line returns the line Run types for command with the given nonce
 // (without the Enter key).
 func Line(command, nonce string) string {
-	return "printf '%s%s\\n' " + beginTag + " " + nonce + "; eval " + sshpkg.ShellQuote(command) +
+	return "printf '%s%s\\n' " + beginTag + " " + nonce + "; eval " + shellquote.Quote(command) +
 		"; printf '\\n%s%s %d\\n' " + endTag + " " + nonce + ` "$?"`
 }
 

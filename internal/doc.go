@@ -1,0 +1,6 @@
+// Package internal is the root of the workspace's shared mechanisms, one
+// home each, for every ptyseam module (Go lets any package below
+// github.com/ptyseam/ptyseam import them, across modules): procfs (the
+// Linux /proc scanners) and shellquote (POSIX shell quoting). It is
+// published with the other modules and is not for use outside ptyseam.
+package internal

@@ -1,0 +1,3 @@
+module github.com/ptyseam/ptyseam/internal
+
+go 1.26.0
