@@ -55,7 +55,7 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 		return err
 	}
 	if err := validateSize(size); err != nil {
-		return withOp(err, "resize")
+		return WithOp(err, "resize")
 	}
 	// The taps' positions are taken before the terminal changes size: what
 	// the program prints in answer (a redraw) belongs to the new size.

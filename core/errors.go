@@ -162,6 +162,19 @@ func (e *CleanupError) Unwrap() []error {
 // Is makes errors.Is(err, ErrCleanupFailed) true.
 func (e *CleanupError) Is(target error) bool { return target == ErrCleanupFailed }
 
+// WithOp returns err with Op set to op when err is an *Error that names no
+// operation yet (a copy; the original is left alone), and err unchanged
+// otherwise.
+func WithOp(err error, op string) error {
+	var e *Error
+	if errors.As(err, &e) && e.Op == "" {
+		c := *e
+		c.Op = op
+		return &c
+	}
+	return err
+}
+
 func errString(err error) string {
 	if err == nil {
 		return "unknown failure"

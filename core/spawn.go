@@ -17,7 +17,7 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 		return SpawnResult{}, newError(CodeInvalidArgument, "spawn", "", "owner is nil")
 	}
 	if err := validateSpawn(&req); err != nil {
-		return SpawnResult{}, withOp(err, "spawn")
+		return SpawnResult{}, WithOp(err, "spawn")
 	}
 	if err := s.reserve(owner, req.Name); err != nil {
 		return SpawnResult{}, err
@@ -181,20 +181,9 @@ func spawnError(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return cancelled("spawn", "", errors.Join(ctx.Err(), err))
 	case errors.As(err, &e):
-		return withOp(err, "spawn")
+		return WithOp(err, "spawn")
 	}
 	return &Error{Code: CodeSpawnFailed, Op: "spawn", Err: err}
-}
-
-// withOp sets Op on a bare *Error.
-func withOp(err error, op string) error {
-	var e *Error
-	if errors.As(err, &e) && e.Op == "" {
-		c := *e
-		c.Op = op
-		return &c
-	}
-	return err
 }
 
 func survivorsOf(err error) []int {

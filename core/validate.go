@@ -89,12 +89,13 @@ func validateSpawn(req *SpawnRequest) error {
 	return nil
 }
 
-// maxDimension bounds terminal rows and columns.
-const maxDimension = 4096
+// MaxDimension bounds terminal rows and columns (1 to MaxDimension each):
+// every layer that takes a size checks it against this one bound.
+const MaxDimension = 4096
 
 func validateSize(sz Size) error {
-	if sz.Rows == 0 || sz.Cols == 0 || sz.Rows > maxDimension || sz.Cols > maxDimension {
-		return Errorf(CodeInvalidArgument, "terminal size %dx%d out of range (1..%d)", sz.Rows, sz.Cols, maxDimension)
+	if sz.Rows == 0 || sz.Cols == 0 || sz.Rows > MaxDimension || sz.Cols > MaxDimension {
+		return Errorf(CodeInvalidArgument, "terminal size %dx%d out of range (1..%d)", sz.Rows, sz.Cols, MaxDimension)
 	}
 	return nil
 }

@@ -98,7 +98,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	}
 	env, err := validateEnv(req.Env)
 	if err != nil {
-		return OpenResult{}, withOp(err, op)
+		return OpenResult{}, core.WithOp(err, op)
 	}
 	target, err := s.targetFor(op, req.Target)
 	if err != nil {
@@ -115,7 +115,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	if s.opts.argvMode() && target == nil {
 		argv, err := SplitCommand(req.Command)
 		if err != nil {
-			return OpenResult{}, withOp(err, op)
+			return OpenResult{}, core.WithOp(err, op)
 		}
 		if len(argv) == 0 {
 			return OpenResult{}, invalid(op, "", "command", "is empty: name the program to run")
@@ -128,7 +128,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		if s.opts.ShellQuoteEnv && len(env) > 0 {
 			line, err := ExportLine(req.Env)
 			if err != nil {
-				return OpenResult{}, withOp(err, op)
+				return OpenResult{}, core.WithOp(err, op)
 			}
 			parts = append(parts, line)
 		} else {
@@ -217,7 +217,7 @@ func (s *Sessions) abandon(owner *core.Owner, id core.SessionID, cause error) er
 		}
 		return ce
 	}
-	return withOp(cause, "open")
+	return core.WithOp(cause, "open")
 }
 
 // reader serves a cursor from the seam's page reads.
@@ -225,17 +225,6 @@ func (s *Sessions) reader(owner *core.Owner, id core.SessionID) func(core.PageRe
 	return func(req core.PageRequest) (core.PageResult, error) {
 		return s.t.Read(owner, id, req)
 	}
-}
-
-// withOp sets Op on a bare *core.Error.
-func withOp(err error, op string) error {
-	var e *core.Error
-	if errors.As(err, &e) && e.Op == "" {
-		c := *e
-		c.Op = op
-		return &c
-	}
-	return err
 }
 
 // openSize fills a half-given size from core.DefaultSize.

@@ -12,9 +12,6 @@ type ResizeResult struct {
 	Cols int `json:"cols"`
 }
 
-// maxDimension bounds rows and columns, as the service does.
-const maxDimension = 4096
-
 // Resize changes the session's terminal size; the program sees SIGWINCH
 // and the new size (stty size). Rows and columns must be 1 to 4096. A
 // screen emulator watching the session (package screen) follows it, as it
@@ -24,11 +21,11 @@ func (s *Sessions) Resize(ctx context.Context, owner *core.Owner, id core.Sessio
 	if err := checkCall(ctx, op, owner, id); err != nil {
 		return ResizeResult{}, err
 	}
-	if rows < 1 || rows > maxDimension {
-		return ResizeResult{}, invalid(op, id, "rows", "must be 1 to %d, not %d", maxDimension, rows)
+	if rows < 1 || rows > core.MaxDimension {
+		return ResizeResult{}, invalid(op, id, "rows", "must be 1 to %d, not %d", core.MaxDimension, rows)
 	}
-	if cols < 1 || cols > maxDimension {
-		return ResizeResult{}, invalid(op, id, "cols", "must be 1 to %d, not %d", maxDimension, cols)
+	if cols < 1 || cols > core.MaxDimension {
+		return ResizeResult{}, invalid(op, id, "cols", "must be 1 to %d, not %d", core.MaxDimension, cols)
 	}
 	if err := s.t.Resize(ctx, owner, id, core.Size{Rows: uint16(rows), Cols: uint16(cols)}); err != nil {
 		return ResizeResult{}, err

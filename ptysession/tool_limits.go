@@ -6,10 +6,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// maxTermDimension bounds the rows and columns pty_open accepts (the
-// service's own bound).
-const maxTermDimension = 4096
-
 // sendLimits tells a model, in pty_send's description, how long a send
 // waits: the service's default deadline and silence window.
 var sendLimits = fmt.Sprintf("A send returns after %s at the latest (waitReason timeout; the program keeps running and "+

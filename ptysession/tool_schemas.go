@@ -74,7 +74,7 @@ func deadlineRules(max time.Duration, timeoutDesc string) []tools.SchemaOption {
 // openInput is pty_open's input schema; max bounds timeoutMs and quietMs.
 func openInput(max time.Duration) json.RawMessage {
 	return schemaOf[openArgs](append(deadlineRules(max, "How long to wait for the command to settle, in ms (default 10000)."),
-		tools.NonEmpty("command"), tools.Range("cols", 1, maxTermDimension), tools.Range("rows", 1, maxTermDimension))...)
+		tools.NonEmpty("command"), tools.Range("cols", 1, core.MaxDimension), tools.Range("rows", 1, core.MaxDimension))...)
 }
 
 // sendInput is pty_send's input schema; max bounds timeoutMs and quietMs.

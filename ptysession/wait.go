@@ -201,7 +201,7 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 	for i, c := range req.Conditions {
 		w, err := s.watch(owner, i, c, sources)
 		if err != nil {
-			return WaitResult{}, withOp(err, op)
+			return WaitResult{}, core.WithOp(err, op)
 		}
 		ws[i] = w
 	}
@@ -216,7 +216,7 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 		for i, w := range ws {
 			res, ok, err := w.check(ctx, &prog)
 			if err != nil {
-				return WaitResult{}, withOp(err, op)
+				return WaitResult{}, core.WithOp(err, op)
 			}
 			if ok {
 				res.Fired, res.Condition, res.Kind = true, i, w.cond.Kind

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // term is one x/vt emulator and what its callbacks reported. It is not
@@ -42,7 +42,7 @@ func newTerm(size core.Size) *term {
 	// a copy of every line that scrolls off the top.
 	t.emu.SetScrollbackSize(1)
 	t.emu.SetCallbacks(vt.Callbacks{
-		Title: func(s string) { t.title = boundTitle(s) },
+		Title: func(s string) { t.title = tools.HeadRunes(s, maxTitleBytes) },
 		AltScreen: func(on bool) {
 			t.redrawn = true
 			if !on {
@@ -76,18 +76,6 @@ func newTerm(size core.Size) *term {
 // maxTitleBytes bounds the window title a screen keeps: a program may set
 // one of any length, and it travels in every snapshot.
 const maxTitleBytes = 1024
-
-// boundTitle keeps the first maxTitleBytes of s, cut at a UTF-8 boundary.
-func boundTitle(s string) string {
-	if len(s) <= maxTitleBytes {
-		return s
-	}
-	i := maxTitleBytes
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
-}
 
 // write feeds p to the emulator. A panic inside the emulator (a bug in
 // it, triggered by odd output) is returned as an error instead of taking

@@ -8,9 +8,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// maxDimension is the largest row or column count the service accepts.
-const maxDimension = 4096
-
 // Resize changes the session's terminal size through the service (the
 // program gets SIGWINCH and sees the new size) and resizes its screen from
 // that point of the output on. A size out of 1..4096, or with more cells
@@ -22,9 +19,9 @@ func (m *Manager) Resize(ctx context.Context, owner *core.Owner, id core.Session
 	if err != nil {
 		return err
 	}
-	if size.Rows == 0 || size.Cols == 0 || size.Rows > maxDimension || size.Cols > maxDimension {
+	if size.Rows == 0 || size.Cols == 0 || size.Rows > core.MaxDimension || size.Cols > core.MaxDimension {
 		return &core.Error{Code: core.CodeInvalidArgument, Op: "resize", Session: id,
-			Msg: fmt.Sprintf("terminal size %dx%d out of range (1..%d)", size.Rows, size.Cols, maxDimension)}
+			Msg: fmt.Sprintf("terminal size %dx%d out of range (1..%d)", size.Rows, size.Cols, core.MaxDimension)}
 	}
 	st.resizeMu.Lock()
 	defer st.resizeMu.Unlock()

@@ -3,6 +3,7 @@ package screen
 import (
 	"encoding/json"
 
+	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
@@ -38,7 +39,7 @@ func schemaOf[T any](opts ...tools.SchemaOption) json.RawMessage {
 var (
 	screenInput  = schemaOf[screenArgs](tools.NonEmpty("id"))
 	screenOutput = schemaOf[Snapshot]()
-	resizeInput  = schemaOf[resizeArgs](tools.NonEmpty("id"), tools.Range("rows", 1, maxDimension), tools.Range("cols", 1, maxDimension))
+	resizeInput  = schemaOf[resizeArgs](tools.NonEmpty("id"), tools.Range("rows", 1, core.MaxDimension), tools.Range("cols", 1, core.MaxDimension))
 	resizeOutput = schemaOf[ResizeResult]()
 	keysInput    = schemaOf[keysArgs](tools.NonEmpty("id"), tools.Items("keys", 0, 1000), tools.NonEmpty("keys[]"))
 	keysOutput   = schemaOf[KeysToolResult]()

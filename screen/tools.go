@@ -115,11 +115,11 @@ func (m *Manager) resizeTool(ctx context.Context, owner *core.Owner, raw json.Ra
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return tools.Result{}, err
 	}
-	if a.Rows < 1 || a.Rows > maxDimension {
-		return tools.Result{}, tools.InvalidArgument("rows", "must be 1 to %d", maxDimension)
+	if a.Rows < 1 || a.Rows > core.MaxDimension {
+		return tools.Result{}, tools.InvalidArgument("rows", "must be 1 to %d", core.MaxDimension)
 	}
-	if a.Cols < 1 || a.Cols > maxDimension {
-		return tools.Result{}, tools.InvalidArgument("cols", "must be 1 to %d", maxDimension)
+	if a.Cols < 1 || a.Cols > core.MaxDimension {
+		return tools.Result{}, tools.InvalidArgument("cols", "must be 1 to %d", core.MaxDimension)
 	}
 	size := core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)}
 	if err := m.Resize(ctx, owner, core.SessionID(a.ID), size); err != nil {

@@ -16,7 +16,7 @@ func Headline(text string) string {
 		text = text[:i]
 	}
 	if len(text) > MaxHeadlineBytes {
-		text = headRunes(text, MaxHeadlineBytes-3) + "..."
+		text = HeadRunes(text, MaxHeadlineBytes-3) + "..."
 	}
 	return text
 }

@@ -21,18 +21,39 @@ func Bound(s string, max int) string {
 		return tailRunes(s, max)
 	}
 	budget := max - len(m)
-	head := headRunes(s, budget/4)
+	head := HeadRunes(s, budget/4)
 	tail := tailRunes(s[len(head):], budget-len(head))
 	return head + cutMarker(len(s)-len(head)-len(tail)) + tail
+}
+
+// BoundHead returns s if it is at most max bytes long. Otherwise it keeps
+// the start, cut at a UTF-8 boundary, and ends with a marker saying how many
+// bytes were cut; the result is at most max bytes. With max too small to
+// hold the marker, it keeps only the first max bytes. max <= 0 means no
+// bound.
+func BoundHead(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	m := headMarker(len(s))
+	if max < len(m) {
+		return HeadRunes(s, max)
+	}
+	head := HeadRunes(s, max-len(m))
+	return head + headMarker(len(s)-len(head))
+}
+
+func headMarker(n int) string {
+	return "\n[... " + strconv.Itoa(n) + " bytes cut ...]"
 }
 
 func cutMarker(n int) string {
 	return "\n[... " + strconv.Itoa(n) + " bytes cut ...]\n"
 }
 
-// headRunes returns the longest prefix of s of at most n bytes that does
+// HeadRunes returns the longest prefix of s of at most n bytes that does
 // not split a UTF-8 sequence.
-func headRunes(s string, n int) string {
+func HeadRunes(s string, n int) string {
 	if n >= len(s) {
 		return s
 	}

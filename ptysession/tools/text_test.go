@@ -83,3 +83,26 @@ func FuzzBound(f *testing.F) {
 		}
 	})
 }
+
+// TestBoundHead: the start is kept, the cut is marked, the result fits,
+// and a bound smaller than the marker gives a short result instead of a
+// panic (the copy this replaced indexed before the string's start).
+func TestBoundHead(t *testing.T) {
+	s := strings.Repeat("é", 100)
+	for _, max := range []int{1, 10, 23, 50, 199} {
+		b := BoundHead(s, max)
+		if len(b) > max || !utf8.ValidString(strings.SplitN(b, "\n", 2)[0]) {
+			t.Fatalf("BoundHead(%d) = %q", max, b)
+		}
+	}
+	b := BoundHead(s, 50)
+	if len(b) > 50 || !strings.HasPrefix(b, "é") || !strings.HasSuffix(b, " bytes cut ...]") {
+		t.Fatalf("BoundHead = %q", b)
+	}
+	if BoundHead("short", 50) != "short" || BoundHead(s, 0) != s {
+		t.Fatal("text within the bound changed")
+	}
+	if got := HeadRunes("aé", 2); got != "a" {
+		t.Fatalf("HeadRunes split a rune: %q", got)
+	}
+}

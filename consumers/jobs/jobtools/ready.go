@@ -128,7 +128,7 @@ func (h handlers) readyNow(ctx context.Context, owner *core.Owner, id string, w 
 		r, err := h.m.Read(owner, id, jobs.ReadRequest{From: &from, Limit: jobs.MaxReadLimit, Pattern: re.String()})
 		if err == nil {
 			if len(r.Lines) > 0 {
-				return ReadyOut{Ready: true, By: "line", Detail: bound(r.Lines[0].Text, 1024)}, true
+				return ReadyOut{Ready: true, By: "line", Detail: tools.BoundHead(r.Lines[0].Text, 1024)}, true
 			}
 			*next = r.Next
 		}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 )
@@ -107,16 +106,3 @@ func renderDrop(r jobs.DropResult) string {
 	return s
 }
 
-// bound returns s cut to at most max bytes: it keeps the start and marks
-// the cut, at a UTF-8 boundary.
-func bound(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	marker := fmt.Sprintf("\n[... %d bytes cut ...]", len(s))
-	keep := max - len(marker)
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
-		keep--
-	}
-	return s[:keep] + fmt.Sprintf("\n[... %d bytes cut ...]", len(s)-keep)
-}

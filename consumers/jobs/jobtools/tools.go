@@ -87,7 +87,7 @@ func (h handlers) done(structured any, text string, err error) (tools.Result, er
 	if err != nil {
 		return tools.Result{}, toolError(err)
 	}
-	return tools.Result{Structured: structured, Text: bound(text, core.DefaultMaxTextBytes)}, nil
+	return tools.Result{Structured: structured, Text: tools.BoundHead(text, core.DefaultMaxTextBytes)}, nil
 }
 
 func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {

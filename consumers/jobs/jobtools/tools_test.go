@@ -217,11 +217,11 @@ func TestToolErrors(t *testing.T) {
 
 func TestBound(t *testing.T) {
 	s := strings.Repeat("é", 100)
-	b := bound(s, 50)
+	b := tools.BoundHead(s, 50)
 	if len(b) > 50 || !strings.Contains(b, "bytes cut") || !strings.HasPrefix(b, "é") {
 		t.Fatalf("bound %q (%d bytes)", b, len(b))
 	}
-	if bound("short", 50) != "short" {
+	if tools.BoundHead("short", 50) != "short" {
 		t.Fatal("short text changed")
 	}
 }
