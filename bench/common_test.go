@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // newService returns a service with the local backends, shut down when the
@@ -42,8 +43,8 @@ func envInt(name string, def int) int {
 // shell backend installs, for the baselines.
 func shellEnv() []string {
 	return append(os.Environ(),
-		"PS1="+localpty.ShellPS1,
-		"PROMPT_COMMAND="+localpty.ShellPromptCommand,
+		"PS1="+promptmark.PS1,
+		"PROMPT_COMMAND="+promptmark.PromptCommand,
 		"TERM=xterm-256color", "HISTFILE=")
 }
 

@@ -14,8 +14,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/shellrun"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/core/localpty"
-	"github.com/ptyseam/ptyseam/internal/shellquote"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // Which prompt settles a send on a remote bash behind a real OpenSSH sshd,
@@ -67,7 +66,7 @@ func (r *remoteShell) install(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
 	defer cancel()
-	cmd := "PS1=" + shellquote.Quote(localpty.ShellPS1) + "; PROMPT_COMMAND=" + shellquote.Quote(localpty.ShellPromptCommand)
+	cmd := promptmark.Install()
 	if _, err := shellrun.Run(ctx, r.svc, r.owner, r.id, cmd, shellrun.Options{}); err != nil {
 		t.Fatalf("install: %v", err)
 	}

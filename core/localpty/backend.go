@@ -31,7 +31,7 @@ type Backend struct {
 }
 
 // NewShell returns the "shell" backend: an interactive shell with the
-// prompt marker installed (see [ShellPS1], [ShellPromptCommand]). A
+// prompt marker installed (see package promptmark). A
 // request's non-empty Command replaces the shell argv; the marker
 // environment is set either way.
 func NewShell(o ShellOptions) *Backend {

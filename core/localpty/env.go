@@ -4,22 +4,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ptyseam/ptyseam/internal/shellquote"
-)
-
-// Prompt marker settings of the "shell" type. PS1 brackets the prompt with
-// OSC 133;A and OSC 133;B (the B marker ends it, so the service knows the
-// shell waits for input) and PROMPT_COMMAND prints, before every prompt,
-// OSC 133;D;<status>;line=<LINENO>;inq=<0|1>: the previous command's exit
-// status, the count of input lines the shell has read, and whether more
-// typed input is already waiting (read -t 0, a select(2) on the terminal).
-// The service settles a send only on a prompt printed after the shell read
-// the send's last line (see docs/core.md). Bash keeps $? across
-// PROMPT_COMMAND, so the user's $? is unchanged.
-const (
-	ShellPS1           = `\[\e]133;A\a\]\w\$ \[\e]133;B\a\]`
-	ShellPromptCommand = `__ptyseam_s=$?; read -t 0 && __ptyseam_q=1 || __ptyseam_q=0; ` +
-		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"`
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // shellPagers neutralise the pagers that would wait for a key: the shell
@@ -35,8 +20,8 @@ const shellOnce = `[ -n "$__ptyseam_once" ] || { set +H; __ptyseam_once=1; }`
 // shellEnv is what the "shell" type adds to the environment.
 func shellEnv() []string {
 	env := []string{
-		"PS1=" + ShellPS1,
-		"PROMPT_COMMAND=" + ShellPromptCommand + "; " + shellOnce,
+		"PS1=" + promptmark.PS1,
+		"PROMPT_COMMAND=" + promptmark.PromptCommand + "; " + shellOnce,
 		"HISTFILE=",
 	}
 	return append(env, shellPagers...)
@@ -48,7 +33,7 @@ func shellEnv() []string {
 // neutralised, and the prompt marker. Type it into the shell once.
 func ShellSetup() string {
 	return "set +H; export " + strings.Join(shellPagers, " ") +
-		"; PS1=" + shellquote.Quote(ShellPS1) + "; PROMPT_COMMAND=" + shellquote.Quote(ShellPromptCommand)
+		"; " + promptmark.Install()
 }
 
 // buildEnv returns the program's environment: the service process's

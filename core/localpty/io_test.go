@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 func TestCatRoundTrip(t *testing.T) {
@@ -286,7 +287,7 @@ func TestShellCommandReplacesShell(t *testing.T) {
 		Command: []string{"sh", "-c", `printf '%s|%s|%s|%s' "$PAGER" "$GIT_PAGER" "${HISTFILE-unset}" "$PS1"`},
 	})
 	out := string(tm.waitEOF())
-	if want := "cat|cat||" + ShellPS1; out != want {
+	if want := "cat|cat||" + promptmark.PS1; out != want {
 		t.Fatalf("output %q, want %q", out, want)
 	}
 }

@@ -9,13 +9,12 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
-// OSC 133 shell-integration markers, as a shell's prompt would print them.
-const (
-	markPromptEnd  = "\x1b]133;B\x07"
-	markCommandEnd = "\x1b]133;D;0\x07"
-)
+// The prompt markers, as a shell's prompt would print them.
+var markPromptEnd, markCommandEnd = promptmark.PromptEnd, promptmark.CommandEnd(0)
 
 // repl is the echo REPL's state. Input is read only at the prompt, on the
 // main goroutine, so that while it sleeps no thread waits on the terminal.

@@ -3,10 +3,10 @@ package scripted
 import (
 	"context"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // Type is the default backend type of [Register].
@@ -98,5 +98,5 @@ func joinArgs(argv []string) string {
 // end of the previous command with its exit code, then the prompt between
 // its start and end markers.
 func (b *Backend) prompt(code int) string {
-	return "\x1b]133;D;" + strconv.Itoa(code) + "\x07\x1b]133;A\x07" + b.script.Prompt + "\x1b]133;B\x07"
+	return promptmark.CommandEnd(code) + promptmark.PromptStart + b.script.Prompt + promptmark.PromptEnd
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // session is one scripted terminal. Its output is a byte queue that Read
@@ -52,7 +53,7 @@ func (s *session) promptLocked(code int) {
 	s.reading = false
 	p := s.b.prompt(code)
 	if code < 0 {
-		p = p[strings.Index(p, "\x1b]133;A"):]
+		p = p[strings.Index(p, promptmark.PromptStart):]
 	}
 	s.out = append(s.out, p...)
 	s.ready.Broadcast()

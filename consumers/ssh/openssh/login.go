@@ -15,7 +15,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/shellrun"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
-	"github.com/ptyseam/ptyseam/internal/shellquote"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // Terminals is what Login needs from the service; *core.Service has it.
@@ -368,7 +368,7 @@ func (l *login) step(ctx context.Context, quiet, ended bool) (bool, error) {
 // finish synchronises with the shell and installs the prompt marker.
 func (l *login) finish(ctx context.Context) (Session, error) {
 	if !l.opts.KeepPrompt {
-		cmd := "PS1=" + shellquote.Quote(localpty.ShellPS1) + "; PROMPT_COMMAND=" + shellquote.Quote(localpty.ShellPromptCommand)
+		cmd := promptmark.Install()
 		if _, err := shellrun.Run(ctx, l.svc, l.owner, l.id, cmd, shellrun.Options{}); err != nil {
 			return Session{}, fmt.Errorf("openssh: synchronising with the remote shell: %w", err)
 		}

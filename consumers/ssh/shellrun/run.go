@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/promptmark"
 	"github.com/ptyseam/ptyseam/internal/shellquote"
 )
 
@@ -138,12 +139,12 @@ func awaitPrompt(ctx context.Context, tap *core.Tap, seen []byte) {
 	ctx, cancel := context.WithTimeout(ctx, promptWait)
 	defer cancel()
 	buf := append([]byte(nil), seen...)
-	for !bytes.Contains(buf, promptEnd) {
+	for !promptmark.ContainsPromptEnd(buf) {
 		chunk, err := tap.Next(ctx)
 		if err != nil {
 			return
 		}
-		buf = append(buf[max(0, len(buf)-len(promptEnd)):], chunk...)
+		buf = append(buf[max(0, len(buf)-len(promptmark.PromptEnd)):], chunk...)
 	}
 }
 

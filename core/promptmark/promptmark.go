@@ -1,0 +1,115 @@
+// Package promptmark owns the shell prompt-marker protocol (OSC 133, "shell
+// integration") as ptyseam speaks it: the markers a marked shell prints,
+// the bash settings that make it print them, and the parser that reads
+// them back out of a terminal's output.
+//
+// A marked prompt is PromptStart, the prompt text, then PromptEnd: the
+// shell waits for input after it. Before every prompt the shell prints a
+// command-end marker, OSC 133;D;<status>;line=<LINENO>;inq=<0|1>: the
+// previous command's exit status, the count of input lines the shell has
+// read, and whether more typed input was already waiting (read -t 0, a
+// select(2) on the terminal). The service settles a send only on a prompt
+// printed after the shell read the send's last line (docs/core.md).
+package promptmark
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/ptyseam/ptyseam/internal/shellquote"
+)
+
+// The markers, as a marked shell prints them (BEL-terminated OSC).
+const (
+	// PromptStart begins a prompt (OSC 133;A).
+	PromptStart = "\x1b]133;A\x07"
+	// PromptEnd ends a prompt: the shell waits for input (OSC 133;B).
+	PromptEnd = "\x1b]133;B\x07"
+)
+
+// CommandEnd returns the marker that ends a command with exit status code
+// (OSC 133;D;code), without the line and inq options.
+func CommandEnd(code int) string {
+	return "\x1b]133;D;" + strconv.Itoa(code) + "\x07"
+}
+
+// Bash settings that make a shell print the markers. PS1 brackets the
+// prompt with PromptStart and PromptEnd; PromptCommand prints the
+// command-end marker with its options before every prompt. Bash keeps $?
+// across PROMPT_COMMAND, so the user's $? is unchanged.
+const (
+	PS1           = `\[\e]133;A\a\]\w\$ \[\e]133;B\a\]`
+	PromptCommand = `__ptyseam_s=$?; read -t 0 && __ptyseam_q=1 || __ptyseam_q=0; ` +
+		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"`
+)
+
+// Install returns the command line that makes an already running bash (a
+// remote login shell) mark its prompts: type it into the shell once.
+func Install() string {
+	return "PS1=" + shellquote.Quote(PS1) + "; PROMPT_COMMAND=" + shellquote.Quote(PromptCommand)
+}
+
+// promptEndOSC is PromptEnd without its terminator (BEL or ST).
+const promptEndOSC = "]133;B"
+
+// ContainsPromptEnd reports whether raw terminal output holds a prompt-end
+// marker, whatever terminates it.
+func ContainsPromptEnd(raw []byte) bool {
+	return bytes.Contains(raw, []byte(promptEndOSC))
+}
+
+// Marker is one marker read back by Parse.
+type Marker struct {
+	// Kind is the marker letter: 'A' prompt start, 'B' prompt end, 'C'
+	// command start, 'D' command end.
+	Kind byte
+	// Exit is the exit status a D marker carries, when ExitValid.
+	Exit      int
+	ExitValid bool
+	// Line is the shell's count of input lines read (the D marker's
+	// line=N option, N >= 0), when LineValid.
+	Line      int64
+	LineValid bool
+	// InputPending: the D marker's inq=1, typed input was waiting as the
+	// shell came back to its prompt.
+	InputPending bool
+}
+
+// Parse reads a complete OSC payload (the bytes between ESC ] and the
+// terminator) of the form "133;K[;arg[;opts]]". ok is false for any other
+// OSC. A D marker's arg is its exit status; opts are ';'-separated
+// key=value options (line and inq; others are ignored).
+func Parse(payload []byte) (m Marker, ok bool) {
+	rest, found := bytes.CutPrefix(payload, []byte("133;"))
+	if !found || len(rest) == 0 {
+		return Marker{}, false
+	}
+	m.Kind, rest = rest[0], rest[1:]
+	if len(rest) > 0 {
+		if rest[0] != ';' {
+			return Marker{}, false
+		}
+		rest = rest[1:]
+	}
+	arg, opts, _ := bytes.Cut(rest, []byte(";"))
+	if m.Kind != 'D' {
+		return m, true
+	}
+	if n, err := strconv.Atoi(string(arg)); err == nil {
+		m.Exit, m.ExitValid = n, true
+	}
+	for len(opts) > 0 {
+		var opt []byte
+		opt, opts, _ = bytes.Cut(opts, []byte(";"))
+		key, val, _ := bytes.Cut(opt, []byte("="))
+		switch string(key) {
+		case "line":
+			if n, err := strconv.ParseInt(string(val), 10, 64); err == nil && n >= 0 {
+				m.Line, m.LineValid = n, true
+			}
+		case "inq":
+			m.InputPending = string(val) == "1"
+		}
+	}
+	return m, true
+}
