@@ -1,16 +1,15 @@
 package core_test
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // TestMain checks for leaked goroutines, and for processes that outlived
@@ -36,25 +35,14 @@ func TestMain(m *testing.M) {
 }
 
 // processesWith lists live processes (not zombies) whose environment
-// holds marker, other than this one.
+// holds the entry marker, other than this one.
 func processesWith(marker string) []int {
+	all, _ := procfs.ListPIDs()
 	var pids []int
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		pid, _ := strconv.Atoi(filepath.Base(d))
-		if pid == os.Getpid() {
-			continue
+	for _, pid := range all {
+		if pid != os.Getpid() && procfs.HasEnv(pid, marker) && procfs.Alive(pid, 0) {
+			pids = append(pids, pid)
 		}
-		env, err := os.ReadFile(d + "/environ")
-		if err != nil || !bytes.Contains(env, []byte(marker)) {
-			continue
-		}
-		if stat, err := os.ReadFile(d + "/stat"); err == nil {
-			if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(stat[i+1:], []byte(" Z")) {
-				continue
-			}
-		}
-		pids = append(pids, pid)
 	}
 	return pids
 }

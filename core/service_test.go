@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // newService returns a service with the local backends and shuts it down
@@ -369,12 +370,4 @@ func waitPartialLine(t *testing.T, svc *core.Service, owner *core.Owner, id core
 	}
 }
 
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || !strings.HasPrefix(s[i+1:], " Z")
-}
+func alive(pid int) bool { return procfs.Alive(pid, 0) }

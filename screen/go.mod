@@ -27,6 +27,7 @@ require (
 	github.com/mattn/go-runewidth v0.0.23 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect

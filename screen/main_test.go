@@ -1,17 +1,16 @@
 package screen
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // testTokenEnv marks every process the tests start, so that TestMain can
@@ -41,19 +40,10 @@ func TestMain(m *testing.M) {
 // markedProcesses lists live processes whose environment carries this
 // test run's token (Linux /proc; none elsewhere).
 func markedProcesses() []int {
-	want := []byte(testTokenEnv + "=" + testToken + "\x00")
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	all, _ := procfs.ListPIDs()
 	var pids []int
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ"))
-		if err != nil || !bytes.Contains(append(env, 0), want) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join(d, "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
-			continue // a zombie is gone, only not yet reaped
-		}
-		if pid, err := strconv.Atoi(filepath.Base(d)); err == nil {
+	for _, pid := range all {
+		if procfs.HasEnv(pid, testTokenEnv+"="+testToken) && procfs.Alive(pid, 0) {
 			pids = append(pids, pid)
 		}
 	}

@@ -13,5 +13,6 @@ require go.yaml.in/yaml/v3 v3.0.5 // indirect
 require (
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/google/go-cmp v0.7.0
+	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/stretchr/testify v1.12.1
 )

@@ -1,35 +1,21 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // alive reports whether pid is a live (not zombie) process.
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || !bytes.HasPrefix(b[i+1:], []byte(" Z"))
-}
+func alive(pid int) bool { return procfs.Alive(pid, 0) }
 
 // survivors lists live processes, other than this one, whose environment
-// holds marker.
+// holds the entry marker ("NAME=VALUE").
 func survivors(marker string) []int {
+	all, _ := procfs.ListPIDs()
 	var pids []int
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		pid, _ := strconv.Atoi(filepath.Base(d))
-		if pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile(d + "/environ")
-		if err == nil && bytes.Contains(env, []byte(marker)) && alive(pid) {
+	for _, pid := range all {
+		if pid != os.Getpid() && procfs.HasEnv(pid, marker) && alive(pid) {
 			pids = append(pids, pid)
 		}
 	}

@@ -11,6 +11,7 @@ require (
 require (
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	golang.org/x/sys v0.50.0 // indirect
 )

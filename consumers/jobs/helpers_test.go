@@ -6,14 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -124,11 +123,7 @@ func assertGone(t *testing.T, pid int) {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return
-	}
-	if i := strings.LastIndexByte(string(b), ')'); i > 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X') {
+	if !procfs.Alive(pid, 0) {
 		return
 	}
 	t.Errorf("process %d survived", pid)

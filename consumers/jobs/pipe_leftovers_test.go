@@ -2,13 +2,14 @@ package jobs
 
 import (
 	"errors"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // TestFinishedPipeJobLeavesNoBackgroundChild runs a pipe job whose program
@@ -53,11 +54,5 @@ func goneOrZombie(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return true
 	}
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	b := string(raw)
-	i := strings.LastIndexByte(b, ')')
-	return i > 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
+	return !procfs.Alive(pid, 0)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // v1Leaves makes, for each controller in ctls that the session's cgroup
@@ -35,11 +37,11 @@ func v1Leaves(sb *Sandbox, ctls []string) ([]string, error) {
 	}
 	name := fmt.Sprintf("ptyseam-%d-%s", os.Getpid(), randomHex(6))
 	for _, ctl := range ctls {
-		mount, ok := parseMountinfoCgroup1(mi, ctl)
+		mount, ok := procfs.ParseMountinfoCgroup1(mi, ctl)
 		if !ok {
 			return fail(fmt.Errorf("the %s controller is neither in the cgroup v2 parent nor in a cgroup v1 hierarchy", ctl))
 		}
-		path, ok := parseProcCgroup1(own, ctl)
+		path, ok := procfs.ParseProcCgroup1(own, ctl)
 		if !ok {
 			return fail(fmt.Errorf("no %s entry in /proc/self/cgroup", ctl))
 		}

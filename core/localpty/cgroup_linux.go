@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // cgroupState is a backend's view of cgroup v2: where its sessions' leaves
@@ -54,7 +55,7 @@ func findOwnCgroup() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	mount, ok := parseMountinfoCgroup2(mi)
+	mount, ok := procfs.ParseMountinfoCgroup2(mi)
 	if !ok {
 		return "", errors.New("no cgroup2 mount")
 	}
@@ -62,7 +63,7 @@ func findOwnCgroup() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	own, ok := parseProcCgroup(cg)
+	own, ok := procfs.ParseProcCgroup(cg)
 	if !ok {
 		return "", errors.New("no cgroup v2 entry in /proc/self/cgroup")
 	}
@@ -81,7 +82,7 @@ const leafPrefix = "ptyseam-"
 // ownerTag is this process's "PID.START" in its leaves' names.
 var ownerTag = sync.OnceValue(func() string {
 	pid := os.Getpid()
-	if st, err := readStat(pid, nil); err == nil {
+	if st, err := procfs.ReadStat(pid, nil); err == nil {
 		return fmt.Sprintf("%d.%d", pid, st.StartTime)
 	}
 	return fmt.Sprint(pid)
@@ -93,11 +94,11 @@ var ownerTag = sync.OnceValue(func() string {
 // that is alive is taken for the owner.
 func ownerDead(tag string) (dead, ok bool) {
 	pidStr, startStr, hasStart := strings.Cut(tag, ".")
-	pid, ok := parsePID(pidStr)
+	pid, ok := procfs.ParsePID(pidStr)
 	if !ok {
 		return false, false
 	}
-	st, err := readStat(pid, nil)
+	st, err := procfs.ReadStat(pid, nil)
 	if err != nil {
 		return true, true // no such process (a zombie's stat still reads)
 	}
@@ -203,7 +204,7 @@ func (c *cgroup) procs() []int {
 	if err != nil {
 		return nil
 	}
-	return parsePIDList(b)
+	return procfs.ParsePIDList(b)
 }
 
 // populated reports whether any process is left in the leaf.
@@ -212,9 +213,9 @@ func (c *cgroup) populated() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	p, ok := parseCgroupEvents(b)
+	p, ok := procfs.ParseCgroupEvents(b)
 	if !ok {
-		return false, fmt.Errorf("%s/cgroup.events: %w", c.path, errParse)
+		return false, fmt.Errorf("%s/cgroup.events: %w", c.path, procfs.ErrParse)
 	}
 	return p, nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // closeCase starts a program that leaves hard-to-kill processes behind and
@@ -79,7 +80,7 @@ func TestCloseKillsEverything(t *testing.T) {
 					var procs []proc
 					for _, f := range strings.Fields(string(m[1])) {
 						pid, _ := strconv.Atoi(f)
-						st, err := readStat(pid, nil)
+						st, err := procfs.ReadStat(pid, nil)
 						mustf(t, err, "stat %d", pid)
 						procs = append(procs, proc{pid: pid, start: st.StartTime})
 					}
@@ -88,7 +89,7 @@ func TestCloseKillsEverything(t *testing.T) {
 					}
 					if c.name == "stopped-itself" {
 						eventually(t, "the child to stop", func() bool {
-							st, err := readStat(procs[0].pid, nil)
+							st, err := procfs.ReadStat(procs[0].pid, nil)
 							return err == nil && st.State == 'T'
 						})
 					}

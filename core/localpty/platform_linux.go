@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // platform is the Linux part of a session: its cgroup leaf (if any), the
@@ -20,7 +21,7 @@ type platform struct {
 }
 
 func (p *platform) init(pid int) {
-	if st, err := readStat(pid, nil); err == nil {
+	if st, err := procfs.ReadStat(pid, nil); err == nil {
 		p.leaderStart = st.StartTime
 	}
 	p.tracked = make(map[int]uint64)
@@ -37,7 +38,7 @@ func (p *platform) describe() string {
 // terminal's foreground group always does; this guards against the group
 // dying and its id being reused between TIOCGPGRP and kill.
 func (p *platform) verifyGroup(leader, pgid int) error {
-	st, err := readStat(pgid, nil)
+	st, err := procfs.ReadStat(pgid, nil)
 	if err != nil {
 		return nil // the group leader is gone; its members keep the id reserved
 	}

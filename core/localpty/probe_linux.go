@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // Bounds that keep a probe cheap whatever the session runs.
@@ -35,11 +36,11 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 	live, sleeping, blocked := 0, true, false
 	for _, m := range s.groupMembers(pgid, buf[:0]) {
 		for _, tid := range m.tids {
-			b, err := readProcFile(taskPath(m.pid, tid, "status"), buf[:0])
+			b, err := procfs.ReadFile(procfs.TaskPath(m.pid, tid, "status"), buf[:0])
 			if err != nil {
 				continue // the task exited
 			}
-			ts, err := parseStatus(b)
+			ts, err := procfs.ParseStatus(b)
 			if err != nil {
 				continue
 			}
@@ -145,11 +146,11 @@ func (s *session) groupMembers(pgid int, buf []byte) []member {
 			continue
 		}
 		seen[pid] = true
-		st, err := readStat(pid, buf)
+		st, err := procfs.ReadStat(pid, buf)
 		if err != nil {
 			continue
 		}
-		tids, err := listTasks(pid)
+		tids, err := procfs.ListTasks(pid)
 		if err != nil {
 			continue
 		}
@@ -157,11 +158,11 @@ func (s *session) groupMembers(pgid int, buf []byte) []member {
 			out = append(out, member{pid: pid, tids: tids})
 		}
 		for _, tid := range tids {
-			b, err := readProcFile(taskPath(pid, tid, "children"), buf)
+			b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "children"), buf)
 			if err != nil {
 				continue
 			}
-			queue = append(queue, parsePIDList(b)...)
+			queue = append(queue, procfs.ParsePIDList(b)...)
 		}
 	}
 	return out
@@ -179,11 +180,11 @@ type taskWait struct {
 // taskWaitsOnTTY reports whether the task is blocked waiting for input
 // from the session's terminal, and whether it is a relay.
 func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) taskWait {
-	b, err := readProcFile(taskPath(pid, tid, "syscall"), buf)
+	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
 	if err != nil {
 		return taskWait{}
 	}
-	sc, err := parseSyscall(b)
+	sc, err := procfs.ParseSyscall(b)
 	if err != nil || !sc.Blocked {
 		return taskWait{}
 	}
@@ -206,10 +207,10 @@ func (s *session) classifyWait(pid int, fds []int, buf []byte) taskWait {
 	var w taskWait
 	var sockets []uint64
 	for _, fd := range fds {
-		l := fdLink(pid, fd)
+		l := procfs.FDLink(pid, fd)
 		if s.isTTYLink(l) {
 			w.onTTY = true
-		} else if ino, ok := parseSocketInode(l); ok {
+		} else if ino, ok := procfs.ParseSocketInode(l); ok {
 			sockets = append(sockets, ino)
 		}
 	}
@@ -225,12 +226,12 @@ func (s *session) classifyWait(pid int, fds []int, buf []byte) taskWait {
 // not.
 func tcpSocketAmong(pid int, inodes []uint64, buf []byte) bool {
 	for _, table := range []string{"net/tcp", "net/tcp6"} {
-		b, err := readProcFile(procPath(pid, table), buf)
+		b, err := procfs.ReadFile(procfs.Path(pid, table), buf)
 		if err != nil {
 			continue
 		}
 		for _, ino := range inodes {
-			if netTableHasInode(b, ino) {
+			if procfs.NetTableHasInode(b, ino) {
 				return true
 			}
 		}
@@ -245,7 +246,7 @@ func (s *session) isTTY(pid, fd int) bool {
 	if fd < 0 || fd > 1<<20 {
 		return false
 	}
-	return s.isTTYLink(fdLink(pid, fd))
+	return s.isTTYLink(procfs.FDLink(pid, fd))
 }
 
 // isTTYLink reports whether an fd link names the session's terminal.
@@ -261,7 +262,7 @@ func selectInputFDs(pid int, nfds, readfds uint64) []int {
 	}
 	n := int(min(nfds, maxSelectFDs))
 	set := make([]byte, (n+7)/8)
-	if !readMem(pid, readfds, set) {
+	if !procfs.ReadMem(pid, readfds, set) {
 		return nil
 	}
 	var fds []int
@@ -281,7 +282,7 @@ func pollInputFDs(pid int, fds, nfds uint64) []int {
 	}
 	n := int(min(nfds, maxPollFDs))
 	arr := make([]byte, 8*n) // struct pollfd { int fd; short events, revents; }
-	if !readMem(pid, fds, arr) {
+	if !procfs.ReadMem(pid, fds, arr) {
 		return nil
 	}
 	var out []int
@@ -302,12 +303,12 @@ func epollInputFDs(pid int, epfd uint64, buf []byte) []int {
 	if epfd > 1<<20 {
 		return nil
 	}
-	b, err := readProcFile(procPath(pid, "fdinfo/"+strconv.Itoa(int(epfd))), buf)
+	b, err := procfs.ReadFile(procfs.Path(pid, "fdinfo/"+strconv.Itoa(int(epfd))), buf)
 	if err != nil {
 		return nil
 	}
 	var out []int
-	for _, t := range parseEpollFdinfo(b) {
+	for _, t := range procfs.ParseEpollFdinfo(b) {
 		if t.Events&epollIn != 0 {
 			out = append(out, t.FD)
 		}
@@ -325,11 +326,11 @@ const (
 // core.ForegroundGrouper).
 func (s *session) LeaderSwitches() (uint64, error) {
 	var buf [2048]byte
-	b, err := readProcFile(taskPath(s.pid, s.pid, "status"), buf[:0])
+	b, err := procfs.ReadFile(procfs.TaskPath(s.pid, s.pid, "status"), buf[:0])
 	if err != nil {
 		return 0, err
 	}
-	ts, err := parseStatus(b)
+	ts, err := procfs.ParseStatus(b)
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // subreaping is set once this process is a child subreaper.
@@ -55,15 +57,15 @@ func BecomeSubreaper(ctx context.Context, log *slog.Logger) error {
 // adoptedChildren lists this process's live or zombie children that it did
 // not start through StartChild: adopted escapees. The caller holds childMu
 // for writing, so no StartChild is between fork and registration.
-func adoptedChildren() map[int]procStat {
-	pids, err := listPIDs()
+func adoptedChildren() map[int]procfs.Stat {
+	pids, err := procfs.ListPIDs()
 	if err != nil {
 		return nil
 	}
 	self := unixGetpid()
-	out := make(map[int]procStat)
+	out := make(map[int]procfs.Stat)
 	for _, pid := range pids {
-		st, err := readStat(pid, nil)
+		st, err := procfs.ReadStat(pid, nil)
 		if err != nil || st.PPID != self || isStartedChild(pid) {
 			continue
 		}

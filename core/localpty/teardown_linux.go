@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // terminate ends every process of the session: politely (SIGHUP, SIGTERM,
@@ -111,20 +112,20 @@ func (s *session) scanSession() ([]proc, error) {
 		childMu.Lock()
 		defer childMu.Unlock()
 	}
-	pids, err := listPIDs()
+	pids, err := procfs.ListPIDs()
 	if err != nil {
 		return nil, fmt.Errorf("scanning /proc: %w", err)
 	}
 	want := MarkerEnv + "=" + s.marker
 	self := unixGetpid()
-	stats := make(map[int]procStat, len(pids))
+	stats := make(map[int]procfs.Stat, len(pids))
 	buf := make([]byte, 0, 4096)
 	for _, pid := range pids {
 		if pid == self {
 			continue
 		}
-		st, err := readStat(pid, buf)
-		if err != nil || st.gone() || st.PPID == 2 || pid == 2 {
+		st, err := procfs.ReadStat(pid, buf)
+		if err != nil || st.Gone() || st.PPID == 2 || pid == 2 {
 			continue // gone, a zombie, or a kernel thread
 		}
 		stats[pid] = st
@@ -144,8 +145,8 @@ func (s *session) scanSession() ([]proc, error) {
 		case s.plat.tracked[pid] == st.StartTime && s.plat.tracked[pid] != 0:
 			in[pid] = true
 		default:
-			env, err := readProcFile(procPath(pid, "environ"), buf)
-			if err == nil && environHas(env, want) {
+			env, err := procfs.ReadFile(procfs.Path(pid, "environ"), buf)
+			if err == nil && procfs.EnvironHas(env, want) {
 				in[pid] = true
 			}
 		}
@@ -188,8 +189,8 @@ func (s *session) scanSession() ([]proc, error) {
 // alive reports whether p still runs (same pid and start time, not a
 // zombie).
 func (p proc) alive() bool {
-	st, err := readStat(p.pid, nil)
-	return err == nil && st.StartTime == p.start && !st.gone()
+	st, err := procfs.ReadStat(p.pid, nil)
+	return err == nil && st.StartTime == p.start && !st.Gone()
 }
 
 func anyAlive(ps []proc) bool {
@@ -230,6 +231,6 @@ func unixGetpid() int { return unix.Getpid() }
 // inSessionCgroup reports whether pid is in a session's cgroup leaf: its
 // session's Close ends it.
 func inSessionCgroup(pid int, buf []byte) bool {
-	b, err := readProcFile(procPath(pid, "cgroup"), buf)
+	b, err := procfs.ReadFile(procfs.Path(pid, "cgroup"), buf)
 	return err == nil && bytes.Contains(b, []byte("/"+leafPrefix))
 }

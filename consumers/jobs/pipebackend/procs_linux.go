@@ -1,11 +1,10 @@
 package pipebackend
 
 import (
-	"bytes"
 	"os"
-	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // procScanWorks reports that findMembers can see the session's processes.
@@ -18,108 +17,52 @@ type proc struct {
 	start uint64
 }
 
-type procStat struct {
-	ppid, pgid int
-	state      byte
-	start      uint64
-}
-
-// readStat parses /proc/PID/stat. The command name is in parentheses and
-// may contain anything, so fields are counted after the last ')'.
-func readStat(pid int) (procStat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procStat{}, false
-	}
-	return parseStat(b)
-}
-
-func parseStat(b []byte) (procStat, bool) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return procStat{}, false
-	}
-	f := strings.Fields(string(b[i+2:]))
-	// f[0] state, f[1] ppid, f[2] pgrp, ... f[19] starttime.
-	if len(f) < 20 || len(f[0]) != 1 {
-		return procStat{}, false
-	}
-	ppid, err1 := strconv.Atoi(f[1])
-	pgid, err2 := strconv.Atoi(f[2])
-	start, err3 := strconv.ParseUint(f[19], 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return procStat{}, false
-	}
-	return procStat{ppid: ppid, pgid: pgid, state: f[0][0], start: start}, true
-}
-
-func dead(state byte) bool { return state == 'Z' || state == 'X' || state == 'x' }
-
 // findMembers returns the live processes that belong to the session whose
 // program is root (and whose process group is root too): members of that
 // group, descendants of root, and processes whose environment carries the
 // session marker.
 func findMembers(root int, marker string) []proc {
-	ents, err := os.ReadDir("/proc")
+	pids, err := procfs.ListPIDs()
 	if err != nil {
 		return nil
 	}
-	stats := make(map[int]procStat, len(ents))
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
+	stats := make(map[int]procfs.Stat, len(pids))
+	for _, pid := range pids {
+		if pid == os.Getpid() {
 			continue
 		}
-		if st, ok := readStat(pid); ok {
+		if st, err := procfs.ReadStat(pid, nil); err == nil {
 			stats[pid] = st
 		}
 	}
-	var needle []byte
-	if marker != "" {
-		needle = []byte(MarkerEnv + "=" + marker + "\x00")
-	}
 	var out []proc
 	for pid, st := range stats {
-		if dead(st.state) {
+		if st.Gone() {
 			continue
 		}
-		if pid == root || st.pgid == root || descends(pid, root, stats) || hasMarker(pid, needle) {
-			out = append(out, proc{pid: pid, start: st.start})
+		if pid == root || st.PGRP == root || descends(pid, root, stats) || (marker != "" && procfs.HasEnv(pid, MarkerEnv+"="+marker)) {
+			out = append(out, proc{pid: pid, start: st.StartTime})
 		}
 	}
 	return out
 }
 
-func descends(pid, root int, stats map[int]procStat) bool {
+func descends(pid, root int, stats map[int]procfs.Stat) bool {
 	for range 64 { // process trees this deep do not happen; loops cannot
 		st, ok := stats[pid]
-		if !ok || st.ppid <= 1 {
+		if !ok || st.PPID <= 1 {
 			return false
 		}
-		if st.ppid == root {
+		if st.PPID == root {
 			return true
 		}
-		pid = st.ppid
+		pid = st.PPID
 	}
 	return false
 }
 
-func hasMarker(pid int, needle []byte) bool {
-	if needle == nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
-	}
-	return bytes.HasPrefix(b, needle) || bytes.Contains(b, append([]byte{0}, needle...))
-}
-
 // alive reports whether p still runs (a zombie does not).
-func (p proc) alive() bool {
-	st, ok := readStat(p.pid)
-	return ok && st.start == p.start && !dead(st.state)
-}
+func (p proc) alive() bool { return procfs.Alive(p.pid, p.start) }
 
 // signal sends sig to p if it is still the same process.
 func (p proc) signal(sig syscall.Signal) {
@@ -131,16 +74,12 @@ func (p proc) signal(sig syscall.Signal) {
 // groupLive reports whether the process group pgid has a member that is
 // not a zombie.
 func groupLive(pgid int) bool {
-	ents, err := os.ReadDir("/proc")
+	pids, err := procfs.ListPIDs()
 	if err != nil {
 		return false
 	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if st, ok := readStat(pid); ok && st.pgid == pgid && !dead(st.state) {
+	for _, pid := range pids {
+		if st, err := procfs.ReadStat(pid, nil); err == nil && st.PGRP == pgid && !st.Gone() {
 			return true
 		}
 	}

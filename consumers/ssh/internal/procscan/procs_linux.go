@@ -3,47 +3,32 @@
 package procscan
 
 import (
-	"bytes"
 	"os"
-	"strconv"
-	"strings"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // Find lists live processes other than this one that carry the
 // environment entry NAME=VALUE (given as "NAME=VALUE") or descend from
 // root (0: none).
 func Find(entry string, root int) []int {
-	entries, err := os.ReadDir("/proc")
+	pids, err := procfs.ListPIDs()
 	if err != nil {
 		return nil
 	}
 	parent := map[int]int{}
 	var found []int
 	seen := map[int]bool{}
-	needle := []byte(entry + "\x00")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
+	for _, pid := range pids {
+		if pid == os.Getpid() {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
+		st, err := procfs.ReadStat(pid, nil)
+		if err != nil || st.State == 'Z' {
 			continue
 		}
-		// pid (comm) state ppid ...
-		s := string(stat)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 || f[0] == "Z" {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		parent[pid] = ppid
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && (bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
+		parent[pid] = st.PPID
+		if procfs.HasEnv(pid, entry) {
 			found = append(found, pid)
 			seen[pid] = true
 		}

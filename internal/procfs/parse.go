@@ -1,8 +1,10 @@
-package localpty
-
-// Parsers for the /proc and cgroupfs text formats the backend reads. They
-// are pure functions of their input (no file access) so that they can be
-// fuzzed on every platform; only Linux calls them.
+// Package procfs is the one home of ptyseam's Linux /proc and cgroupfs
+// readers: the local backend's probe and teardown, the pipe backend's
+// process scan, the test servers' and the test harness's leftover checks.
+// The parsers are pure functions of their input (no file access) so that
+// they are fuzzed on every platform (seed corpora in testdata/fuzz); the
+// readers return errors where there is no /proc.
+package procfs
 
 import (
 	"bytes"
@@ -11,10 +13,11 @@ import (
 	"strings"
 )
 
-var errParse = errors.New("localpty: malformed /proc data")
+// ErrParse is returned for /proc content that does not parse.
+var ErrParse = errors.New("procfs: malformed /proc data")
 
-// procStat holds the fields of /proc/PID/stat the backend uses.
-type procStat struct {
+// Stat holds the fields of /proc/PID/stat the backend uses.
+type Stat struct {
 	State     byte   // R, S, D, T, t, Z, X, ...
 	PPID      int    // field 4
 	PGRP      int    // field 5
@@ -23,34 +26,34 @@ type procStat struct {
 }
 
 // gone reports whether the process is a zombie or dead (it counts as gone).
-func (s procStat) gone() bool { return s.State == 'Z' || s.State == 'X' || s.State == 'x' }
+func (s Stat) Gone() bool { return s.State == 'Z' || s.State == 'X' || s.State == 'x' }
 
-// parseStat parses /proc/PID/stat. The command name (field 2) may contain
+// ParseStat parses /proc/PID/stat. The command name (field 2) may contain
 // spaces and parentheses, so fields are counted after the last ')'.
-func parseStat(b []byte) (procStat, error) {
+func ParseStat(b []byte) (Stat, error) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return procStat{}, errParse
+		return Stat{}, ErrParse
 	}
 	f := bytes.Fields(b[i+1:])
 	// f[0] is field 3 (state); starttime is field 22, so f[19].
 	if len(f) < 20 || len(f[0]) != 1 {
-		return procStat{}, errParse
+		return Stat{}, ErrParse
 	}
-	var st procStat
+	var st Stat
 	st.State = f[0][0]
 	var err error
 	if st.PPID, err = atoi(f[1]); err != nil {
-		return procStat{}, err
+		return Stat{}, err
 	}
 	if st.PGRP, err = atoi(f[2]); err != nil {
-		return procStat{}, err
+		return Stat{}, err
 	}
 	if st.Session, err = atoi(f[3]); err != nil {
-		return procStat{}, err
+		return Stat{}, err
 	}
 	if st.StartTime, err = strconv.ParseUint(string(f[19]), 10, 64); err != nil {
-		return procStat{}, errParse
+		return Stat{}, ErrParse
 	}
 	return st, nil
 }
@@ -58,20 +61,20 @@ func parseStat(b []byte) (procStat, error) {
 func atoi(b []byte) (int, error) {
 	n, err := strconv.ParseInt(string(b), 10, 32)
 	if err != nil {
-		return 0, errParse
+		return 0, ErrParse
 	}
 	return int(n), nil
 }
 
-// taskStatus holds the fields of /proc/PID/task/TID/status the probe uses.
-type taskStatus struct {
+// TaskStatus holds the fields of /proc/PID/task/TID/status the probe uses.
+type TaskStatus struct {
 	State             byte   // first letter of the State: line
 	VoluntarySwitches uint64 // voluntary_ctxt_switches
 }
 
-// parseStatus parses /proc/PID/status (or a task's status).
-func parseStatus(b []byte) (taskStatus, error) {
-	var ts taskStatus
+// ParseStatus parses /proc/PID/status (or a task's status).
+func ParseStatus(b []byte) (TaskStatus, error) {
+	var ts TaskStatus
 	var haveState, haveSwitches bool
 	for len(b) > 0 {
 		var line []byte
@@ -84,27 +87,27 @@ func parseStatus(b []byte) (taskStatus, error) {
 		switch string(key) {
 		case "State":
 			if len(val) == 0 {
-				return taskStatus{}, errParse
+				return TaskStatus{}, ErrParse
 			}
 			ts.State = val[0]
 			haveState = true
 		case "voluntary_ctxt_switches":
 			n, err := strconv.ParseUint(string(val), 10, 64)
 			if err != nil {
-				return taskStatus{}, errParse
+				return TaskStatus{}, ErrParse
 			}
 			ts.VoluntarySwitches = n
 			haveSwitches = true
 		}
 	}
 	if !haveState || !haveSwitches {
-		return taskStatus{}, errParse
+		return TaskStatus{}, ErrParse
 	}
 	return ts, nil
 }
 
-// taskSyscall is the content of /proc/PID/task/TID/syscall.
-type taskSyscall struct {
+// Syscall is the content of /proc/PID/task/TID/syscall.
+type Syscall struct {
 	// Blocked is true when the task is blocked in the system call Nr with
 	// arguments Args; false for "running" or "-1 sp pc" (not in a call).
 	Blocked bool
@@ -112,51 +115,51 @@ type taskSyscall struct {
 	Args    [6]uint64
 }
 
-// parseSyscall parses /proc/PID/task/TID/syscall: "running", "-1 sp pc",
+// ParseSyscall parses /proc/PID/task/TID/syscall: "running", "-1 sp pc",
 // or "nr a0 a1 a2 a3 a4 a5 sp pc" with hexadecimal arguments.
-func parseSyscall(b []byte) (taskSyscall, error) {
+func ParseSyscall(b []byte) (Syscall, error) {
 	f := bytes.Fields(b)
 	if len(f) == 0 {
-		return taskSyscall{}, errParse
+		return Syscall{}, ErrParse
 	}
 	if string(f[0]) == "running" {
-		return taskSyscall{}, nil
+		return Syscall{}, nil
 	}
 	nr, err := strconv.ParseInt(string(f[0]), 10, 64)
 	if err != nil {
-		return taskSyscall{}, errParse
+		return Syscall{}, ErrParse
 	}
 	if nr < 0 {
-		return taskSyscall{}, nil
+		return Syscall{}, nil
 	}
 	if len(f) < 7 {
-		return taskSyscall{}, errParse
+		return Syscall{}, ErrParse
 	}
-	sc := taskSyscall{Blocked: true, Nr: nr}
+	sc := Syscall{Blocked: true, Nr: nr}
 	for i := range sc.Args {
 		a := f[i+1]
 		if !bytes.HasPrefix(a, []byte("0x")) {
-			return taskSyscall{}, errParse
+			return Syscall{}, ErrParse
 		}
 		v, err := strconv.ParseUint(string(a[2:]), 16, 64)
 		if err != nil {
-			return taskSyscall{}, errParse
+			return Syscall{}, ErrParse
 		}
 		sc.Args[i] = v
 	}
 	return sc, nil
 }
 
-// parseMountinfoCgroup2 returns the mount point of the first cgroup2
+// ParseMountinfoCgroup2 returns the mount point of the first cgroup2
 // filesystem in /proc/self/mountinfo.
-func parseMountinfoCgroup2(b []byte) (string, bool) {
-	return parseMountinfo(b, func(fstype, _ string) bool { return fstype == "cgroup2" })
+func ParseMountinfoCgroup2(b []byte) (string, bool) {
+	return ParseMountinfo(b, func(fstype, _ string) bool { return fstype == "cgroup2" })
 }
 
-// parseMountinfo returns the mount point of the first mount in
+// ParseMountinfo returns the mount point of the first mount in
 // /proc/self/mountinfo whose file system type and super options satisfy
 // match.
-func parseMountinfo(b []byte, match func(fstype, superOptions string) bool) (string, bool) {
+func ParseMountinfo(b []byte, match func(fstype, superOptions string) bool) (string, bool) {
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
@@ -220,9 +223,9 @@ func isOctal(b []byte) bool {
 	return b[0] <= '3'
 }
 
-// parseProcCgroup returns the cgroup v2 path from /proc/self/cgroup (the
+// ParseProcCgroup returns the cgroup v2 path from /proc/self/cgroup (the
 // "0::/path" line).
-func parseProcCgroup(b []byte) (string, bool) {
+func ParseProcCgroup(b []byte) (string, bool) {
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
@@ -236,8 +239,8 @@ func parseProcCgroup(b []byte) (string, bool) {
 	return "", false
 }
 
-// parseCgroupEvents reads the populated flag of a cgroup.events file.
-func parseCgroupEvents(b []byte) (populated bool, ok bool) {
+// ParseCgroupEvents reads the populated flag of a cgroup.events file.
+func ParseCgroupEvents(b []byte) (populated bool, ok bool) {
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
@@ -254,17 +257,17 @@ func parseCgroupEvents(b []byte) (populated bool, ok bool) {
 	return false, false
 }
 
-// epollTarget is one fd an epoll instance watches (a "tfd:" line of
+// EpollTarget is one fd an epoll instance watches (a "tfd:" line of
 // /proc/PID/fdinfo/EPFD).
-type epollTarget struct {
+type EpollTarget struct {
 	FD     int
 	Events uint32
 }
 
-// parseEpollFdinfo lists the targets of an epoll fd's fdinfo. Lines look
+// ParseEpollFdinfo lists the targets of an epoll fd's fdinfo. Lines look
 // like "tfd:        0 events:       19 data: 0 pos:0 ino:3 sdev:17".
-func parseEpollFdinfo(b []byte) []epollTarget {
-	var out []epollTarget
+func ParseEpollFdinfo(b []byte) []EpollTarget {
+	var out []EpollTarget
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
@@ -280,15 +283,15 @@ func parseEpollFdinfo(b []byte) []epollTarget {
 		if err != nil {
 			continue
 		}
-		out = append(out, epollTarget{FD: int(fd), Events: uint32(ev)})
+		out = append(out, EpollTarget{FD: int(fd), Events: uint32(ev)})
 	}
 	return out
 }
 
-// environHas reports whether a NUL-separated environment block (the
+// EnvironHas reports whether a NUL-separated environment block (the
 // content of /proc/PID/environ) holds exactly the entry want
 // ("NAME=VALUE").
-func environHas(env []byte, want string) bool {
+func EnvironHas(env []byte, want string) bool {
 	if want == "" {
 		return false
 	}
@@ -307,15 +310,15 @@ func environHas(env []byte, want string) bool {
 func parseTaskIDs(names []string) []int {
 	ids := make([]int, 0, len(names))
 	for _, n := range names {
-		if id, ok := parsePID(n); ok {
+		if id, ok := ParsePID(n); ok {
 			ids = append(ids, id)
 		}
 	}
 	return ids
 }
 
-// parsePID parses a positive decimal process id.
-func parsePID(s string) (int, bool) {
+// ParsePID parses a positive decimal process id.
+func ParsePID(s string) (int, bool) {
 	if s == "" || len(s) > 10 {
 		return 0, false
 	}
@@ -333,21 +336,21 @@ func parsePID(s string) (int, bool) {
 	return n, true
 }
 
-// parsePIDList parses whitespace-separated pids (a children file, or
+// ParsePIDList parses whitespace-separated pids (a children file, or
 // cgroup.procs).
-func parsePIDList(b []byte) []int {
+func ParsePIDList(b []byte) []int {
 	f := bytes.Fields(b)
 	out := make([]int, 0, len(f))
 	for _, x := range f {
-		if id, ok := parsePID(string(x)); ok {
+		if id, ok := ParsePID(string(x)); ok {
 			out = append(out, id)
 		}
 	}
 	return out
 }
 
-// parseSocketInode returns the inode of an fd link "socket:[INODE]".
-func parseSocketInode(link string) (uint64, bool) {
+// ParseSocketInode returns the inode of an fd link "socket:[INODE]".
+func ParseSocketInode(link string) (uint64, bool) {
 	rest, ok := strings.CutPrefix(link, "socket:[")
 	if !ok {
 		return 0, false
@@ -360,11 +363,11 @@ func parseSocketInode(link string) (uint64, bool) {
 	return ino, err == nil
 }
 
-// netTableHasInode reports whether a /proc/net/tcp or tcp6 table lists a
+// NetTableHasInode reports whether a /proc/net/tcp or tcp6 table lists a
 // socket with the inode. Lines after the header look like
 // "0: 0100007F:0016 0100007F:D2F4 01 00000000:00000000 02:000A 00000000 0 0 51234 2 ...";
 // the inode is the tenth field.
-func netTableHasInode(b []byte, inode uint64) bool {
+func NetTableHasInode(b []byte, inode uint64) bool {
 	_, b, _ = bytes.Cut(b, []byte{'\n'}) // the header
 	for len(b) > 0 {
 		var line []byte

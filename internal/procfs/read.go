@@ -1,4 +1,4 @@
-package localpty
+package procfs
 
 import (
 	"os"
@@ -11,8 +11,8 @@ import (
 // probe reads a handful of files and os.Open's poller registration attempt
 // would double its cost.
 
-// readProcFile reads a whole /proc file into buf (grown when needed).
-func readProcFile(path string, buf []byte) ([]byte, error) {
+// ReadFile reads a whole /proc file into buf (grown when needed).
+func ReadFile(path string, buf []byte) ([]byte, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -40,28 +40,30 @@ func readProcFile(path string, buf []byte) ([]byte, error) {
 	}
 }
 
-func procPath(pid int, rest string) string {
+// Path returns /proc/PID/rest.
+func Path(pid int, rest string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/" + rest
 }
 
-func taskPath(pid, tid int, rest string) string {
+// TaskPath returns /proc/PID/task/TID/rest.
+func TaskPath(pid, tid int, rest string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid) + "/" + rest
 }
 
-// readStat reads and parses /proc/PID/stat.
-func readStat(pid int, buf []byte) (procStat, error) {
-	b, err := readProcFile(procPath(pid, "stat"), buf)
+// ReadStat reads and parses /proc/PID/stat.
+func ReadStat(pid int, buf []byte) (Stat, error) {
+	b, err := ReadFile(Path(pid, "stat"), buf)
 	if err != nil {
-		return procStat{}, err
+		return Stat{}, err
 	}
-	return parseStat(b)
+	return ParseStat(b)
 }
 
-// listTasks returns the thread ids of pid.
-func listTasks(pid int) ([]int, error) { return listDir(procPath(pid, "task")) }
+// ListTasks returns the thread ids of pid.
+func ListTasks(pid int) ([]int, error) { return listDir(Path(pid, "task")) }
 
-// listPIDs returns every process id in /proc.
-func listPIDs() ([]int, error) { return listDir("/proc") }
+// ListPIDs returns every process id in /proc.
+func ListPIDs() ([]int, error) { return listDir("/proc") }
 
 // listDir returns the numeric entries of a /proc directory.
 func listDir(path string) ([]int, error) {
@@ -87,27 +89,43 @@ func listDir(path string) ([]int, error) {
 	}
 }
 
-// fdLink returns the target of /proc/PID/fd/N.
-func fdLink(pid, fd int) string {
+// FDLink returns the target of /proc/PID/fd/N.
+func FDLink(pid, fd int) string {
 	var b [128]byte
-	n, err := unix.Readlink(procPath(pid, "fd/"+strconv.Itoa(fd)), b[:])
+	n, err := unix.Readlink(Path(pid, "fd/"+strconv.Itoa(fd)), b[:])
 	if err != nil || n <= 0 {
 		return ""
 	}
 	return string(b[:n])
 }
 
-// readMem reads len(p) bytes of pid's memory at addr (needs the same
+// ReadMem reads len(p) bytes of pid's memory at addr (needs the same
 // access as ptrace; the session's children qualify).
-func readMem(pid int, addr uint64, p []byte) bool {
+func ReadMem(pid int, addr uint64, p []byte) bool {
 	if addr == 0 || addr > 1<<62 {
 		return false
 	}
-	fd, err := unix.Open(procPath(pid, "mem"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(Path(pid, "mem"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
 	defer func() { _ = unix.Close(fd) }()
 	n, err := unix.Pread(fd, p, int64(addr))
 	return err == nil && n == len(p)
+}
+
+// HasEnv reports whether pid's environment (/proc/PID/environ) holds
+// exactly the entry ("NAME=VALUE").
+func HasEnv(pid int, entry string) bool {
+	b, err := ReadFile(Path(pid, "environ"), nil)
+	return err == nil && EnvironHas(b, entry)
+}
+
+// Alive reports whether pid is a process that has not exited (a zombie
+// has) and, when start is not 0, is the one that started at start (clock
+// ticks since boot, Stat.StartTime): a later process reusing the pid is
+// not.
+func Alive(pid int, start uint64) bool {
+	st, err := ReadStat(pid, nil)
+	return err == nil && !st.Gone() && (start == 0 || st.StartTime == start)
 }

@@ -1,4 +1,4 @@
-package localpty
+package procfs
 
 import (
 	"bytes"
@@ -15,9 +15,13 @@ import (
 func FuzzParseStat(f *testing.F) {
 	f.Add([]byte("1234 (bash) S 1 1234 1234 34816 1300 4194560 1 2 3 4 5 6 7 8 20 0 1 0 98765 1000 100 18446744073709551615 1 1 0 0 0 0 65536 3686404 1266761467 0 0 0 17 1 0 0 0 0 0\n"))
 	f.Add([]byte("7 (a) b) (c) Z 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 42"))
+	f.Add([]byte("1 (init) S 0 1 1 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 5 1 1 1"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := parseStat(b)
+		st, err := ParseStat(b)
 		if err != nil {
+			if st != (Stat{}) {
+				t.Fatalf("rejected input returned %+v", st)
+			}
 			return
 		}
 		// The fields come after the last ')': the state letter must be
@@ -40,7 +44,7 @@ func FuzzParseStat(f *testing.F) {
 func FuzzParseStatus(f *testing.F) {
 	f.Add([]byte("Name:\tcat\nState:\tS (sleeping)\nTgid:\t1\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ts, err := parseStatus(b)
+		ts, err := ParseStatus(b)
 		if err != nil {
 			return
 		}
@@ -58,7 +62,7 @@ func FuzzParseSyscall(f *testing.F) {
 	f.Add([]byte("running\n"))
 	f.Add([]byte("-1 0x7ffd6e0e6b78 0x7f3c2a4f1a7e\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		sc, err := parseSyscall(b)
+		sc, err := ParseSyscall(b)
 		if err != nil {
 			return
 		}
@@ -83,7 +87,7 @@ func FuzzParseMountinfo(f *testing.F) {
 	f.Add([]byte("30 23 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw,nsdelegate\n"))
 	f.Add([]byte("41 31 0:38 / /mnt/with\\040space rw - cgroup2 cgroup2 rw\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		mp, ok := parseMountinfoCgroup2(b)
+		mp, ok := ParseMountinfoCgroup2(b)
 		if ok && (mp == "" || mp[0] != '/') {
 			t.Fatalf("mount point %q", mp)
 		}
@@ -97,7 +101,7 @@ func FuzzParseProcCgroup(f *testing.F) {
 	f.Add([]byte("0::/\n"))
 	f.Add([]byte("12:pids:/user.slice\n0::/user.slice/user-0.slice/session-1.scope\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, ok := parseProcCgroup(b)
+		p, ok := ParseProcCgroup(b)
 		if ok && (p == "" || p[0] != '/' || !bytes.Contains(b, []byte("0::"+p))) {
 			t.Fatalf("path %q from %q", p, b)
 		}
@@ -108,7 +112,7 @@ func FuzzParseCgroupEvents(f *testing.F) {
 	f.Add([]byte("populated 1\nfrozen 0\n"))
 	f.Add([]byte("populated 0\nfrozen 0\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, ok := parseCgroupEvents(b)
+		p, ok := ParseCgroupEvents(b)
 		if ok && p && !bytes.Contains(b, []byte("populated 1")) {
 			t.Fatalf("populated without 'populated 1' in %q", b)
 		}
@@ -118,7 +122,7 @@ func FuzzParseCgroupEvents(f *testing.F) {
 func FuzzParseEpollFdinfo(f *testing.F) {
 	f.Add([]byte("pos:\t0\nflags:\t02000002\nmnt_id:\t15\nino:\t1057\ntfd:        0 events:       19 data:                0  pos:0 ino:3 sdev:17\ntfd:        5 events:        4 data: 5 pos:0 ino:9 sdev:8\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ts := parseEpollFdinfo(b)
+		ts := ParseEpollFdinfo(b)
 		if len(ts) > bytes.Count(b, []byte("tfd:")) {
 			t.Fatalf("%d targets from %d tfd lines", len(ts), bytes.Count(b, []byte("tfd:")))
 		}
@@ -134,7 +138,7 @@ func FuzzEnvironHas(f *testing.F) {
 	f.Add([]byte("A=1\x00PTYSEAM_SESSION=abc\x00B=2\x00"), "PTYSEAM_SESSION=abc")
 	f.Add([]byte("PTYSEAM_SESSION=abcd\x00"), "PTYSEAM_SESSION=abc")
 	f.Fuzz(func(t *testing.T, env []byte, want string) {
-		got := environHas(env, want)
+		got := EnvironHas(env, want)
 		// Reference: split the block and compare entries.
 		ref := false
 		if want != "" {
@@ -145,7 +149,7 @@ func FuzzEnvironHas(f *testing.F) {
 			}
 		}
 		if got != ref {
-			t.Fatalf("environHas(%q, %q) = %v, want %v", env, want, got, ref)
+			t.Fatalf("EnvironHas(%q, %q) = %v, want %v", env, want, got, ref)
 		}
 	})
 }
@@ -154,7 +158,7 @@ func FuzzParsePIDList(f *testing.F) {
 	f.Add([]byte("1234 5678 \n"))
 	f.Add([]byte("12\n13\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, pid := range parsePIDList(b) {
+		for _, pid := range ParsePIDList(b) {
 			if pid <= 0 || !bytes.Contains(b, []byte(strconv.Itoa(pid))) {
 				t.Fatalf("pid %d from %q", pid, b)
 			}
@@ -166,7 +170,7 @@ func FuzzParseSocketInode(f *testing.F) {
 	f.Add("socket:[51234]")
 	f.Add("pipe:[77]")
 	f.Fuzz(func(t *testing.T, link string) {
-		ino, ok := parseSocketInode(link)
+		ino, ok := ParseSocketInode(link)
 		if !ok {
 			return
 		}
@@ -183,7 +187,7 @@ func FuzzNetTableHasInode(f *testing.F) {
 	f.Add([]byte(netTCPSample), uint64(51234))
 	f.Add([]byte("header only"), uint64(0))
 	f.Fuzz(func(t *testing.T, b []byte, ino uint64) {
-		got := netTableHasInode(b, ino)
+		got := NetTableHasInode(b, ino)
 		if got && !bytes.Contains(b, []byte(strconv.FormatUint(ino, 10))) {
 			t.Fatalf("inode %d found in a table that does not hold it", ino)
 		}

@@ -1,4 +1,4 @@
-package localpty
+package procfs
 
 import (
 	"strings"
@@ -21,19 +21,19 @@ const procCgroupHybrid = `9:name=systemd:/
 
 func TestParseCgroup1(t *testing.T) {
 	for ctl, want := range map[string]string{"memory": "/sys/fs/cgroup/memory", "pids": "/sys/fs/cgroup/pids", "cpu": "/sys/fs/cgroup/cpu,cpuacct"} {
-		if got, ok := parseMountinfoCgroup1([]byte(mountinfoHybrid), ctl); !ok || got != want {
+		if got, ok := ParseMountinfoCgroup1([]byte(mountinfoHybrid), ctl); !ok || got != want {
 			t.Errorf("mount of %s: %q %v, want %q", ctl, got, ok, want)
 		}
 	}
-	if _, ok := parseMountinfoCgroup1([]byte(mountinfoHybrid), "hugetlb"); ok {
+	if _, ok := ParseMountinfoCgroup1([]byte(mountinfoHybrid), "hugetlb"); ok {
 		t.Errorf("found a hierarchy for a controller that has none")
 	}
 	for ctl, want := range map[string]string{"memory": "/process_api/x1", "pids": "/", "cpu": "/a b"} {
-		if got, ok := parseProcCgroup1([]byte(procCgroupHybrid), ctl); !ok || got != want {
+		if got, ok := ParseProcCgroup1([]byte(procCgroupHybrid), ctl); !ok || got != want {
 			t.Errorf("path of %s: %q %v, want %q", ctl, got, ok, want)
 		}
 	}
-	if _, ok := parseProcCgroup1([]byte(procCgroupHybrid), "cpuacc"); ok {
+	if _, ok := ParseProcCgroup1([]byte(procCgroupHybrid), "cpuacc"); ok {
 		t.Errorf("a prefix of a controller name matched")
 	}
 }
@@ -42,10 +42,10 @@ func FuzzParseCgroup1(f *testing.F) {
 	f.Add([]byte(mountinfoHybrid), "memory")
 	f.Add([]byte(procCgroupHybrid), "cpu")
 	f.Fuzz(func(t *testing.T, b []byte, ctl string) {
-		if mp, ok := parseMountinfoCgroup1(b, ctl); ok && !strings.HasPrefix(mp, "/") {
+		if mp, ok := ParseMountinfoCgroup1(b, ctl); ok && !strings.HasPrefix(mp, "/") {
 			t.Fatalf("a relative mount point %q", mp)
 		}
-		if p, ok := parseProcCgroup1(b, ctl); ok && !strings.HasPrefix(p, "/") {
+		if p, ok := ParseProcCgroup1(b, ctl); ok && !strings.HasPrefix(p, "/") {
 			t.Fatalf("a relative cgroup path %q", p)
 		}
 	})

@@ -1,22 +1,22 @@
-package localpty
+package procfs
 
 import (
 	"bytes"
 	"strings"
 )
 
-// parseMountinfoCgroup1 returns where the cgroup v1 hierarchy holding
+// ParseMountinfoCgroup1 returns where the cgroup v1 hierarchy holding
 // controller ctl is mounted, from /proc/self/mountinfo: a "cgroup" file
 // system whose super options name ctl.
-func parseMountinfoCgroup1(b []byte, ctl string) (string, bool) {
-	return parseMountinfo(b, func(fstype, superOptions string) bool {
+func ParseMountinfoCgroup1(b []byte, ctl string) (string, bool) {
+	return ParseMountinfo(b, func(fstype, superOptions string) bool {
 		return fstype == "cgroup" && hasOption(superOptions, ctl)
 	})
 }
 
-// parseProcCgroup1 returns this process's path in the cgroup v1
+// ParseProcCgroup1 returns this process's path in the cgroup v1
 // hierarchy holding ctl, from /proc/self/cgroup ("4:memory:/a/b").
-func parseProcCgroup1(b []byte, ctl string) (string, bool) {
+func ParseProcCgroup1(b []byte, ctl string) (string, bool) {
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
