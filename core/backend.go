@@ -70,67 +70,74 @@ type BackendSession interface {
 	Close(ctx context.Context) error
 }
 
-// ForegroundProber is implemented by backends that can observe the
-// terminal's foreground process group (the local PTY backend, through
-// /proc on Linux). The service uses it to settle sends with
-// [WaitStdinRead] and to tell a shell at its prompt from a running command.
-type ForegroundProber interface {
-	ProbeForeground() (ForegroundState, error)
+// InputWatcher is implemented by backend sessions that can tell whether
+// the program waits for terminal input (the local PTY backend, through
+// /proc on Linux). The service asks it one question, "does the program
+// wait for input, with nothing in flight, since this baseline?", to settle
+// sends with [WaitStdinRead], to tell a shell at its prompt from a running
+// command, and to answer [Service.WaitingForInput]. A backend that cannot
+// tell does not implement it, or returns an error (a remote program, a
+// platform without /proc): the service then settles on other evidence
+// (the prompt marker, exit, silence).
+type InputWatcher interface {
+	// Foreground reports who holds the terminal, cheaply (no walk of the
+	// program's processes): Group and Leader, and, when Leader, Wakes
+	// counted for the top-level process alone, a valid baseline for a
+	// shell that is its terminal's only reader. On an error, Group and
+	// Leader are still filled when the holder was known.
+	Foreground() (InputBaseline, error)
+	// InputWait answers the question against base (a zero base: any wait
+	// counts as new). taken is how many bytes of Read's output the service
+	// has taken in so far: output Read returned but the service has not
+	// taken in is in flight.
+	InputWait(base InputBaseline, taken uint64) (InputWait, error)
 }
 
-// ForegroundGrouper is implemented by backends that can answer two
-// questions about the foreground cheaply, without the full probe: which
-// group holds the terminal (one ioctl), and how often the top-level
-// process's main thread has blocked (one /proc read). The service uses them
-// to confirm a prompt and, for a shell at its prompt, as the baseline of a
-// send.
-type ForegroundGrouper interface {
-	ForegroundGroup() (pgid int, leader bool, err error)
-	// LeaderSwitches returns the voluntary context switches of the
-	// top-level process's main thread: the same count ProbeForeground
-	// reports as Switches when that thread alone waits on the terminal.
-	LeaderSwitches() (uint64, error)
-}
-
-// ForegroundState is a snapshot of the terminal's foreground process group.
-type ForegroundState struct {
-	// PGID is the foreground process group id (TIOCGPGRP).
-	PGID int
-	// Leader reports that PGID is the top-level process's own group (a
+// InputBaseline marks who holds the terminal and how far their wait for
+// input has got, so that a later [InputWatcher.InputWait] can tell a new
+// wait from an old one.
+type InputBaseline struct {
+	// Group is the terminal's foreground process group (the id
+	// [SignalResult.TargetPGID] names), 0 when unknown.
+	Group int
+	// Leader reports that Group is the top-level process's own group (a
 	// shell at its prompt).
 	Leader bool
-	// ReadingInput reports that every live process of the group is
-	// sleeping and at least one is blocked reading the terminal (read, or
-	// select/poll on it).
-	ReadingInput bool
-	// Switches sums the voluntary context switches of the group's tasks
-	// that are blocked on the terminal: it changes when such a task woke
-	// (for input) and blocked again, so a caller can tell a wait that is
-	// new since a write from an old one. Other threads (a runtime's
-	// housekeeping threads wake all the time) do not count.
-	Switches uint64
-	// PendingOutput counts bytes the program wrote to the terminal that
-	// have not been read from it yet (-1 when unknown); a backend whose
-	// reader is between a read and its count (OutputRead) counts at least
-	// one. A settled wait needs it to be zero, so output printed just
-	// before a program blocked is never cut off.
-	PendingOutput int
-	// PendingInput counts bytes written to the terminal that the program
-	// could read but has not read yet (-1 when unknown). A program that
-	// still has input waiting is not waiting for input.
-	PendingInput int
+	// Wakes counts how often the holder's tasks that wait on the terminal
+	// woke (for input) and blocked again. Only equality means anything:
+	// the same Group and Wakes is the same wait.
+	Wakes uint64
+}
+
+// InputWait is a backend's answer to the service's question.
+type InputWait struct {
+	// Now is where things stand at the answer: a baseline for a later
+	// question.
+	Now InputBaseline
+	// Reading reports that every live process of the foreground group
+	// sleeps and at least one is blocked reading the terminal.
+	Reading bool
+	// Waiting reports Reading with nothing in flight: no typed input is
+	// left to read, no output waits in the terminal or in the backend,
+	// and the service has taken in all the output Read returned. A
+	// settled wait needs it, so output printed just before a program
+	// blocked is never cut off.
+	Waiting bool
+	// New reports that the wait began after the baseline: another group
+	// holds the terminal, or its reader woke since.
+	New bool
 	// Relay reports that a task blocked on the terminal also waits on a
 	// TCP socket: it forwards the terminal to a peer (an ssh or telnet
 	// client), so its wait says nothing about whether the program at the
 	// far end waits for input. The service does not settle on such a
 	// read.
 	Relay bool
-	// OutputRead counts the bytes the backend session's Read has returned
-	// so far, measured after PendingOutput (0 when the backend does not
-	// count). Output that left the terminal buffer may not have reached
-	// the service yet (its reader is a goroutine like any other); a
-	// settled wait needs the service to have taken in at least this much.
-	OutputRead uint64
+}
+
+// Differs reports whether b marks another wait than base: another group,
+// or a reader that woke since (what [InputWait.New] reports).
+func (b InputBaseline) Differs(base InputBaseline) bool {
+	return b.Group != base.Group || b.Wakes != base.Wakes
 }
 
 // PromptMarker is implemented by backend sessions that run a shell known to

@@ -69,7 +69,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			return nil, err
 		}
 	}
-	fg0 := sess.baseline()
+	base := sess.baseline()
 	echoOff := sess.echoOff()
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
@@ -99,7 +99,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		quiet:    quiet,
 		marks0:   sess.buf.Marks(),
 		total0:   sess.buf.Total(),
-		fg0:      fg0,
+		base:     base,
 		deadline: time.Now().Add(timeout),
 		gate:     sess.gateLocked(),
 	}
@@ -278,7 +278,7 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 	// can be lost: if the same group still runs, quiet and not reading,
 	// after the reaction window, interrupt it again (three times at most).
 	for attempt := 0; attempt < cancelAttempts; attempt++ {
-		fg0, _ := sess.probe()
+		fg0, _ := sess.inputWait(InputBaseline{})
 		sess.mu.Lock()
 		marks0, total0 := sess.buf.Marks(), sess.buf.Total()
 		sess.mu.Unlock()
@@ -305,14 +305,14 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 			deadline: start.Add(cancelSettle),
 			marks0:   marks0,
 			total0:   total0,
-			fg0:      fg0,
+			base:     fg0.Now,
 			gate:     promptGate{any: true},
 		}, nil)
 		if out.reason != WaitInferredIdle && out.reason != WaitTimeout {
 			return
 		}
-		fg, ok := sess.probe()
-		if !ok || fg.Leader || fg.ReadingInput || fg.PGID != sent.TargetPGID {
+		fg, ok := sess.inputWait(InputBaseline{})
+		if !ok || fg.Now.Leader || fg.Reading || fg.Now.Group != sent.TargetPGID {
 			return
 		}
 	}
@@ -333,15 +333,15 @@ const cancelStartWait = 500 * time.Millisecond
 func (sess *session) awaitCommandStart(p settleParams) {
 	deadline := time.Now().Add(cancelStartWait)
 	for time.Now().Before(deadline) {
-		fg, ok := sess.probe()
-		if !ok || !fg.Leader {
+		fg, ok := sess.inputWait(p.base)
+		if !ok || !fg.Now.Leader {
 			return
 		}
 		sess.mu.Lock()
 		marks := sess.buf.Marks()
 		changed := sess.changed
 		sess.mu.Unlock()
-		if marks.PromptEnds > p.marks0.PromptEnds || (fg.ReadingInput && fg.PendingInput <= 0 && fg.Switches != p.fg0.Switches) {
+		if marks.PromptEnds > p.marks0.PromptEnds || (fg.Waiting && fg.New) {
 			return
 		}
 		select {
@@ -351,22 +351,19 @@ func (sess *session) awaitCommandStart(p settleParams) {
 	}
 }
 
-// baseline returns the foreground state before a write, against which a
-// wait seen later counts as new. A marked shell that settled at its prompt
-// with nothing printed since is its own foreground reader: its group and
-// its main thread's wake-ups, two cheap reads, stand for the full probe.
-func (sess *session) baseline() ForegroundState {
+// baseline returns the foreground before a write, against which a wait
+// seen later counts as new. A marked shell that settled at its prompt with
+// nothing printed since is its own foreground reader: the backend's cheap
+// look stands for the full question.
+func (sess *session) baseline() InputBaseline {
 	sess.mu.Lock()
 	atPrompt := sess.promptMarked && sess.atPrompt && sess.lastOutput.Equal(sess.atPromptOutput)
 	sess.mu.Unlock()
-	if g, ok := sess.be.(ForegroundGrouper); ok && atPrompt {
-		pgid, leader, err := g.ForegroundGroup()
-		if err == nil && leader {
-			if sw, err := g.LeaderSwitches(); err == nil {
-				return ForegroundState{PGID: pgid, Leader: true, Switches: sw}
-			}
+	if sess.input != nil && atPrompt {
+		if b, err := sess.input.Foreground(); err == nil && b.Leader {
+			return b
 		}
 	}
-	fg, _ := sess.probe()
-	return fg
+	w, _ := sess.inputWait(InputBaseline{})
+	return w.Now
 }

@@ -18,8 +18,8 @@ type session struct {
 	record  bool
 	created time.Time
 	be      BackendSession
-	prober  ForegroundProber // nil when the backend cannot probe
-	relay   bool             // SpawnRequest.Relay
+	input   InputWatcher // nil when the backend cannot tell
+	relay   bool         // SpawnRequest.Relay
 	enter   []byte
 	limits  ScrollbackLimits
 	// promptMarked: the backend runs a shell that prints OSC 133;B.
@@ -85,8 +85,8 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		relay:      req.Relay,
 	}
 	sess.lastOutput = sess.created
-	if p, ok := be.(ForegroundProber); ok {
-		sess.prober = p
+	if w, ok := be.(InputWatcher); ok {
+		sess.input = w
 	}
 	if e, ok := be.(EnterProvider); ok {
 		sess.enter = append([]byte(nil), e.Enter()...)

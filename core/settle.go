@@ -13,8 +13,8 @@ type settleParams struct {
 	quiet     time.Duration // silence window for inferred_idle
 	deadline  time.Time     // absolute deadline for timeout
 	marks0    scrollback.Marks
-	total0    int64 // scrollback lines at the write
-	fg0       ForegroundState
+	total0    int64           // scrollback lines at the write
+	base      InputBaseline   // the foreground before the write
 	writeDone <-chan struct{} // nil: nothing being written
 	initial   bool            // the initial-output wait of a spawn
 	// promptOnly settles only on the prompt marker, exit or the deadline:
@@ -92,7 +92,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		quietFor := now.Sub(latest(lastOutput, writeDoneAt, p.start))
 
 		nextProbe := time.Duration(-1)
-		if sess.prober != nil && written && !p.promptOnly {
+		if sess.input != nil && written && !p.promptOnly {
 			var settled bool
 			if settled, nextProbe = reads.step(sess, &p, lastOutput, quietFor); settled {
 				return settleOutcome{reason: WaitStdinRead, shellReading: reads.leader}
@@ -191,14 +191,11 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	if quietFor < due {
 		return false, due - quietFor
 	}
-	fg, ok := sess.probe()
-	reading := ok && fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0 &&
-		fg.OutputRead <= sess.ingestedBytes() &&
-		!fg.Relay && !(sess.relay && fg.Leader) &&
-		(p.initial || fg.PGID != p.fg0.PGID || fg.Switches != p.fg0.Switches)
+	fg, ok := sess.inputWait(p.base)
+	reading := ok && fg.Waiting && !fg.Relay && !(sess.relay && fg.Now.Leader) && (p.initial || fg.New)
 	switch {
 	case reading && w.candidate:
-		w.leader = fg.Leader
+		w.leader = fg.Now.Leader
 		return true, 0
 	case reading:
 		w.candidate, w.candidateOutput, w.candidateQuiet = true, lastOutput, quietFor
@@ -231,34 +228,26 @@ func probeDue(i int) time.Duration {
 	return probeSchedule[len(probeSchedule)-1] + time.Duration(i-len(probeSchedule)+1)*probeRepeat
 }
 
-// ingestedBytes returns the raw bytes the reader has taken in so far.
-func (sess *session) ingestedBytes() uint64 {
+// inputWait asks the backend whether the program waits for input, with
+// nothing in flight, since base; ok is false when the backend cannot tell.
+func (sess *session) inputWait(base InputBaseline) (InputWait, bool) {
+	if sess.input == nil {
+		return InputWait{}, false
+	}
 	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	return sess.ingested
-}
-
-// probe asks the backend about the foreground group; ok is false when the
-// backend cannot tell.
-func (sess *session) probe() (ForegroundState, bool) {
-	if sess.prober == nil {
-		return ForegroundState{}, false
-	}
-	fg, err := sess.prober.ProbeForeground()
-	if err != nil {
-		return ForegroundState{}, false
-	}
-	return fg, true
+	taken := sess.ingested
+	sess.mu.Unlock()
+	w, err := sess.input.InputWait(base, taken)
+	return w, err == nil
 }
 
 // leaderInForeground reports whether the session's top-level process group
-// holds the terminal, by the cheapest means the backend offers; ok is false
-// when the backend cannot tell.
+// holds the terminal (the backend's cheap look); ok is false when the
+// backend cannot tell.
 func (sess *session) leaderInForeground() (leader, ok bool) {
-	if g, isGrouper := sess.be.(ForegroundGrouper); isGrouper {
-		_, leader, err := g.ForegroundGroup()
-		return leader, err == nil
+	if sess.input == nil {
+		return false, false
 	}
-	fg, ok := sess.probe()
-	return fg.Leader, ok
+	b, err := sess.input.Foreground()
+	return b.Leader, err == nil || b.Group != 0
 }

@@ -3,20 +3,14 @@ package core
 // WaitingForInput reports whether whatever holds the terminal of owner's
 // session id waits to read it: every process of the foreground group
 // sleeps, one of them reads the terminal, and no output or input is in
-// flight. That is a program asking a question, or a shell back at its
-// prompt. ok is false when the backend cannot tell (it probes no
-// foreground) or the probe failed (the program is exiting).
+// flight (see [InputWatcher]). That is a program asking a question, or a
+// shell back at its prompt. ok is false when the backend cannot tell (it
+// is no InputWatcher) or its answer failed (the program is exiting).
 func (s *Service) WaitingForInput(owner *Owner, id SessionID) (waiting, ok bool, err error) {
 	sess, err := s.lookup("probe", owner, id)
 	if err != nil {
 		return false, false, err
 	}
-	if sess.prober == nil {
-		return false, false, nil
-	}
-	fg, perr := sess.prober.ProbeForeground()
-	if perr != nil {
-		return false, false, nil
-	}
-	return fg.ReadingInput && fg.PendingOutput <= 0 && fg.PendingInput <= 0, true, nil
+	w, ok := sess.inputWait(InputBaseline{})
+	return w.Waiting, ok, nil
 }

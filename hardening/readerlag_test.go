@@ -13,9 +13,9 @@ import (
 
 // laggingReader wraps the local exec backend so that every Read hands its
 // bytes over readerLag after it took them from the terminal: the service's
-// reader as a loaded machine schedules it. The foreground probe is passed
-// through, so the terminal looks drained while the reply is still on its
-// way to the scrollback.
+// reader as a loaded machine schedules it. The backend's answer about the
+// foreground (core.InputWatcher) is passed through, so the terminal looks
+// drained while the reply is still on its way to the scrollback.
 type laggingReader struct{ core.Backend }
 
 const readerLag = 150 * time.Millisecond
@@ -27,12 +27,12 @@ func (l laggingReader) Spawn(ctx context.Context, req core.BackendRequest) (core
 	if err != nil {
 		return nil, err
 	}
-	return &laggingSession{BackendSession: s, prober: s.(core.ForegroundProber)}, nil
+	return &laggingSession{BackendSession: s, input: s.(core.InputWatcher)}, nil
 }
 
 type laggingSession struct {
 	core.BackendSession
-	prober core.ForegroundProber
+	input core.InputWatcher
 }
 
 func (s *laggingSession) Read(p []byte) (int, error) {
@@ -43,8 +43,10 @@ func (s *laggingSession) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *laggingSession) ProbeForeground() (core.ForegroundState, error) {
-	return s.prober.ProbeForeground()
+func (s *laggingSession) Foreground() (core.InputBaseline, error) { return s.input.Foreground() }
+
+func (s *laggingSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
+	return s.input.InputWait(base, taken)
 }
 
 // TestSendWaitsForOutputStillInTheReader: a program that answered and went

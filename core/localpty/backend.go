@@ -22,7 +22,7 @@ type Registrar interface {
 }
 
 // Backend is a local PTY backend of type "shell" or "exec". Its sessions
-// implement [core.BackendSession] and, on Linux, [core.ForegroundProber].
+// implement [core.BackendSession] and [core.InputWatcher] (which answers on Linux).
 type Backend struct {
 	typ   string
 	opts  Options
@@ -162,7 +162,7 @@ type spawnSpec struct {
 
 // Compile-time checks of the interfaces sessions implement.
 var (
-	_ core.Backend          = (*Backend)(nil)
-	_ core.BackendSession   = (*session)(nil)
-	_ core.ForegroundProber = (*session)(nil)
+	_ core.Backend        = (*Backend)(nil)
+	_ core.BackendSession = (*session)(nil)
+	_ core.InputWatcher   = (*session)(nil)
 )

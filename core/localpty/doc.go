@@ -18,9 +18,10 @@
 // scan (the marker, the session id, and their descendants), identified by
 // pid and start time so that a reused pid is never signalled.
 //
-// On Linux a session also implements [core.ForegroundProber]: it reports
-// the terminal's foreground process group and whether that group is blocked
-// reading the terminal, from a handful of small /proc reads.
+// A session also implements [core.InputWatcher]: on Linux it answers
+// whether the terminal's foreground process group is blocked reading the
+// terminal with nothing in flight, from a handful of small /proc reads;
+// elsewhere it says it cannot tell.
 //
 // See docs/localpty.md for the teardown strategy and measured figures.
 package localpty

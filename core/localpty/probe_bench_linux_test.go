@@ -8,7 +8,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// BenchmarkProbe measures one ProbeForeground of bash at its prompt (the
+// BenchmarkProbe measures one probe (the full look InputWait takes) of bash at its prompt (the
 // common case while a send settles) and of cat reading in the shell's
 // foreground (a second process group to walk to).
 func BenchmarkProbe(b *testing.B) {
@@ -42,7 +42,7 @@ func BenchmarkProbe(b *testing.B) {
 				}
 			}
 			for i := 0; ; i++ {
-				st, err := s.ProbeForeground()
+				st, err := s.probe()
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -58,7 +58,7 @@ func BenchmarkProbe(b *testing.B) {
 			cpu0 := processCPU()
 			n := 0
 			for b.Loop() {
-				if _, err := s.ProbeForeground(); err != nil {
+				if _, err := s.probe(); err != nil {
 					b.Fatal(err)
 				}
 				n++

@@ -6,7 +6,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
@@ -17,7 +16,7 @@ const (
 	maxPollFDs    = 1024
 )
 
-// ProbeForeground reports the terminal's foreground process group and
+// probe reports the terminal's foreground process group and
 // whether it waits for terminal input. The group comes from TIOCGPGRP; its
 // members are the top-level process's descendants (walked through
 // /proc/PID/task/TID/children) whose process group is that group. The
@@ -26,12 +25,12 @@ const (
 // poll/ppoll watching it for input (the fd set or pollfd array is read
 // from /proc/PID/mem), or in epoll_wait/epoll_pwait on an epoll instance
 // whose fdinfo lists the terminal for input.
-func (s *session) ProbeForeground() (core.ForegroundState, error) {
+func (s *session) probe() (foreground, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
-		return core.ForegroundState{}, err
+		return foreground{}, err
 	}
-	st := core.ForegroundState{PGID: pgid, Leader: pgid == s.pid, PendingOutput: s.pendingOutput()}
+	st := foreground{PGID: pgid, Leader: pgid == s.pid, PendingOutput: s.pendingOutput()}
 	var buf [2048]byte
 	live, sleeping, blocked := 0, true, false
 	for _, m := range s.groupMembers(pgid, buf[:0]) {
@@ -321,10 +320,10 @@ const (
 	epollIn = 0x1 // EPOLLIN
 )
 
-// LeaderSwitches returns the voluntary context switches of the top-level
-// process's main thread (one read of its /proc status; see
-// core.ForegroundGrouper).
-func (s *session) LeaderSwitches() (uint64, error) {
+// leaderSwitches returns the voluntary context switches of the top-level
+// process's main thread (one read of its /proc status): the count probe
+// reports as Switches when that thread alone waits on the terminal.
+func (s *session) leaderSwitches() (uint64, error) {
 	var buf [2048]byte
 	b, err := procfs.ReadFile(procfs.TaskPath(s.pid, s.pid, "status"), buf[:0])
 	if err != nil {

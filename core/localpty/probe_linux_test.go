@@ -19,20 +19,20 @@ func fgCommand(pgid int) string {
 
 // runningInForeground probes until prog (after its exec: a signal sent
 // before it would hit the shell's forked child) leads the foreground group.
-func runningInForeground(t *testing.T, s *session, prog string) core.ForegroundState {
+func runningInForeground(t *testing.T, s *session, prog string) foreground {
 	t.Helper()
-	return probeUntil(t, s, prog+" in the foreground", func(st core.ForegroundState) bool {
+	return probeUntil(t, s, prog+" in the foreground", func(st foreground) bool {
 		return !st.Leader && fgCommand(st.PGID) == prog
 	})
 }
 
 // probeUntil probes until cond holds and returns that state.
-func probeUntil(t *testing.T, s *session, what string, cond func(core.ForegroundState) bool) core.ForegroundState {
+func probeUntil(t *testing.T, s *session, what string, cond func(foreground) bool) foreground {
 	t.Helper()
-	var st core.ForegroundState
+	var st foreground
 	eventually(t, what, func() bool {
 		var err error
-		st, err = s.ProbeForeground()
+		st, err = s.probe()
 		mustf(t, err, "probe")
 		return cond(st)
 	})
@@ -45,7 +45,7 @@ func TestProbeShellPromptSleepCat(t *testing.T) {
 	tm.waitFor("133;B\a")
 
 	// bash at its prompt: its own group, blocked in pselect6 on the tty.
-	st := probeUntil(t, tm.s, "bash reading at its prompt", func(st core.ForegroundState) bool { return st.ReadingInput })
+	st := probeUntil(t, tm.s, "bash reading at its prompt", func(st foreground) bool { return st.ReadingInput })
 	if !st.Leader || st.PGID != tm.s.PID() {
 		t.Fatalf("at the prompt: %+v, want the leader's group %d", st, tm.s.PID())
 	}
@@ -65,16 +65,16 @@ func TestProbeShellPromptSleepCat(t *testing.T) {
 
 	// cat in the foreground: another group, blocked in read(0).
 	tm.send("cat\r")
-	st = probeUntil(t, tm.s, "cat reading", func(st core.ForegroundState) bool { return !st.Leader && st.ReadingInput })
+	st = probeUntil(t, tm.s, "cat reading", func(st foreground) bool { return !st.Leader && st.ReadingInput })
 	before := st.Switches
 	tm.send("ping\r")
 	tm.waitForN("ping\r\n", 2)
-	st = probeUntil(t, tm.s, "cat reading again", func(st core.ForegroundState) bool { return st.ReadingInput })
+	st = probeUntil(t, tm.s, "cat reading again", func(st foreground) bool { return st.ReadingInput })
 	if st.Switches <= before {
 		t.Fatalf("switches %d after a line, %d before: the wake-up was not counted", st.Switches, before)
 	}
 	tm.send("\x04")
-	probeUntil(t, tm.s, "bash back at its prompt", func(st core.ForegroundState) bool { return st.Leader && st.ReadingInput })
+	probeUntil(t, tm.s, "bash back at its prompt", func(st foreground) bool { return st.Leader && st.ReadingInput })
 }
 
 func TestProbePythonREPL(t *testing.T) {
@@ -84,25 +84,25 @@ func TestProbePythonREPL(t *testing.T) {
 		tm.waitFor("133;B\a")
 		tm.send("python3 -q\r")
 		tm.waitFor(">>> ")
-		probeUntil(t, tm.s, "python reading at >>>", func(st core.ForegroundState) bool { return !st.Leader && st.ReadingInput })
+		probeUntil(t, tm.s, "python reading at >>>", func(st foreground) bool { return !st.Leader && st.ReadingInput })
 		tm.send("import time; time.sleep(5)\r")
-		probeUntil(t, tm.s, "python busy", func(st core.ForegroundState) bool { return !st.ReadingInput })
+		probeUntil(t, tm.s, "python busy", func(st foreground) bool { return !st.ReadingInput })
 		_, err := tm.s.Signal(context.Background(), core.SignalRequest{Signal: core.SIGINT})
 		mustf(t, err, "interrupt python")
 		tm.waitFor("KeyboardInterrupt")
-		probeUntil(t, tm.s, "python reading again", func(st core.ForegroundState) bool { return !st.Leader && st.ReadingInput })
+		probeUntil(t, tm.s, "python reading again", func(st foreground) bool { return !st.Leader && st.ReadingInput })
 	})
 	t.Run("exec", func(t *testing.T) {
 		tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{Command: []string{"python3", "-q", "-i"}})
 		tm.waitFor(">>> ")
-		probeUntil(t, tm.s, "python reading as the top-level process", func(st core.ForegroundState) bool { return st.Leader && st.ReadingInput })
+		probeUntil(t, tm.s, "python reading as the top-level process", func(st foreground) bool { return st.Leader && st.ReadingInput })
 	})
 }
 
 func TestProbeAfterExit(t *testing.T) {
 	tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{Command: []string{"true"}})
 	tm.waitEOF()
-	if _, err := tm.s.ProbeForeground(); !errors.Is(err, core.ErrSessionExited) {
+	if _, err := tm.s.probe(); !errors.Is(err, core.ErrSessionExited) {
 		t.Fatalf("probe after exit: %v, want SESSION_EXITED", err)
 	}
 	if _, err := tm.s.Signal(context.Background(), core.SignalRequest{Signal: core.SIGINT}); !errors.Is(err, core.ErrSessionExited) {
@@ -128,7 +128,7 @@ func TestSignalShellSurvivesAndKillRefused(t *testing.T) {
 	}
 
 	// SIGKILL to the shell's own group is refused without AllowLeader.
-	probeUntil(t, tm.s, "bash at its prompt", func(st core.ForegroundState) bool { return st.Leader })
+	probeUntil(t, tm.s, "bash at its prompt", func(st foreground) bool { return st.Leader })
 	res, err = tm.s.Signal(context.Background(), core.SignalRequest{Signal: core.SIGKILL})
 	if !errors.Is(err, core.ErrSignalRefused) || res.Delivered {
 		t.Fatalf("SIGKILL to the shell: %+v, %v; want SIGNAL_REFUSED", res, err)

@@ -4,14 +4,14 @@ package localpty
 
 import "github.com/ptyseam/ptyseam/core"
 
-// ProbeForeground is Linux-only (it reads /proc); elsewhere it returns a
+// probe is Linux-only (it reads /proc); elsewhere it returns a
 // CodeUnsupported error.
-func (s *session) ProbeForeground() (core.ForegroundState, error) {
-	return core.ForegroundState{}, core.Errorf(core.CodeUnsupported, "foreground probing needs Linux /proc")
+func (s *session) probe() (foreground, error) {
+	return foreground{}, core.Errorf(core.CodeUnsupported, "foreground probing needs Linux /proc")
 }
 
-// LeaderSwitches is Linux-only (it reads /proc); elsewhere it returns a
+// leaderSwitches is Linux-only (it reads /proc); elsewhere it returns a
 // CodeUnsupported error.
-func (s *session) LeaderSwitches() (uint64, error) {
+func (s *session) leaderSwitches() (uint64, error) {
 	return 0, core.Errorf(core.CodeUnsupported, "wake-up counts need Linux /proc")
 }

@@ -33,7 +33,7 @@ func TestProbeRelayOverTCP(t *testing.T) {
 				Command: []string{"python3", "-c", relayScript, tc.mode},
 			})
 			tm.waitFor("WAITING")
-			st := probeUntil(t, tm.s, "python in select on the terminal", func(st core.ForegroundState) bool { return st.ReadingInput })
+			st := probeUntil(t, tm.s, "python in select on the terminal", func(st foreground) bool { return st.ReadingInput })
 			if st.Relay != tc.relay {
 				t.Fatalf("%s: %+v, want Relay %v", tc.mode, st, tc.relay)
 			}
@@ -41,7 +41,7 @@ func TestProbeRelayOverTCP(t *testing.T) {
 			// waits again.
 			tm.send("hello\r")
 			tm.waitFor("GOT hello")
-			st = probeUntil(t, tm.s, "python back in select", func(st core.ForegroundState) bool { return st.ReadingInput })
+			st = probeUntil(t, tm.s, "python back in select", func(st foreground) bool { return st.ReadingInput })
 			if st.Relay != tc.relay {
 				t.Fatalf("%s after input: %+v, want Relay %v", tc.mode, st, tc.relay)
 			}

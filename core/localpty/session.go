@@ -29,14 +29,14 @@ type session struct {
 
 	postExitBytes int // read since the exit was seen; Read's goroutine only
 
-	// outputRead counts the bytes Read has returned; ProbeForeground
+	// outputRead counts the bytes Read has returned; probe
 	// reports it so the service can tell output it has not ingested yet.
 	outputRead atomic.Uint64
 	// readInFlight is set from just before each read syscall on the
 	// master until its bytes are counted in outputRead: between the two,
 	// output has left the terminal buffer but is not counted yet (a
 	// goroutine can be descheduled there for milliseconds on a loaded
-	// machine), and ProbeForeground must not call that quiet.
+	// machine), and probe must not call that quiet.
 	readInFlight atomic.Bool
 
 	mu           sync.Mutex

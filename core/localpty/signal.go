@@ -102,14 +102,3 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 		return nil
 	})
 }
-
-// ForegroundGroup returns the terminal's foreground process group and
-// whether it is the top-level process's own (one TIOCGPGRP; see
-// core.ForegroundGrouper).
-func (s *session) ForegroundGroup() (int, bool, error) {
-	pgid, err := s.foregroundPGID("probe")
-	if err != nil {
-		return 0, false, err
-	}
-	return pgid, pgid == s.pid, nil
-}

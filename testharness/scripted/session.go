@@ -204,15 +204,25 @@ func (s *session) Close(context.Context) error {
 	return nil
 }
 
-// ProbeForeground reports the program as the foreground group, reading
-// input after a stdin_read reply, with the counts the service needs to
-// settle on it.
-func (s *session) ProbeForeground() (core.ForegroundState, error) {
+// Foreground reports the program as the terminal's holder (it is the
+// top-level process), with its count of waits for input.
+func (s *session) Foreground() (core.InputBaseline, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return core.ForegroundState{
-		PGID: 1, Leader: true, ReadingInput: s.reading, Switches: s.switches,
-		PendingOutput: len(s.out), OutputRead: s.read,
+	return core.InputBaseline{Group: 1, Leader: true, Wakes: s.switches}, nil
+}
+
+// InputWait reports the program waiting for input after a stdin_read
+// reply, once the service has read and taken in all of its output.
+func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := core.InputBaseline{Group: 1, Leader: true, Wakes: s.switches}
+	return core.InputWait{
+		Now:     now,
+		Reading: s.reading,
+		Waiting: s.reading && len(s.out) == 0 && s.read <= taken,
+		New:     now.Differs(base),
 	}, nil
 }
 
@@ -220,7 +230,7 @@ func (s *session) ProbeForeground() (core.ForegroundState, error) {
 func (s *session) EmitsPromptMarker() bool { return true }
 
 var (
-	_ core.BackendSession   = (*session)(nil)
-	_ core.ForegroundProber = (*session)(nil)
-	_ core.PromptMarker     = (*session)(nil)
+	_ core.BackendSession = (*session)(nil)
+	_ core.InputWatcher   = (*session)(nil)
+	_ core.PromptMarker   = (*session)(nil)
 )
