@@ -239,6 +239,19 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 	}
 }
 
+// PortAccepts reports whether TCP port on this host (localhost, IPv4 or
+// IPv6) accepts a connection within timeout: the one port check of every
+// wait (pty_wait's port condition, bg_launch's readiness).
+func PortAccepts(ctx context.Context, port int, timeout time.Duration) bool {
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort("localhost", strconv.Itoa(port)))
+	if err != nil {
+		return false
+	}
+	_ = c.Close()
+	return true
+}
+
 // watch validates condition i and resolves its target.
 func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []WaitSource) (*watched, error) {
 	field := func(name string) string { return "conditions[" + strconv.Itoa(i) + "]." + name }
@@ -314,12 +327,9 @@ func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []Wa
 func (w *watched) check(ctx context.Context, prog *WaitProgress) (WaitResult, bool, error) {
 	switch w.cond.Kind {
 	case WaitPort:
-		d := net.Dialer{Timeout: 200 * time.Millisecond}
-		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort("localhost", strconv.Itoa(w.cond.Port)))
-		if err != nil {
+		if !PortAccepts(ctx, w.cond.Port, 200*time.Millisecond) {
 			return WaitResult{}, false, nil
 		}
-		_ = c.Close()
 		return WaitResult{Port: w.cond.Port}, true, nil
 	case WaitExit:
 		st, err := w.w.Status()

@@ -28,30 +28,17 @@ type SendResult struct {
 // stream (kilobytes of padded cells); the result says so. Other sends
 // return as before. send must be ptysession's pty_send.
 func FullScreenSend(m *Manager, send tools.Tool) tools.Tool {
-	inner := send.Handler
-	send.OutputSchema = sendOutput
-	send.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
-		res, err := inner(ctx, owner, args, progress)
-		if err != nil {
-			return res, err
-		}
-		sr, ok := res.Structured.(ptysession.SendResult)
-		if !ok {
-			return res, nil
-		}
+	return withFullScreen(m, send, sendOutput, func(args json.RawMessage, _ ptysession.SendResult) core.SessionID {
 		var a struct {
 			ID string `json:"id"`
 		}
 		_ = json.Unmarshal(args, &a)
-		snap, ok := m.fullScreen(ctx, owner, core.SessionID(a.ID))
-		if !ok {
-			return res, nil
-		}
+		return core.SessionID(a.ID)
+	}, func(sr ptysession.SendResult, snap Snapshot) any {
 		out := SendResult{SendResult: sr, Screen: &snap}
 		out.Delta, out.Truncated, out.Skipped = "", false, 0
-		return tools.Result{Structured: out, Text: renderFullScreenSend(res.Text, snap)}, nil
-	}
-	return send
+		return out
+	})
 }
 
 // OpenResult is pty_open's structured result once the screen tools serve
@@ -69,26 +56,39 @@ type OpenResult struct {
 // full-screen program on the terminal returns its screen instead of the
 // drawing stream as its initial output.
 func FullScreenOpen(m *Manager, open tools.Tool) tools.Tool {
-	inner := open.Handler
-	open.OutputSchema = openOutput
-	open.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
+	return withFullScreen(m, open, openOutput, func(_ json.RawMessage, or ptysession.OpenResult) core.SessionID {
+		return or.SessionID
+	}, func(or ptysession.OpenResult, snap Snapshot) any {
+		out := OpenResult{OpenResult: or, Screen: &snap}
+		out.InitialOutput, out.Truncated = "", false
+		return out
+	})
+}
+
+// withFullScreen wraps a tool whose structured result is an R naming a
+// session, giving it the output schema schema: when the call leaves that
+// session's terminal in a full-screen program, the result becomes
+// withScreen's (the screen in place of the drawing stream) and its text
+// the screen. Other results pass unchanged.
+func withFullScreen[R any](m *Manager, t tools.Tool, schema json.RawMessage, session func(json.RawMessage, R) core.SessionID, withScreen func(R, Snapshot) any) tools.Tool {
+	inner := t.Handler
+	t.OutputSchema = schema
+	t.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 		res, err := inner(ctx, owner, args, progress)
 		if err != nil {
 			return res, err
 		}
-		or, ok := res.Structured.(ptysession.OpenResult)
+		r, ok := res.Structured.(R)
 		if !ok {
 			return res, nil
 		}
-		snap, ok := m.fullScreen(ctx, owner, or.SessionID)
+		snap, ok := m.fullScreen(ctx, owner, session(args, r))
 		if !ok {
 			return res, nil
 		}
-		out := OpenResult{OpenResult: or, Screen: &snap}
-		out.InitialOutput, out.Truncated = "", false
-		return tools.Result{Structured: out, Text: renderFullScreenSend(res.Text, snap)}, nil
+		return tools.Result{Structured: withScreen(r, snap), Text: renderFullScreenSend(res.Text, snap)}, nil
 	}
-	return open
+	return t
 }
 
 // fullScreen returns the session's screen (only the changed rows where

@@ -32,6 +32,22 @@ func buildExample(name string) (prog string, cleanup func(), err error) {
 	return prog, func() { os.RemoveAll(dir) }, nil
 }
 
+// startExample builds testdata/<name>.c and starts gdb on it with opts;
+// stop closes gdb (and with it the program and the service) and removes
+// the build.
+func startExample(ctx context.Context, name string, opts gdbmi.Options) (gdb *gdbmi.Client, stop func(), err error) {
+	prog, cleanup, err := buildExample(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Program = prog
+	if gdb, err = gdbmi.StartLocal(ctx, opts); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return gdb, func() { gdb.Close(context.Background()); cleanup() }, nil
+}
+
 // ExampleStartLocal starts gdb and a service of its own in one call, and
 // passes arguments that a shell would expand, split or run: the program
 // (testdata/args.c prints each argument in hex) receives them as they are.
@@ -106,18 +122,12 @@ func ExampleClient_Console() {
 func ExampleInFrame() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	prog, cleanup, err := buildExample("simple")
+	gdb, stop, err := startExample(ctx, "simple", gdbmi.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer cleanup()
-	gdb, err := gdbmi.StartLocal(ctx, gdbmi.Options{Program: prog})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer gdb.Close(context.Background())
+	defer stop()
 
 	_, _ = gdb.BreakInsert(ctx, "add")
 	_ = gdb.Run(ctx)
@@ -149,18 +159,12 @@ func ExampleInFrame() {
 func ExampleClient_WatchInsert() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	prog, cleanup, err := buildExample("watch")
+	gdb, stop, err := startExample(ctx, "watch", gdbmi.Options{SoftwareWatchpoints: true})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer cleanup()
-	gdb, err := gdbmi.StartLocal(ctx, gdbmi.Options{Program: prog, SoftwareWatchpoints: true})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer gdb.Close(context.Background())
+	defer stop()
 
 	_, _ = gdb.BreakInsert(ctx, "main")
 	_ = gdb.Run(ctx)
@@ -184,18 +188,12 @@ func ExampleClient_WatchInsert() {
 func ExampleClient_VarCreate() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	prog, cleanup, err := buildExample("vars")
+	gdb, stop, err := startExample(ctx, "vars", gdbmi.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer cleanup()
-	gdb, err := gdbmi.StartLocal(ctx, gdbmi.Options{Program: prog})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer gdb.Close(context.Background())
+	defer stop()
 
 	_, _ = gdb.BreakInsert(ctx, "vars.c:18")
 	_ = gdb.Run(ctx)
@@ -274,18 +272,12 @@ func ExampleClient_Attach() {
 func ExampleClient_WaitProgramOutput() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	prog, cleanup, err := buildExample("tty")
+	gdb, stop, err := startExample(ctx, "tty", gdbmi.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer cleanup()
-	gdb, err := gdbmi.StartLocal(ctx, gdbmi.Options{Program: prog})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer gdb.Close(context.Background())
+	defer stop()
 
 	_ = gdb.Run(ctx)
 	m, _ := gdb.WaitProgramOutput(ctx, regexp.MustCompile(`tty: .*`))

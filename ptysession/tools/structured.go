@@ -84,48 +84,40 @@ func walk(v any, str func(string), arr func([]any)) {
 // cutStrings returns a copy of v with every string longer than n cut to n
 // bytes with Bound (a string too short for the marker keeps its end).
 func cutStrings(v any, n int) any {
-	switch x := v.(type) {
-	case string:
+	return rebuild(v, func(s string) string {
 		switch {
-		case len(x) <= n:
-			return x
+		case len(s) <= n:
+			return s
 		case n == 0:
 			return ""
 		}
-		return Bound(x, n)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cutStrings(e, n)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = cutStrings(e, n)
-		}
-		return out
-	}
-	return v
+		return Bound(s, n)
+	}, func(a []any) []any { return a })
 }
 
 // cutArrays returns a copy of v with every array longer than n cut to its
 // first n elements.
 func cutArrays(v any, n int) any {
+	return rebuild(v, func(s string) string { return s }, func(a []any) []any { return a[:min(len(a), n)] })
+}
+
+// rebuild returns a copy of the decoded JSON tree v with str applied to
+// every string and arr to every array (before its elements are rebuilt).
+func rebuild(v any, str func(string) string, arr func([]any) []any) any {
 	switch x := v.(type) {
+	case string:
+		return str(x)
 	case []any:
-		if len(x) > n {
-			x = x[:n]
-		}
+		x = arr(x)
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = cutArrays(e, n)
+			out[i] = rebuild(e, str, arr)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = cutArrays(e, n)
+			out[k] = rebuild(e, str, arr)
 		}
 		return out
 	}

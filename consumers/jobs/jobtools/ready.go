@@ -3,13 +3,13 @@ package jobtools
 import (
 	"context"
 	"fmt"
-	"net"
 	"regexp"
 	"strconv"
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
@@ -133,12 +133,8 @@ func (h handlers) readyNow(ctx context.Context, owner *core.Owner, id string, w 
 			*next = r.Next
 		}
 	}
-	if w.Port > 0 {
-		d := net.Dialer{Timeout: readyPortEvery}
-		if c, err := d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(w.Port))); err == nil {
-			_ = c.Close()
-			return ReadyOut{Ready: true, By: "port", Detail: strconv.Itoa(w.Port)}, true
-		}
+	if w.Port > 0 && ptysession.PortAccepts(ctx, w.Port, readyPortEvery) {
+		return ReadyOut{Ready: true, By: "port", Detail: strconv.Itoa(w.Port)}, true
 	}
 	if info.State.Final() {
 		return ReadyOut{Reason: "exited"}, true
