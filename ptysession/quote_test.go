@@ -9,19 +9,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"":       "''",
-		"abc":    "'abc'",
-		"it's":   `'it'\''s'`,
-		"''":     `''\'''\'''`,
-		"$x `y`": "'$x `y`'",
-	} {
-		if got := ShellQuote(in); got != want {
-			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
+// ShellQuote's cases are internal/shellquote's (TestQuote): it forwards.
 
 func TestQuoteEnvShapes(t *testing.T) {
 	st, err := QuoteEnv("NAME", "it's fine")
