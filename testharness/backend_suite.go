@@ -39,8 +39,9 @@ type BackendHarness struct {
 // resize, signals to the foreground group, Close to quiescence (a setsid
 // double-forked grandchild, a child that ignores SIGTERM and SIGHUP),
 // idempotent and concurrent Close, invalid UTF-8 passing through as bytes,
-// 10 MB of output without loss, and Write honouring its context when the
-// program does not read.
+// 10 MB of output without loss, Write honouring its context when the
+// program does not read, and, for a backend that can tell, a truthful
+// answer to the settle question (core.InputWatcher).
 func TestBackend(t *testing.T, h BackendHarness) {
 	bs := &backendSuite{h: h}
 	t.Run("RoundTrip", bs.testRoundTrip)
@@ -56,6 +57,7 @@ func TestBackend(t *testing.T, h BackendHarness) {
 	t.Run("InvalidUTF8", bs.testInvalidUTF8)
 	t.Run("LargeOutput", bs.testLargeOutput)
 	t.Run("WriteHonoursContext", bs.testWriteContext)
+	t.Run("InputWatcher", bs.testInputWatcher)
 }
 
 type backendSuite struct {

@@ -31,6 +31,7 @@ var seamMutations = map[string]string{
 var backendMutations = map[string]string{
 	"drop-tail":    "OutputAtExit", // the last chunk before EOF is lost
 	"wrong-status": "ExitCode",     // the exit code is misreported
+	"ignore-taken": "InputWatcher", // output the caller has not taken in does not count as in flight
 }
 
 func TestSuitesCatchMutations(t *testing.T) {
@@ -202,6 +203,17 @@ func (s *mutatedSession) Read(p []byte) (int, error) {
 			return copy(p, prev), err
 		}
 	}
+}
+
+func (s *mutatedSession) Foreground() (core.InputBaseline, error) {
+	return s.BackendSession.(core.InputWatcher).Foreground()
+}
+
+func (s *mutatedSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
+	if s.mode == "ignore-taken" {
+		taken = ^uint64(0)
+	}
+	return s.BackendSession.(core.InputWatcher).InputWait(base, taken)
 }
 
 func (s *mutatedSession) ExitStatus() core.Status {
