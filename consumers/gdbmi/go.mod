@@ -12,6 +12,7 @@ require (
 
 require (
 	github.com/creack/pty v1.1.24 // indirect
+	github.com/ptyseam/ptyseam/internal v0.1.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
