@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -29,10 +30,10 @@ func ValidateEnv(env []string) error {
 	for i, kv := range env {
 		name, _, ok := strings.Cut(kv, "=")
 		if !ok {
-			return Errorf(CodeInvalidArgument, "env[%d]: %q is not NAME=VALUE", i, truncateForMsg(kv))
+			return Errorf(CodeInvalidArgument, "env[%d]: %s is not NAME=VALUE", i, QuoteForMsg(kv))
 		}
 		if !ValidEnvName(name) {
-			return Errorf(CodeInvalidArgument, "env[%d]: invalid variable name %q (want [A-Za-z_][A-Za-z0-9_]*)", i, truncateForMsg(name))
+			return Errorf(CodeInvalidArgument, "env[%d]: invalid variable name %s (want [A-Za-z_][A-Za-z0-9_]*)", i, QuoteForMsg(name))
 		}
 		if strings.IndexByte(kv, 0) >= 0 {
 			return Errorf(CodeInvalidArgument, "env[%d]: the value of %s contains a NUL byte", i, name)
@@ -100,9 +101,11 @@ func validateSize(sz Size) error {
 	return nil
 }
 
-func truncateForMsg(s string) string {
+// QuoteForMsg returns s quoted for an error message: at most its first 64
+// bytes, as valid UTF-8, Go-quoted (control characters escaped).
+func QuoteForMsg(s string) string {
 	if len(s) > 64 {
-		return s[:64] + "..."
+		s = s[:64] + "..."
 	}
-	return s
+	return strconv.Quote(strings.ToValidUTF8(s, "\uFFFD"))
 }

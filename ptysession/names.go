@@ -33,7 +33,7 @@ func (s *Sessions) Find(ctx context.Context, owner *core.Owner, name string) (Se
 		found = in // the newest exited one wins
 	}
 	if found == nil {
-		return SessionInfo{}, &core.Error{Code: core.CodeNoSession, Op: "find", Msg: "the owner has no session named " + quoteForMsg(name)}
+		return SessionInfo{}, &core.Error{Code: core.CodeNoSession, Op: "find", Msg: "the owner has no session named " + core.QuoteForMsg(name)}
 	}
 	return *found, nil
 }

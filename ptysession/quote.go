@@ -38,7 +38,7 @@ func ShellQuote(s string) string { return shellquote.Quote(s) }
 // [A-Za-z_][A-Za-z0-9_]* or a value that contains NUL.
 func QuoteEnv(name, value string) (string, error) {
 	if !core.ValidEnvName(name) {
-		return "", &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + quoteForMsg(name) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
+		return "", &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + core.QuoteForMsg(name) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
 	}
 	if strings.IndexByte(value, 0) >= 0 {
 		return "", &core.Error{Code: core.CodeInvalidArgument, Msg: "env." + name + ": the value contains a NUL byte"}
@@ -114,7 +114,7 @@ func validateEnv(env map[string]string) ([]string, error) {
 	out := make([]string, 0, len(names))
 	for _, n := range names {
 		if !core.ValidEnvName(n) {
-			return nil, &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + quoteForMsg(n) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
+			return nil, &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + core.QuoteForMsg(n) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
 		}
 		if strings.IndexByte(env[n], 0) >= 0 {
 			return nil, &core.Error{Code: core.CodeInvalidArgument, Msg: "env." + n + ": the value contains a NUL byte"}
@@ -122,11 +122,4 @@ func validateEnv(env map[string]string) ([]string, error) {
 		out = append(out, n+"="+env[n])
 	}
 	return out, nil
-}
-
-func quoteForMsg(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "..."
-	}
-	return `"` + strings.ToValidUTF8(s, "\uFFFD") + `"`
 }

@@ -41,7 +41,7 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 	}
 	name, ok := ParseSignal(string(sig))
 	if !ok {
-		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", quoteForMsg(string(sig)), signalNames())
+		return SignalResult{}, invalid(op, id, "signal", "%s is not one of %s", core.QuoteForMsg(string(sig)), signalNames())
 	}
 	w := s.watchOutput(owner, id)
 	r, err := s.t.Signal(ctx, owner, id, core.SignalRequest{Signal: name, AllowLeader: s.opts.argvMode()})

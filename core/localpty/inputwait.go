@@ -2,35 +2,17 @@ package localpty
 
 import "github.com/ptyseam/ptyseam/core"
 
-// foreground is a snapshot of the terminal's foreground process group,
-// what probe finds in /proc.
+// foreground is what probe finds in /proc about the terminal's foreground
+// process group (core.InputWait is what it answers from it).
 type foreground struct {
-	// PGID is the foreground process group id (TIOCGPGRP).
-	PGID int
-	// Leader reports that PGID is the top-level process's own group.
-	Leader bool
-	// ReadingInput reports that every live process of the group is
-	// sleeping and at least one is blocked reading the terminal (read, or
-	// select/poll/epoll on it).
-	ReadingInput bool
-	// Switches sums the voluntary context switches of the group's tasks
-	// that are blocked on the terminal: it changes when such a task woke
-	// (for input) and blocked again. Other threads (a runtime's
-	// housekeeping threads wake all the time) do not count.
-	Switches uint64
-	// PendingOutput counts bytes the program wrote to the terminal that
-	// have not been read from it yet (-1 when unknown); a reader between a
-	// read and its count (readInFlight) counts at least one.
-	PendingOutput int
-	// PendingInput counts bytes written to the terminal that the program
-	// could read but has not read yet (-1 when unknown).
-	PendingInput int
-	// Relay reports that a task blocked on the terminal also waits on a
-	// TCP socket (it forwards the terminal to a peer).
-	Relay bool
-	// OutputRead counts the bytes Read has returned so far, measured after
-	// PendingOutput.
-	OutputRead uint64
+	PGID          int    // the foreground process group (TIOCGPGRP)
+	Leader        bool   // PGID is the top-level process's own group
+	ReadingInput  bool   // every live task sleeps, one blocked reading the terminal
+	Switches      uint64 // voluntary switches of the tasks blocked on the terminal
+	PendingOutput int    // output not read from the terminal (-1 unknown; >= 1 while a read is uncounted)
+	PendingInput  int    // typed input the program has not read (-1 unknown)
+	Relay         bool   // a task blocked on the terminal also waits on a TCP socket
+	OutputRead    uint64 // bytes Read returned, measured after PendingOutput
 }
 
 // Foreground reports who holds the terminal with one TIOCGPGRP and, when
