@@ -75,69 +75,52 @@ type BackendSession interface {
 // /proc on Linux). The service asks it one question, "does the program
 // wait for input, with nothing in flight, since this baseline?", to settle
 // sends with [WaitStdinRead], to tell a shell at its prompt from a running
-// command, and to answer [Service.WaitingForInput]. A backend that cannot
-// tell does not implement it, or returns an error (a remote program, a
-// platform without /proc): the service then settles on other evidence
-// (the prompt marker, exit, silence).
+// command, and for [Service.WaitingForInput]. A backend that cannot tell
+// does not implement it or returns an error, and the service settles on
+// other evidence (the prompt marker, exit, silence).
 type InputWatcher interface {
-	// Foreground reports who holds the terminal, cheaply (no walk of the
-	// program's processes): Group and Leader, and, when Leader, Wakes
-	// counted for the top-level process alone, a valid baseline for a
-	// shell that is its terminal's only reader. On an error, Group and
-	// Leader are still filled when the holder was known.
+	// Foreground is a cheap look (no walk of the program's processes) at
+	// who holds the terminal: Group and Leader, and when Leader, Wakes of
+	// the top-level process alone (a valid baseline for a shell that is
+	// its terminal's only reader). On an error, Group and Leader are still
+	// filled when the holder was known.
 	Foreground() (InputBaseline, error)
-	// InputWait answers the question against base (a zero base: any wait
-	// counts as new). taken is how many bytes of Read's output the service
-	// has taken in so far: output Read returned but the service has not
-	// taken in is in flight.
+	// InputWait answers the question against base (zero: any wait is
+	// new). taken counts the bytes of Read's output the service has taken
+	// in; output Read returned beyond it is in flight.
 	InputWait(base InputBaseline, taken uint64) (InputWait, error)
 }
 
 // InputBaseline marks who holds the terminal and how far their wait for
-// input has got, so that a later [InputWatcher.InputWait] can tell a new
-// wait from an old one.
+// input has got.
 type InputBaseline struct {
-	// Group is the terminal's foreground process group (the id
-	// [SignalResult.TargetPGID] names), 0 when unknown.
-	Group int
-	// Leader reports that Group is the top-level process's own group (a
-	// shell at its prompt).
-	Leader bool
-	// Wakes counts how often the holder's tasks that wait on the terminal
-	// woke (for input) and blocked again. Only equality means anything:
-	// the same Group and Wakes is the same wait.
+	Group  int  // the foreground process group ([SignalResult.TargetPGID]'s ids), 0 when unknown
+	Leader bool // Group is the top-level process's own (a shell at its prompt)
+	// Wakes counts how often the holder's tasks waiting on the terminal
+	// woke and blocked again; only equality means anything.
 	Wakes uint64
+}
+
+// Differs reports whether b marks another wait than base: another group,
+// or a reader that woke since.
+func (b InputBaseline) Differs(base InputBaseline) bool {
+	return b.Group != base.Group || b.Wakes != base.Wakes
 }
 
 // InputWait is a backend's answer to the service's question.
 type InputWait struct {
-	// Now is where things stand at the answer: a baseline for a later
-	// question.
-	Now InputBaseline
-	// Reading reports that every live process of the foreground group
-	// sleeps and at least one is blocked reading the terminal.
-	Reading bool
-	// Waiting reports Reading with nothing in flight: no typed input is
-	// left to read, no output waits in the terminal or in the backend,
-	// and the service has taken in all the output Read returned. A
-	// settled wait needs it, so output printed just before a program
-	// blocked is never cut off.
+	Now     InputBaseline // where things stand: a baseline for a later question
+	Reading bool          // every live process of the foreground sleeps, one blocked reading the terminal
+	// Waiting is Reading with nothing in flight: no typed input left, no
+	// output in the terminal or the backend, and all output Read returned
+	// taken in. A settled wait needs it, so output printed just before a
+	// program blocked is never cut off.
 	Waiting bool
-	// New reports that the wait began after the baseline: another group
-	// holds the terminal, or its reader woke since.
-	New bool
-	// Relay reports that a task blocked on the terminal also waits on a
-	// TCP socket: it forwards the terminal to a peer (an ssh or telnet
-	// client), so its wait says nothing about whether the program at the
-	// far end waits for input. The service does not settle on such a
-	// read.
+	New     bool // Now.Differs(base): the wait began after the baseline
+	// Relay: a task blocked on the terminal also waits on a TCP socket, so
+	// it forwards the terminal to a peer (an ssh client) and its wait says
+	// nothing about the far end. The service does not settle on it.
 	Relay bool
-}
-
-// Differs reports whether b marks another wait than base: another group,
-// or a reader that woke since (what [InputWait.New] reports).
-func (b InputBaseline) Differs(base InputBaseline) bool {
-	return b.Group != base.Group || b.Wakes != base.Wakes
 }
 
 // PromptMarker is implemented by backend sessions that run a shell known to

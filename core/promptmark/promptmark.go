@@ -49,30 +49,20 @@ func Install() string {
 	return "PS1=" + shellquote.Quote(PS1) + "; PROMPT_COMMAND=" + shellquote.Quote(PromptCommand)
 }
 
-// promptEndOSC is PromptEnd without its terminator (BEL or ST).
-const promptEndOSC = "]133;B"
-
 // ContainsPromptEnd reports whether raw terminal output holds a prompt-end
-// marker, whatever terminates it.
+// marker, whatever terminates it (BEL or ST).
 func ContainsPromptEnd(raw []byte) bool {
-	return bytes.Contains(raw, []byte(promptEndOSC))
+	return bytes.Contains(raw, []byte("]133;B"))
 }
 
 // Marker is one marker read back by Parse.
 type Marker struct {
-	// Kind is the marker letter: 'A' prompt start, 'B' prompt end, 'C'
-	// command start, 'D' command end.
-	Kind byte
-	// Exit is the exit status a D marker carries, when ExitValid.
-	Exit      int
-	ExitValid bool
-	// Line is the shell's count of input lines read (the D marker's
-	// line=N option, N >= 0), when LineValid.
-	Line      int64
-	LineValid bool
-	// InputPending: the D marker's inq=1, typed input was waiting as the
-	// shell came back to its prompt.
-	InputPending bool
+	Kind         byte // 'A' prompt start, 'B' prompt end, 'C' command start, 'D' command end
+	Exit         int  // a D marker's exit status, when ExitValid
+	ExitValid    bool
+	Line         int64 // a D marker's line=N (input lines the shell read, N >= 0), when LineValid
+	LineValid    bool
+	InputPending bool // a D marker's inq=1: typed input waited as the shell came back
 }
 
 // Parse reads a complete OSC payload (the bytes between ESC ] and the
