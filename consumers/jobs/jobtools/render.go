@@ -105,4 +105,3 @@ func renderDrop(r jobs.DropResult) string {
 	}
 	return s
 }
-
