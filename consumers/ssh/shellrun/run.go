@@ -127,9 +127,6 @@ func marksPrompts(t Terminals, owner *core.Owner, id core.SessionID, before core
 	return err == nil && now.Prompts > 0
 }
 
-// promptEnd is the OSC 133;B marker that ends a marked prompt.
-var promptEnd = []byte("]133;B")
-
 // promptWait bounds the wait for the prompt after a command's frame.
 const promptWait = 2 * time.Second
 
