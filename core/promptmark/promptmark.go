@@ -15,6 +15,7 @@ package promptmark
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/ptyseam/ptyseam/internal/shellquote"
 )
@@ -52,7 +53,7 @@ func Install() string {
 // ContainsPromptEnd reports whether raw terminal output holds a prompt-end
 // marker, whatever terminates it (BEL or ST).
 func ContainsPromptEnd(raw []byte) bool {
-	return bytes.Contains(raw, []byte("]133;B"))
+	return bytes.Contains(raw, []byte(strings.TrimSuffix(PromptEnd, "\x07")))
 }
 
 // Marker is one marker read back by Parse.
