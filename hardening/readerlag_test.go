@@ -64,6 +64,22 @@ func TestSendWaitsForOutputStillInTheReader(t *testing.T) {
 	s := spawnSession(t, ctx, svc, owner, core.SpawnRequest{Type: "lagging",
 		Command: []string{"python3", "-c", `print("READY", flush=True)
 while True: print("got", input(), flush=True)`}})
+	// A word typed before python started (python3 may be a version
+	// manager's shim taking seconds under load) would settle on the quiet
+	// window, as it should: the sends start once the program is up.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		page, err := svc.Read(owner, s.ID, core.PageRequest{Start: 0, Count: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.Join(page.Lines, "\n"), "READY") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("python never printed READY: %+v", page)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	for i := range 3 {
 		word := fmt.Sprintf("word-%d", i)
 		res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, QuietWindow: 2 * time.Second})
