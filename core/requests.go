@@ -133,6 +133,10 @@ type SendResult struct {
 	Truncated bool `json:"truncated"`
 	// Skipped counts whole lines dropped from Delta.
 	Skipped int64 `json:"skipped,omitempty"`
+	// Cut lists the line ranges left out of Delta when the ptysession
+	// facade cut it keeping error lines (ptysession.CutKeepErrors): Delta
+	// then holds a marker line in place of each; page them by line number.
+	Cut []LineRange `json:"cut,omitempty"`
 	// ExitCode is the exit code the shell reported for the command (from
 	// its OSC 133;D marker) when the send settled on a prompt, else nil.
 	ExitCode *int `json:"exitCode,omitempty"`

@@ -14,15 +14,29 @@ const outputOnceTools = "Output is returned once: pty_open, pty_send, pty_tail a
 // position past it. Concurrent consumers of one session are serialised and
 // never get the same output.
 func (s *Sessions) consume(owner *core.Owner, id core.SessionID, maxLines int) (core.OutputDelta, error) {
+	d, _, err := s.consumeCut(owner, id, maxLines)
+	return d, err
+}
+
+// consumeCut is consume that also returns the line ranges a cut left out
+// (with Options.Cut CutKeepErrors; nil otherwise).
+func (s *Sessions) consumeCut(owner *core.Owner, id core.SessionID, maxLines int) (core.OutputDelta, []LineRange, error) {
 	cs := s.cursor(owner, id)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	d, err := cs.cur.Next(s.reader(owner, id), maxLines, s.opts.MaxResultBytes)
+	var d core.OutputDelta
+	var cut []LineRange
+	var err error
+	if s.opts.Cut == CutKeepErrors {
+		d, cut, err = nextKeepingErrors(&cs.cur, s.reader(owner, id), maxLines, s.opts.MaxResultBytes)
+	} else {
+		d, err = cs.cur.Next(s.reader(owner, id), maxLines, s.opts.MaxResultBytes)
+	}
 	if err != nil {
 		switch core.CodeOf(err) {
 		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
 			s.forget(owner, id)
 		}
 	}
-	return d, err
+	return d, cut, err
 }

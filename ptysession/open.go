@@ -64,6 +64,9 @@ type OpenResult struct {
 	InitialOutput string `json:"initialOutput"`
 	// Truncated reports that older parts of InitialOutput were dropped.
 	Truncated bool `json:"truncated"`
+	// Cut lists the line ranges left out of InitialOutput when
+	// Options.Cut is CutKeepErrors (see SendResult.Cut).
+	Cut []LineRange `json:"cut,omitempty"`
 	// WaitReason says how the typed command settled (empty when nothing
 	// was typed).
 	WaitReason core.WaitReason `json:"waitReason,omitempty"`
@@ -162,6 +165,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		reason = r.WaitReason
 	}
 	var d core.OutputDelta
+	var cut []LineRange
 	if typed == "" && target == nil {
 		// Nothing ran since the spawn: its initial output is the open's,
 		// and the owner's tail position continues past it.
@@ -171,7 +175,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		cs.mu.Lock()
 		cs.cur = sp.Cursor
 		cs.mu.Unlock()
-	} else if d, err = s.consume(owner, id, MaxLines); err != nil {
+	} else if d, cut, err = s.consumeCut(owner, id, MaxLines); err != nil {
 		return OpenResult{}, s.abandon(owner, id, err)
 	}
 	info, err := s.t.Info(owner, id)
@@ -184,6 +188,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		Status:        info.Status,
 		InitialOutput: d.Text,
 		Truncated:     d.Truncated,
+		Cut:           cut,
 		WaitReason:    reason,
 	}, nil
 }

@@ -51,6 +51,12 @@ type Options struct {
 	// core.DefaultMaxOutputBytes, 32 KiB). The newest output is kept (for a
 	// page: the first lines).
 	MaxResultBytes int
+	// Cut says what an open's initial output, a send's delta and a tail
+	// keep when they exceed MaxResultBytes or the tail's line budget:
+	// CutNewest (the default) keeps the newest output, CutKeepErrors the
+	// head, the tail and the error-looking lines between, with the ranges
+	// left out in the result's Cut field (see [CutLines]).
+	Cut CutPolicy
 	// MaxSendBytes bounds the data of one send (default
 	// core.DefaultMaxSendBytes, 1 MiB).
 	MaxSendBytes int

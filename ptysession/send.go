@@ -71,8 +71,8 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	}
 	out := res
 	out.HandBack = s.boundHandBack(res.HandBack)
-	if d, derr := s.consume(owner, id, MaxLines); derr == nil {
-		out.Delta, out.Truncated, out.Skipped = d.Text, d.Truncated, d.SkippedLines
+	if d, cut, derr := s.consumeCut(owner, id, MaxLines); derr == nil {
+		out.Delta, out.Truncated, out.Skipped, out.Cut = d.Text, d.Truncated, d.SkippedLines, cut
 	} else { // closed meanwhile: the seam's own delta is all there is
 		text, truncated, skipped := boundNewest(res.Delta, s.opts.MaxResultBytes)
 		out.Delta, out.Truncated, out.Skipped = text, res.Truncated || truncated, res.Skipped+skipped

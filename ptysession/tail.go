@@ -24,6 +24,11 @@ type TailResult struct {
 	Truncated bool `json:"truncated"`
 	// Skipped counts the whole lines skipped.
 	Skipped int64 `json:"skipped"`
+	// Cut lists the line ranges left out of Text, by global line number,
+	// when Options.Cut is CutKeepErrors (Text then holds a marker line in
+	// place of each, and keeps the first lines and the error-looking
+	// ones as well as the newest).
+	Cut []LineRange `json:"cut,omitempty"`
 }
 
 // Tail returns the output the session printed that owner has not been
@@ -47,11 +52,11 @@ func (s *Sessions) Tail(ctx context.Context, owner *core.Owner, id core.SessionI
 	if lines == 0 {
 		lines = s.opts.TailLines
 	}
-	d, err := s.consume(owner, id, lines)
+	d, cut, err := s.consumeCut(owner, id, lines)
 	if err != nil {
 		return TailResult{}, err
 	}
-	return TailResult{Text: d.Text, Lines: countLines(d.Text), Truncated: d.Truncated, Skipped: d.SkippedLines}, nil
+	return TailResult{Text: d.Text, Lines: countLines(d.Text), Truncated: d.Truncated, Skipped: d.SkippedLines, Cut: cut}, nil
 }
 
 // countLines counts the lines text touches: its newlines, plus one for an

@@ -19,7 +19,7 @@ func renderOpen(r OpenResult) string {
 		fmt.Fprintf(&b, "; settled: %s", r.WaitReason)
 	}
 	if r.Truncated {
-		b.WriteString("; older output cut")
+		b.WriteString(cutNote(r.Cut, "older output cut"))
 	}
 	b.WriteString("]\n")
 	writeOutput(&b, r.InitialOutput)
@@ -34,7 +34,7 @@ func renderSend(r SendResult) string {
 	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
-		fmt.Fprintf(&b, "; %d older lines cut", r.Skipped)
+		b.WriteString(cutNote(r.Cut, fmt.Sprintf("%d older lines cut", r.Skipped)))
 	}
 	b.WriteString("]\n")
 	if h := r.HandBack; h != nil {
@@ -55,7 +55,7 @@ func renderTail(r TailResult) string {
 	case r.Text == "" && !r.Truncated:
 		return "[no new output]"
 	case r.Truncated:
-		fmt.Fprintf(&b, "[%s; %d older lines skipped]\n", plural(r.Lines, "new line"), r.Skipped)
+		fmt.Fprintf(&b, "[%s%s]\n", plural(r.Lines, "new line"), cutNote(r.Cut, fmt.Sprintf("%d older lines skipped", r.Skipped)))
 	default:
 		fmt.Fprintf(&b, "[%s]\n", plural(r.Lines, "new line"))
 	}

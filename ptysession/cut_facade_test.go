@@ -1,0 +1,80 @@
+package ptysession
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// A build's error in the middle of a long delta survives the cut, the
+// markers name the ranges left out, and pty_read pages exactly those.
+func TestSendCutKeepsErrorLines(t *testing.T) {
+	forEachSeam(t, Options{Cut: CutKeepErrors, MaxResultBytes: 4096}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res := shellSend(t, s, owner, r.SessionID,
+			"seq -f 'step %g' 1 999; echo 'main.go:12:5: undefined: frob'; seq -f 'step %g' 1001 2000")
+		checkCutDelta(t, s, owner, r.SessionID, res.Delta, res.Truncated, res.Skipped, res.Cut, 4096)
+		if !strings.Contains(res.Delta, "step 2000\n") || !strings.Contains(res.Delta, "\nmain.go:12:5: undefined: frob\n") {
+			t.Fatalf("delta lost the error or the newest lines:\n%s", res.Delta)
+		}
+		if !strings.Contains(renderSend(res), "pty_read pages them") {
+			t.Fatalf("summary %q does not say what was cut", strings.SplitN(renderSend(res), "\n", 2)[0])
+		}
+	})
+}
+
+func TestTailCutKeepsErrorLines(t *testing.T) {
+	forEachSeam(t, Options{Cut: CutKeepErrors}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		before := newestLine(t, s, owner, r.SessionID)
+		if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.2; seq 1 300; echo 'FAIL: TestParse'; seq 302 600", QuietWindow: 50_000_000}}); err != nil {
+			t.Fatal(err)
+		}
+		waitPromptAfter(t, s, owner, r.SessionID, before)
+		tr, err := s.Tail(testCtx(t), owner, r.SessionID, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Lines > 40 || !strings.Contains(tr.Text, "\nFAIL: TestParse\n") || !strings.Contains(tr.Text, "600\n") {
+			t.Fatalf("tail of 40 lines (%d) lost the failure or the newest lines:\n%s", tr.Lines, tr.Text)
+		}
+		checkCutDelta(t, s, owner, r.SessionID, tr.Text, tr.Truncated, tr.Skipped, tr.Cut, core.DefaultMaxOutputBytes)
+	})
+}
+
+// checkCutDelta checks a cut result against the session's scrollback:
+// every range left out has its marker, holds no error line, and the
+// skipped count is their sum.
+func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, text string, truncated bool, skipped int64, cut []LineRange, maxBytes int) {
+	t.Helper()
+	if !truncated || len(cut) == 0 || len(text) > maxBytes {
+		t.Fatalf("truncated %v, cut %v, %d bytes (max %d)", truncated, cut, len(text), maxBytes)
+	}
+	var sum int64
+	for _, r := range cut {
+		sum += r.Len()
+		if !strings.Contains(text, marker(r)+"\n") {
+			t.Errorf("no marker %q", marker(r))
+		}
+		for from := r.From; from <= r.To; {
+			pg, err := s.Read(testCtx(t), owner, id, ReadRequest{Start: from, Count: int(r.To - from + 1)})
+			if err != nil || pg.Start != from || pg.End <= from {
+				t.Fatalf("read of %v from %d: %+v %v", r, from, pg, err)
+			}
+			for _, l := range strings.Split(strings.TrimSuffix(pg.Text, "\n"), "\n") {
+				if LooksLikeError(l) {
+					t.Errorf("range %v left out the error line %q", r, l)
+				}
+			}
+			from = pg.End
+		}
+	}
+	if skipped != sum {
+		t.Fatalf("skipped %d, ranges hold %d", skipped, sum)
+	}
+}
