@@ -103,7 +103,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		return nil, err
 	}
 	lopts := localpty.Options{Sandbox: sb, DisableCgroup: cfg.NoCgroup}
-	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, MaxTimeout: cfg.MaxTimeout, Recording: rec != nil}
+	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, MaxTimeout: cfg.MaxTimeout, Recording: rec != nil, Cut: ptysession.CutKeepErrors}
 	var al allowlist
 	if len(cfg.Allow) > 0 {
 		// Under an allowlist no shell exists: programs run directly as
@@ -176,6 +176,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		waitSources = append(waitSources, jobWaits{jm})
 	}
 	if err := disp.Add(ptysession.WaitTool(sessions, waitSources...)); err != nil {
+		return nil, err
+	}
+	if err := disp.Add(ptysession.SearchTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
 	ts = &toolServer{svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}

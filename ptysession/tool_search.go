@@ -1,0 +1,78 @@
+package ptysession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// ToolSearch is the name of the search tool.
+const ToolSearch = "pty_search"
+
+// SearchTool returns pty_search over s: a regular-expression search of a
+// session's retained output, or of a job's that one of sources knows. It
+// is not part of PtyTools; a server adds it.
+func SearchTool(s *Sessions, sources ...WaitSource) tools.Tool {
+	jobs := ""
+	if len(sources) > 0 {
+		jobs = " or background job"
+	}
+	return tools.Tool{
+		Definition: tools.Definition{
+			Name:  ToolSearch,
+			Title: "Search a session's output",
+			Description: "Find the lines of a session's" + jobs + " output that match a regular expression (RE2, like grep -E), " +
+				"with their line numbers, oldest first. For an error in a long log: then pty_read start=line reads around it. " +
+				"Does not move pty_tail's position. If more is true, call again with from=next.",
+			InputSchema:  searchInput,
+			OutputSchema: searchOutput,
+		},
+		Handler: func(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+			var a searchArgs
+			if err := tools.DecodeArgs(raw, &a); err != nil {
+				return tools.Result{}, err
+			}
+			r, err := s.Search(ctx, owner, a.ID, SearchRequest{Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, From: a.From, Limit: a.Limit}, sources...)
+			if err != nil {
+				return tools.Result{}, toolErr(err)
+			}
+			return tools.Result{Structured: r, Text: renderSearch(a.Pattern, r)}, nil
+		},
+	}
+}
+
+func renderSearch(pattern string, r SearchResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s matching %q", plural(len(r.Matches), "line"), pattern)
+	if r.Dropped > 0 {
+		fmt.Fprintf(&b, "; %d older lines no longer kept", r.Dropped)
+	}
+	if r.More {
+		fmt.Fprintf(&b, "; more: search again from %d", r.Next)
+	} else {
+		fmt.Fprintf(&b, "; searched to the end (next %d)", r.Next)
+	}
+	b.WriteString("]\n")
+	for _, m := range r.Matches {
+		fmt.Fprintf(&b, "%d: %s\n", m.Line, m.Text)
+	}
+	return b.String()
+}
+
+type searchArgs struct {
+	ID         string `json:"id" jsonschema:"sessionId or job id."`
+	Pattern    string `json:"pattern" jsonschema:"Regular expression (RE2)."`
+	IgnoreCase bool   `json:"ignoreCase,omitempty" jsonschema:"Match case-insensitively."`
+	From       int64  `json:"from,omitempty" jsonschema:"First line searched (default 0)."`
+	Limit      int    `json:"limit,omitempty" jsonschema:"Most matches (default 50)."`
+}
+
+var (
+	searchInput = schemaOf[searchArgs](tools.NonEmpty("id"), tools.Length("pattern", 1, MaxSearchPattern),
+		tools.AtLeast("from", 0), tools.Range("limit", 0, MaxSearchLimit))
+	searchOutput = schemaOf[SearchResult]()
+)
