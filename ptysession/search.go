@@ -73,10 +73,15 @@ type SearchResult struct {
 // naming the field.
 func (s *Sessions) Search(ctx context.Context, owner *core.Owner, target string, req SearchRequest, sources ...WaitSource) (SearchResult, error) {
 	const op = "search"
-	if err := checkCall(ctx, op, owner, core.SessionID(target)); err != nil {
+	id := core.SessionID(target)
+	if len(sources) > 0 && core.IsJobID(target) {
+		// A source may know it (checkCall refuses job ids).
+		if err := checkCall(ctx, op, owner, "pty_"); err != nil {
+			return SearchResult{}, err
+		}
+	} else if err := checkCall(ctx, op, owner, id); err != nil {
 		return SearchResult{}, err
 	}
-	id := core.SessionID(target)
 	switch {
 	case req.Pattern == "" || len(req.Pattern) > MaxSearchPattern:
 		return SearchResult{}, invalid(op, id, "pattern", "must be 1 to %d bytes", MaxSearchPattern)
