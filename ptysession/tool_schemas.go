@@ -59,7 +59,7 @@ type waitArgs struct {
 
 // schemaOf derives a pty tool's schema with the facade's own named types.
 func schemaOf[T any](opts ...tools.SchemaOption) json.RawMessage {
-	return tools.MustInferSchema[T](append(opts, tools.EnumOf(WaitOutput, WaitPort, WaitExit, WaitInput))...)
+	return tools.MustInferSchema[T](append(opts, tools.EnumOf(WaitOutput, WaitPort, WaitExit, WaitInput, WaitScreen))...)
 }
 
 // deadlineRules bound timeoutMs and quietMs by max and describe them.

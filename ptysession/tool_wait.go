@@ -22,12 +22,13 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 	return tools.Tool{
 		Definition: tools.Definition{
 			Name:  ToolWait,
-			Title: "Wait for output, a port or an exit",
+			Title: "Wait for output, a port, an exit or a screen change",
 			Description: "Wait, without polling, until the first of several conditions holds, across your sessions and " +
 				"background jobs: a line of new output matches a regular expression (kind output, with target and pattern), " +
 				"a TCP port on this host accepts connections (kind port), a program exits (kind exit, with target), or a " +
 				"program waits for input: a question, a password prompt, the shell's prompt again (kind input, with target; " +
-				"terminal sessions only). " +
+				"terminal sessions only), or a session's screen changes or shows a row matching pattern (kind screen, for " +
+				"full-screen programs). " +
 				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
 				"build to finish. Returns which condition fired (condition, its index), with the matching line (for input: the " +
 				"newest line, the question) and its line number, or fired false when timeoutMs passed (default 30000, at most " +
@@ -72,6 +73,9 @@ func renderWait(r WaitResult, conds []WaitCondition) string {
 	b.WriteString("]")
 	if r.LineNumber != nil {
 		fmt.Fprintf(&b, "\nline %d: %s", *r.LineNumber, r.Line)
+	}
+	if r.Row != nil {
+		fmt.Fprintf(&b, "\nrow %d: %s", *r.Row, r.Line)
 	}
 	return b.String()
 }

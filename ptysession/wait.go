@@ -28,7 +28,21 @@ const (
 	// it: a program asking a question, or the shell back at its prompt.
 	// Only sessions whose backend probes the foreground can tell.
 	WaitInput WaitKind = "input"
+	// WaitScreen fires when Target's screen (what its terminal shows, for
+	// full-screen programs) changes from what it showed when the wait
+	// began, or, with Pattern, when a row of it matches Pattern. It needs
+	// a [WaitSource] that is also a [ScreenPeeker].
+	WaitScreen WaitKind = "screen"
 )
+
+// ScreenPeeker lets a wait read sessions' screens; a [WaitSource] that
+// also implements it serves WaitScreen conditions (*screen.Manager has
+// the method).
+type ScreenPeeker interface {
+	// PeekScreen returns the rows the session's terminal shows now,
+	// without disturbing anyone else's view of what changed.
+	PeekScreen(ctx context.Context, owner *core.Owner, id core.SessionID) ([]string, error)
+}
 
 // Bounds of a [WaitRequest].
 const (
@@ -48,9 +62,10 @@ type WaitCondition struct {
 	Kind WaitKind `json:"kind"`
 	// Target is the session (or, through a [WaitSource], job) whose output
 	// or exit is watched; unused for WaitPort.
-	Target string `json:"target,omitempty" jsonschema:"sessionId or job id (output, exit, input)."`
-	// Pattern is WaitOutput's regular expression (Go RE2 syntax).
-	Pattern string `json:"pattern,omitempty" jsonschema:"Regular expression (RE2) a line must match (output)."`
+	Target string `json:"target,omitempty" jsonschema:"sessionId or job id (output, exit, input, screen)."`
+	// Pattern is WaitOutput's regular expression (Go RE2 syntax), or
+	// WaitScreen's, optional there.
+	Pattern string `json:"pattern,omitempty" jsonschema:"Regular expression (RE2) a line must match (output; optional for screen)."`
 	// FromLine, for WaitOutput, is the first global line number searched
 	// (nil: the line being written when the wait starts, so only new
 	// output counts). Pass an earlier number to catch a line printed
@@ -100,6 +115,9 @@ type WaitResult struct {
 	// (WaitOutput): pty_read or bg_read page on from there.
 	Line       string `json:"line,omitempty"`
 	LineNumber *int64 `json:"lineNumber,omitempty"`
+	// Row is, for WaitScreen, the screen row (0 at the top) that changed
+	// or matched; Line then holds its text.
+	Row *int `json:"row,omitempty"`
 	// Status is the target's status when the wait ended (WaitOutput,
 	// WaitExit).
 	Status *core.Status `json:"status,omitempty"`
@@ -167,6 +185,10 @@ type watched struct {
 	w    WaitWatcher
 	re   *regexp.Regexp
 	next int64
+	// WaitScreen: the peeker, the owner and the rows at the start.
+	peek  ScreenPeeker
+	owner *core.Owner
+	rows  []string
 }
 
 // Wait blocks until the first of req.Conditions holds, req.Timeout passes
@@ -271,9 +293,21 @@ func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []Wa
 			return nil, invalid("", "", field("pattern"), "%v", err)
 		}
 		w.re = re
+	case WaitScreen:
+		if len(c.Pattern) > MaxWaitPattern {
+			return nil, invalid("", "", field("pattern"), "must be at most %d bytes", MaxWaitPattern)
+		}
+		if c.Pattern != "" {
+			re, err := regexp.Compile(c.Pattern)
+			if err != nil {
+				return nil, invalid("", "", field("pattern"), "%v", err)
+			}
+			w.re = re
+		}
+		return s.watchScreen(owner, w, field, sources)
 	case WaitExit, WaitInput:
 	default:
-		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit, input", c.Kind)
+		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit, input, screen", c.Kind)
 	}
 	if c.Target == "" {
 		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
@@ -340,6 +374,8 @@ func (w *watched) check(ctx context.Context, prog *WaitProgress) (WaitResult, bo
 			return WaitResult{Target: w.cond.Target, Status: &st}, true, nil
 		}
 		return WaitResult{}, false, nil
+	case WaitScreen:
+		return w.checkScreen(ctx)
 	case WaitInput:
 		waiting, _, err := w.w.(WaitInputWatcher).WaitingForInput()
 		if err != nil || !waiting {
@@ -398,6 +434,11 @@ func (c WaitCondition) String() string {
 		return fmt.Sprintf("output of %s matching %q", c.Target, c.Pattern)
 	case WaitInput:
 		return fmt.Sprintf("%s waits for input", c.Target)
+	case WaitScreen:
+		if c.Pattern != "" {
+			return fmt.Sprintf("screen of %s showing %q", c.Target, c.Pattern)
+		}
+		return fmt.Sprintf("screen of %s changed", c.Target)
 	}
 	return fmt.Sprintf("%s of %s", c.Kind, c.Target)
 }

@@ -171,7 +171,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 			}
 		}
 	}
-	var waitSources []ptysession.WaitSource
+	waitSources := []ptysession.WaitSource{screenWaits{screens}}
 	if len(cfg.Allow) == 0 {
 		waitSources = append(waitSources, jobWaits{jm})
 	}

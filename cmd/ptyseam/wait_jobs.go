@@ -4,6 +4,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/screen"
 )
 
 // jobWaits lets pty_wait watch the caller's background jobs.
@@ -63,4 +64,14 @@ func (w jobWatcher) Status() (core.Status, error) {
 		st.ExitCode = *info.ExitCode
 	}
 	return st, nil
+}
+
+// screenWaits lets pty_wait watch sessions' screens (kind screen); it
+// knows no ids of its own.
+type screenWaits struct{ *screen.Manager }
+
+// Watch implements ptysession.WaitSource: the screen manager serves
+// screens, not targets.
+func (screenWaits) Watch(*core.Owner, string) (ptysession.WaitWatcher, bool, error) {
+	return nil, false, nil
 }

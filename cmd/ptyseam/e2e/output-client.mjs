@@ -2,7 +2,8 @@
 // through output that must be cut and searched: a build log too long for
 // one result keeps its head, its newest lines and its error line, says
 // which line ranges it left out, and pty_search finds the error (in a
-// terminal and in a background job) by line number.
+// terminal and in a background job) by line number; pty_wait waits for a
+// full-screen program's screen to show a row.
 // Usage: node output-client.mjs PATH_TO_PTYSEAM WORKDIR
 // It asserts as it goes and prints one JSON summary line on success.
 import assert from "node:assert/strict";
@@ -97,6 +98,25 @@ await call("pty_wait", { conditions: [{ kind: "exit", target: jobId }], timeoutM
 const jobFound = (await call("pty_search", { id: jobId, pattern: "^(Traceback|\\w+Error:)" })).structuredContent;
 assert.deepEqual(jobFound.matches.map((m) => m.text), ["Traceback (most recent call last):", "ValueError: bad input"]);
 assert.equal(jobFound.matches[1].line, jobFound.matches[0].line + 1);
+
+// A full-screen program draws its status row a second after the send
+// returned: pty_wait kind screen returns the row.
+await call("pty_send", {
+  id,
+  data: "printf '\\033[?1049h\\033[2J\\033[H'; sleep 1; printf '\\033[5;1Hstatus: READY'; sleep 60",
+  timeoutMs: 300,
+});
+const drawn = await call("pty_wait", { conditions: [{ kind: "screen", target: id, pattern: "status: \\w+" }], timeoutMs: 30000 });
+r = drawn.structuredContent;
+assert.equal(r.fired, true);
+assert.equal(r.kind, "screen");
+assert.equal(r.row, 4);
+assert.equal(r.line, "status: READY");
+assert.match(text(drawn), /^\[condition 0 fired after \d+ ms: screen of pty_\w+ showing "status: \\\\w\+"\]/);
+// A job has no screen: the wait says so plainly.
+const noScreen = await client.callTool({ name: "pty_wait", arguments: { conditions: [{ kind: "screen", target: jobId }] } });
+assert.ok(noScreen.isError);
+assert.match(text(noScreen), /has no screen/);
 
 await call("pty_close", { id });
 await client.close();
