@@ -181,6 +181,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(ptysession.SearchTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
+	if err := disp.Add(secretTool(svc, cfg.MaxTimeout)); err != nil {
+		return nil, err
+	}
 	ts = &toolServer{svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
@@ -243,7 +246,7 @@ func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
 func (ts *toolServer) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		owner := ts.ownerOf(req.Session)
-		ctx, cancel := context.WithCancel(ctx)
+		ctx, cancel := context.WithCancel(withMCPSession(ctx, req.Session))
 		defer cancel()
 		defer context.AfterFunc(ts.calls, cancel)()
 		args := req.Params.Arguments

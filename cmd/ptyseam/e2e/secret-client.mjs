@@ -1,0 +1,101 @@
+// Drives `ptyseam mcp` over stdio with the official TypeScript MCP client
+// through pty_secret: a password prompt (read -s) is answered by the user
+// on the one-time page the client is asked to open (URL-mode
+// elicitation); the test harness plays the user with headless Chromium.
+// Also: a prompt that echoes is refused, a declined elicitation types
+// nothing, and a client without URL-mode elicitation is told plainly.
+// Usage: node secret-client.mjs PATH_TO_PTYSEAM WORKDIR EXPECTED_SHA12
+// It prints "OPEN <url>" when the user should open a page (the Go test
+// then types the secret there), "RESULT <json>" for every tool result,
+// and one JSON summary line on success.
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const [bin, workdir, sha12] = process.argv.slice(2);
+const text = (r) => r.content.map((c) => c.text).join("");
+const record = (name, r) => console.log("RESULT " + JSON.stringify({ name, r }));
+const figures = {};
+
+// The user's client: it supports URL-mode elicitation. The first request
+// is accepted (the page is opened), the second declined.
+const client = new Client({ name: "ptyseam-secret-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+const asked = [];
+let completed = 0;
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  asked.push(req.params);
+  assert.equal(req.params.mode, "url");
+  assert.match(req.params.url, /^http:\/\/127\.0\.0\.1:\d+\/secret\/[0-9a-f]{64}$/);
+  if (asked.length === 1) {
+    console.log("OPEN " + req.params.url);
+    return { action: "accept" };
+  }
+  return { action: "decline" };
+});
+client.setNotificationHandler(ElicitationCompleteNotificationSchema, () => {
+  completed++;
+});
+await client.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
+const call = async (name, args) => {
+  const r = await client.callTool({ name, arguments: args });
+  record(name, r);
+  return r;
+};
+const ok = async (name, args) => {
+  const r = await call(name, args);
+  assert.ok(!r.isError, `${name} failed: ${text(r)}`);
+  return r;
+};
+const { tools } = await client.listTools();
+assert.ok(tools.some((t) => t.name === "pty_secret"), "pty_secret is not listed");
+
+const id = (await ok("pty_open", { command: "bash", cwd: workdir })).structuredContent.sessionId;
+// A question that echoes is not a secret prompt.
+let r = await ok("pty_send", { id, data: 'read -r -p "Name: " name; echo "hello $name"' });
+assert.equal(r.structuredContent.waitReason, "stdin_read");
+r = await call("pty_secret", { id, message: "your name" });
+assert.ok(r.isError);
+assert.match(text(r), /INVALID_ARGUMENT/);
+assert.match(text(r), /echo is on/);
+await ok("pty_send", { id, data: "world" });
+
+// The password prompt: the user types the secret on the page.
+r = await ok("pty_send", { id, data: 'read -rs -p "Password: " pw; echo; echo "got ${#pw} chars sha $(printf %s "$pw" | sha256sum | cut -c1-12)"' });
+assert.equal(r.structuredContent.waitReason, "stdin_read");
+assert.match(r.structuredContent.delta, /Password: $/);
+r = await ok("pty_secret", { id, message: "The password for the test account", timeoutMs: 60000 });
+assert.deepEqual(r.structuredContent, { outcome: "entered" });
+assert.match(text(r), /entered the secret/);
+assert.equal(asked.length, 1);
+assert.equal(asked[0].message, "The password for the test account");
+r = await ok("pty_wait", { conditions: [{ kind: "output", target: id, pattern: "^got \\d+ chars sha [0-9a-f]{12}" }], timeoutMs: 30000 });
+assert.match(r.structuredContent.line, new RegExp(`sha ${sha12}$`), "the terminal did not get the secret");
+await ok("pty_tail", { id });
+await ok("pty_read", { id, start: 0, lines: 200 });
+
+// A second prompt, declined: nothing is typed.
+await ok("pty_send", { id, data: 'read -rs -p "Passphrase: " pp; echo "after ${#pp}"', timeoutMs: 5000 });
+r = await ok("pty_secret", { id, message: "A passphrase" });
+assert.deepEqual(r.structuredContent, { outcome: "refused" });
+assert.equal(asked.length, 2);
+const st = await ok("pty_tail", { id });
+assert.doesNotMatch(st.structuredContent.text, /after/);
+await ok("pty_signal", { id, signal: "SIGINT" });
+figures.completeNotices = completed;
+await ok("pty_close", { id });
+await client.close();
+
+// A client without URL-mode elicitation is told so plainly.
+const plain = new Client({ name: "ptyseam-secret-plain", version: "1.0.0" });
+await plain.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
+const pid = (await plain.callTool({ name: "pty_open", arguments: { command: "bash", cwd: workdir } })).structuredContent.sessionId;
+await plain.callTool({ name: "pty_send", arguments: { id: pid, data: 'read -rs -p "Password: " pw' } });
+r = await plain.callTool({ name: "pty_secret", arguments: { id: pid, message: "a password" } });
+record("pty_secret", r);
+assert.ok(r.isError);
+assert.match(text(r), /UNSUPPORTED/);
+assert.match(text(r), /does not support URL-mode elicitation/);
+await plain.close();
+
+console.log(JSON.stringify({ ok: true, figures }));
