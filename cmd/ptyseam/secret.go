@@ -217,7 +217,8 @@ func openSecretPage(message string) (*secretPage, error) {
 	mux.HandleFunc("/secret/"+token, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Frame-Options", "DENY")
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+		w.Header().Set("Referrer-Policy", "no-referrer")
 		if used {
 			http.Error(w, "this page was used already", http.StatusGone)
 			return
