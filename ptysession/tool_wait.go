@@ -27,7 +27,7 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 				"background jobs: a line of new output matches a regular expression (kind output, with target and pattern), " +
 				"a TCP port on this host accepts connections (kind port), a program exits (kind exit, with target), or a " +
 				"program waits for input: a question, a password prompt, the shell's prompt again (kind input, with target; " +
-				"terminal sessions only), or a session's screen changes or shows a row matching pattern (kind screen, for " +
+				"terminals and PTY jobs), or a session's screen changes or shows a row matching pattern (kind screen, for " +
 				"full-screen programs). " +
 				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
 				"build to finish. Returns which condition fired (condition, its index), with the matching line (for input: the " +

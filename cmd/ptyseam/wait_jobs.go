@@ -75,3 +75,9 @@ type screenWaits struct{ *screen.Manager }
 func (screenWaits) Watch(*core.Owner, string) (ptysession.WaitWatcher, bool, error) {
 	return nil, false, nil
 }
+
+// WaitingForInput lets pty_wait's input condition watch a PTY job (a pipe
+// job cannot tell, and the condition is refused for it).
+func (w jobWatcher) WaitingForInput() (bool, bool, error) {
+	return w.m.WaitingForInput(w.owner, w.id)
+}

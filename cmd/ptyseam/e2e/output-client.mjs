@@ -3,7 +3,7 @@
 // one result keeps its head, its newest lines and its error line, says
 // which line ranges it left out, and pty_search finds the error (in a
 // terminal and in a background job) by line number; pty_wait waits for a
-// full-screen program's screen to show a row.
+// full-screen program's screen to show a row, and for a job's question.
 // Usage: node output-client.mjs PATH_TO_PTYSEAM WORKDIR
 // It asserts as it goes and prints one JSON summary line on success.
 import assert from "node:assert/strict";
@@ -113,6 +113,19 @@ assert.equal(r.kind, "screen");
 assert.equal(r.row, 4);
 assert.equal(r.line, "status: READY");
 assert.match(text(drawn), /^\[condition 0 fired after \d+ ms: screen of pty_\w+ showing "status: \\\\w\+"\]/);
+// A job on a pseudo-terminal that asks a question: pty_wait kind input
+// returns the question; a pipe job cannot tell and is refused.
+const asking = await call("bg_launch", { command: "sh", args: ["-c", "sleep 1; printf 'Deploy to production? [y/N] '; read a; echo answered $a"], cwd: workdir });
+const askingId = asking.structuredContent.id;
+const asked = await call("pty_wait", { conditions: [{ kind: "input", target: askingId }, { kind: "exit", target: askingId }], timeoutMs: 30000 });
+assert.equal(asked.structuredContent.kind, "input");
+assert.equal(asked.structuredContent.line, "Deploy to production? [y/N] ");
+await call("bg_stop", { id: askingId });
+const piped = await call("bg_launch", { command: "sh", args: ["-c", "read a"], cwd: workdir, backend: "pipe" });
+const pipeWait = await client.callTool({ name: "pty_wait", arguments: { conditions: [{ kind: "input", target: piped.structuredContent.id }] } });
+assert.ok(pipeWait.isError);
+assert.match(text(pipeWait), /cannot tell when its program waits for input/);
+await call("bg_stop", { id: piped.structuredContent.id });
 // A job has no screen: the wait says so plainly.
 const noScreen = await client.callTool({ name: "pty_wait", arguments: { conditions: [{ kind: "screen", target: jobId }] } });
 assert.ok(noScreen.isError);
