@@ -162,6 +162,16 @@ func askSecret(ctx context.Context, svc *core.Service, owner *core.Owner, id cor
 	for {
 		select {
 		case secret := <-page.secrets:
+			// The person may have taken minutes: type only into a prompt
+			// that still hides what is typed, never into a shell.
+			if off, known, err := svc.EchoOff(owner, id); err != nil || !known || !off {
+				clear(secret)
+				if err != nil {
+					return "", err
+				}
+				return "", &core.Error{Code: core.CodeInvalidArgument, Op: op, Session: id,
+					Msg: "the secret prompt went away before the user answered (echo is on again): nothing was typed"}
+			}
 			_, err := svc.Write(ctx, owner, id, append(secret, '\r'))
 			clear(secret)
 			if err != nil {
