@@ -1,0 +1,47 @@
+package docker
+
+import (
+	"context"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Close ends the session. For a new container it removes the container
+// (the engine kills its init and with it every process in the container's
+// PID namespace, setsid escapees included) and checks that the engine no
+// longer knows it. For an exec it kills every process of the container
+// whose environment carries the session's marker, repeating until none is
+// left. A Close that cannot prove this returns *core.CleanupError and may
+// be retried.
+func (s *session) Close(ctx context.Context) error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closeOK {
+		return nil
+	}
+	s.stopOnce.Do(func() { close(s.closing) })
+	var err error
+	if s.created {
+		err = s.closeContainer(ctx)
+	} else {
+		err = s.sweep(ctx, "KILL")
+	}
+	if err != nil {
+		return &core.CleanupError{Err: err}
+	}
+	if s.conn != nil {
+		// The program is gone: its stream ends, and the exit is known,
+		// unless the engine stopped reporting it.
+		select {
+		case <-s.exited:
+		case <-ctx.Done():
+		}
+		_ = s.conn.Close()
+	}
+	s.cancel()
+	s.relOnce.Do(func() { close(s.closed) })
+	s.wg.Wait()
+	s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
+	s.closeOK = true
+	return nil
+}

@@ -1,0 +1,179 @@
+package docker
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// markerVar is the environment variable that marks every process of an
+// exec session (inherited by its children, setsid escapees included), so
+// that Close can find them in the container.
+const markerVar = "PTYSEAM_DOCKER_SESSION"
+
+// spawnExec starts the session as an exec with a TTY in the existing
+// container. On error nothing was started.
+func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSession, error) {
+	t := sp.t
+	ins, err := b.cli.ContainerInspect(ctx, t.Container, client.ContainerInspectOptions{})
+	if err != nil {
+		return nil, spawnErr("inspecting container "+t.Container, err)
+	}
+	if ins.Container.State == nil || !ins.Container.State.Running {
+		return nil, spawnErr("container "+t.Container, fmt.Errorf("it is not running"))
+	}
+	if sp.marker == "" {
+		return nil, invalid("docker: an exec session needs the request's Marker")
+	}
+	ex, err := b.cli.ExecCreate(ctx, ins.Container.ID, client.ExecCreateOptions{
+		User: t.User, TTY: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
+		Env: append(append([]string{}, sp.env...), markerVar+"="+sp.marker), WorkingDir: sp.dir, Cmd: sp.argv,
+		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)},
+	})
+	if err != nil {
+		return nil, spawnErr("creating an exec in container "+t.Container, err)
+	}
+	s := newSession(b, sp)
+	s.containerID, s.execID = ins.Container.ID, ex.ID
+	hj, err := b.cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{TTY: true,
+		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}})
+	if err != nil {
+		s.cancel()
+		// The exec may have started: end whatever carries the marker.
+		if cerr := s.sweep(context.WithoutCancel(ctx), "KILL"); cerr != nil {
+			return nil, &core.CleanupError{Cause: spawnErr("starting the exec", err), Err: cerr}
+		}
+		return nil, spawnErr("starting the exec in container "+t.Container, err)
+	}
+	s.attach(hj.HijackedResponse)
+	s.wg.Add(1)
+	go s.watchExec()
+	// Engines before API 1.42 ignore ConsoleSize: set the size now.
+	_, _ = b.cli.ExecResize(ctx, ex.ID, client.ExecResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)})
+	return s, nil
+}
+
+// execExitPoll is how often watchExec asks for the exec's exit code once
+// its stream ended (the engine has no event for it in API 1.41), and
+// execExitWait how long it asks.
+const (
+	execExitPoll = 10 * time.Millisecond
+	execExitWait = 10 * time.Second
+)
+
+// watchExec records the exec's exit once its stream ended: the exit code
+// from the engine, and whether the container stopped under it.
+func (s *session) watchExec() {
+	defer s.wg.Done()
+	select {
+	case <-s.streamDone:
+	case <-s.ctx.Done():
+		s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
+		return
+	}
+	st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine did not report the exit code"}
+	deadline := time.Now().Add(execExitWait)
+	for time.Now().Before(deadline) {
+		ins, err := s.b.cli.ExecInspect(s.ctx, s.execID, client.ExecInspectOptions{})
+		if err != nil {
+			st.Reason = "the engine did not report the exit code: " + err.Error()
+			break
+		}
+		if !ins.Running {
+			st = statusFromCode(ins.ExitCode)
+			break
+		}
+		t := time.NewTimer(execExitPoll)
+		select {
+		case <-t.C:
+		case <-s.ctx.Done():
+		}
+		t.Stop()
+		if s.ctx.Err() != nil {
+			break
+		}
+	}
+	if !s.isClosing() {
+		ci, err := s.b.cli.ContainerInspect(s.ctx, s.containerID, client.ContainerInspectOptions{})
+		if err != nil || ci.Container.State == nil || !ci.Container.State.Running {
+			st.Reason = ReasonContainerStopped
+		}
+	}
+	s.setExit(st)
+}
+
+// sweepScript signals every process of the container whose environment
+// holds $1 (the session's marker variable) with signal $2, and for KILL
+// repeats until none is left. It needs a POSIX sh and cat. It prints
+// "clean" when none is left, "left N" otherwise.
+const sweepScript = `m=$1; sig=$2; self=$$; r=0
+while [ $r -lt 200 ]; do
+  n=0
+  for d in /proc/[0-9]*; do
+    p=${d#/proc/}
+    [ "$p" = "$self" ] && continue
+    case "$(cat "$d/environ" 2>/dev/null)" in
+      *"$m"*) kill -s "$sig" "$p" 2>/dev/null; n=$((n+1));;
+    esac
+  done
+  if [ "$sig" != KILL ] || [ $n = 0 ]; then echo "clean $n"; exit 0; fi
+  r=$((r+1))
+done
+echo "left $n"; exit 1`
+
+// sweep runs sweepScript in the container. For KILL it returns nil only
+// when no process of the session is left.
+func (s *session) sweep(ctx context.Context, sig string) error {
+	ins, err := s.b.cli.ContainerInspect(ctx, s.t.Container, client.ContainerInspectOptions{})
+	if err != nil || ins.Container.State == nil || !ins.Container.State.Running {
+		// A stopped container holds no process.
+		if err == nil || strings.Contains(err.Error(), "No such container") {
+			return nil
+		}
+		return fmt.Errorf("docker: inspecting container %s: %w", s.t.Container, err)
+	}
+	ex, err := s.b.cli.ExecCreate(ctx, ins.Container.ID, client.ExecCreateOptions{
+		User: "0", AttachStdout: true, AttachStderr: true,
+		Cmd: []string{"/bin/sh", "-c", sweepScript, "sweep", markerVar + "=" + s.marker, sig},
+	})
+	if err != nil {
+		return fmt.Errorf("docker: creating the sweep exec in container %s: %w", s.t.Container, err)
+	}
+	hj, err := s.b.cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{})
+	if err != nil {
+		return fmt.Errorf("docker: starting the sweep in container %s: %w", s.t.Container, err)
+	}
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() { _, err := io.Copy(&out, io.LimitReader(hj.Reader, 1<<16)); done <- err }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		hj.Close()
+		<-done
+		return fmt.Errorf("docker: the sweep in container %s did not finish: %w", s.t.Container, ctx.Err())
+	}
+	hj.Close()
+	text := string(out.Bytes())
+	if !strings.Contains(text, "clean ") {
+		return fmt.Errorf("docker: the sweep in container %s could not prove that the session's processes are gone (it needs /bin/sh and cat): %q", s.t.Container, lastLine(text))
+	}
+	return nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}

@@ -1,0 +1,289 @@
+package docker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// session is one program on a container TTY: a core.BackendSession. The
+// container half (a created container, or an exec in an existing one)
+// lives in container.go and exec.go; this file is the relay they share.
+type session struct {
+	b      *Backend
+	t      *Target
+	shell  bool
+	marker string
+
+	containerID string // the container the program runs in
+	created     bool   // the backend created it (Close removes it)
+	execID      string // the exec, for a session in an existing container
+
+	conn   net.Conn      // the hijacked attach stream
+	reader *bufio.Reader // its buffered reader
+
+	ctx    context.Context // lives until Close finished
+	cancel context.CancelFunc
+
+	pending []byte      // output not yet returned; only Read touches it
+	out     chan []byte // output chunks from the pump
+	writes  chan writeReq
+	ownKill atomic.Int32 // kills the session sent that the engine has not reported yet
+	foreign atomic.Bool  // someone else killed or removed the container
+
+	mu     sync.Mutex
+	status core.Status
+
+	exited     chan struct{}
+	exitOnce   sync.Once
+	streamDone chan struct{} // the attach stream ended
+	closing    chan struct{} // Close has begun
+	closed     chan struct{} // Close has finished its engine work
+	closeMu    sync.Mutex
+	closeOK    bool
+	stopOnce   sync.Once
+	relOnce    sync.Once
+	wg         sync.WaitGroup
+}
+
+type writeReq struct {
+	p   []byte
+	res chan writeRes
+}
+
+type writeRes struct {
+	n   int
+	err error
+}
+
+func newSession(b *Backend, sp spawnParams) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{
+		b: b, t: sp.t, shell: sp.shell, marker: sp.marker,
+		ctx: ctx, cancel: cancel,
+		out:        make(chan []byte, 8),
+		writes:     make(chan writeReq),
+		status:     core.Running,
+		exited:     make(chan struct{}),
+		streamDone: make(chan struct{}),
+		closing:    make(chan struct{}),
+		closed:     make(chan struct{}),
+	}
+}
+
+// attach keeps the hijacked stream and starts the pump and the writer.
+func (s *session) attach(hj client.HijackedResponse) {
+	s.conn, s.reader = hj.Conn, hj.Reader
+	s.wg.Add(2)
+	go s.pump()
+	go s.writer()
+}
+
+func (s *session) pump() {
+	defer s.wg.Done()
+	defer close(s.streamDone)
+	defer close(s.out)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.reader.Read(buf)
+		if n > 0 {
+			select {
+			case s.out <- bytes.Clone(buf[:n]):
+			case <-s.closed:
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *session) writer() {
+	defer s.wg.Done()
+	for {
+		select {
+		case r := <-s.writes:
+			n, err := s.conn.Write(r.p)
+			r.res <- writeRes{n, err}
+		case <-s.closed:
+			return
+		case <-s.streamDone:
+			return
+		}
+	}
+}
+
+// setExit records the exit once and reports whether this call did.
+func (s *session) setExit(st core.Status) bool {
+	did := false
+	s.exitOnce.Do(func() {
+		s.mu.Lock()
+		s.status = st
+		s.mu.Unlock()
+		close(s.exited)
+		did = true
+	})
+	return did
+}
+
+// isClosing reports that Close has begun.
+func (s *session) isClosing() bool {
+	select {
+	case <-s.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *session) isExited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// PID returns 0: the program's pid lives in the container's namespace.
+func (s *session) PID() int { return 0 }
+
+// ContainerID returns the id of the container the session runs in.
+func (s *session) ContainerID() string { return s.containerID }
+
+// Read returns the TTY's output. io.EOF comes once the output ended and
+// the exit is known.
+func (s *session) Read(p []byte) (int, error) {
+	if len(s.pending) > 0 {
+		n := copy(p, s.pending)
+		s.pending = s.pending[n:]
+		return n, nil
+	}
+	select {
+	case b, ok := <-s.out:
+		if ok {
+			n := copy(p, b)
+			s.pending = b[n:]
+			return n, nil
+		}
+		select {
+		case <-s.exited:
+		case <-s.closed:
+		}
+		return 0, io.EOF
+	case <-s.closed:
+		return 0, io.EOF
+	}
+}
+
+// Write sends input to the TTY. It returns when ctx is done even if the
+// program does not read; bytes already handed to the stream are still
+// sent.
+func (s *session) Write(ctx context.Context, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	req := writeReq{p: bytes.Clone(p), res: make(chan writeRes, 1)}
+	select {
+	case s.writes <- req:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-s.closed:
+		return 0, s.errGone()
+	case <-s.streamDone:
+		return 0, s.errGone()
+	}
+	select {
+	case r := <-req.res:
+		if r.err != nil {
+			if s.ExitCause() != nil {
+				return r.n, s.errGone()
+			}
+			return r.n, fmt.Errorf("docker write: %w", r.err)
+		}
+		return r.n, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// errGone is the error of a call on an ended session: it matches
+// core.ErrSessionExited and, when the container was stopped under the
+// session, ErrContainerStopped.
+func (s *session) errGone() error {
+	if cause := s.ExitCause(); cause != nil {
+		return &core.Error{Code: core.CodeSessionExited, Msg: "the container session ended", Err: cause}
+	}
+	return core.Errorf(core.CodeSessionExited, "the container session has ended")
+}
+
+// ExitCause returns ErrContainerStopped when the session ended because
+// its container was stopped, killed or removed by someone else; nil
+// otherwise (see core.ExitCauser).
+func (s *session) ExitCause() error {
+	if s.ExitStatus().Reason == ReasonContainerStopped {
+		return ErrContainerStopped
+	}
+	return nil
+}
+
+// Exited is closed when the program's exit is known.
+func (s *session) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus returns the exit status, core.Running before.
+func (s *session) ExitStatus() core.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// Resize changes the TTY's size.
+func (s *session) Resize(ctx context.Context, size core.Size) error {
+	if s.isExited() {
+		return s.errGone()
+	}
+	var err error
+	if s.execID != "" {
+		_, err = s.b.cli.ExecResize(ctx, s.execID, client.ExecResizeOptions{Height: uint(size.Rows), Width: uint(size.Cols)})
+	} else {
+		_, err = s.b.cli.ContainerResize(ctx, s.containerID, client.ContainerResizeOptions{Height: uint(size.Rows), Width: uint(size.Cols)})
+	}
+	if err != nil {
+		if s.isExited() {
+			return s.errGone()
+		}
+		return fmt.Errorf("docker resize: %w", err)
+	}
+	return nil
+}
+
+// statusFromCode maps an engine exit code to a status. The engine reports
+// a death by signal N as 128+N, as a shell does; codes 129 to 159 are
+// reported as that signal (a program that exits with such a code on its
+// own is indistinguishable through the engine).
+func statusFromCode(code int) core.Status {
+	if code > 128 && code-128 < len(signalNames) && signalNames[code-128] != "" {
+		return core.ExitedWithSignal(signalNames[code-128])
+	}
+	return core.ExitedWithCode(code)
+}
+
+// signalNames are Linux's signal numbers.
+var signalNames = [...]string{
+	1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+	8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE",
+	14: "SIGALRM", 15: "SIGTERM", 16: "SIGSTKFLT", 17: "SIGCHLD", 18: "SIGCONT", 19: "SIGSTOP",
+	20: "SIGTSTP", 21: "SIGTTIN", 22: "SIGTTOU", 23: "SIGURG", 24: "SIGXCPU", 25: "SIGXFSZ",
+	26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH", 29: "SIGIO", 30: "SIGPWR", 31: "SIGSYS",
+}
+
+var _ core.BackendSession = (*session)(nil)
