@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -41,6 +42,8 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 	}
 	s := newSession(b, sp)
 	s.containerID, s.execID = ins.Container.ID, ex.ID
+	// The container's end, to tell it from the program's own end.
+	cwait := b.cli.ContainerWait(s.ctx, s.containerID, client.ContainerWaitOptions{Condition: container.WaitConditionNextExit})
 	hj, err := b.cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{TTY: true,
 		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}})
 	if err != nil {
@@ -53,7 +56,7 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 	}
 	s.attach(hj.HijackedResponse)
 	s.wg.Add(1)
-	go s.watchExec()
+	go s.watchExec(cwait)
 	// Engines before API 1.42 ignore ConsoleSize: set the size now.
 	_, _ = b.cli.ExecResize(ctx, ex.ID, client.ExecResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)})
 	return s, nil
@@ -68,8 +71,11 @@ const (
 )
 
 // watchExec records the exec's exit once its stream ended: the exit code
-// from the engine, and whether the container stopped under it.
-func (s *session) watchExec() {
+// from the engine, and whether the container stopped under it. When a
+// container's init ends, the kernel kills every other process in it, so
+// an exec that died of SIGKILL waits (up to dieEventWait) for the
+// container's exit report before its own exit is reported.
+func (s *session) watchExec(cwait client.ContainerWaitResult) {
 	defer s.wg.Done()
 	select {
 	case <-s.streamDone:
@@ -100,9 +106,33 @@ func (s *session) watchExec() {
 		}
 	}
 	if !s.isClosing() {
-		ci, err := s.b.cli.ContainerInspect(s.ctx, s.containerID, client.ContainerInspectOptions{})
-		if err != nil || ci.Container.State == nil || !ci.Container.State.Running {
+		var wait <-chan time.Time // nil: only a report already there counts
+		if st.Signal == "SIGKILL" {
+			t := time.NewTimer(dieEventWait)
+			defer t.Stop()
+			wait = t.C
+		}
+		select {
+		case <-cwait.Result:
 			st.Reason = ReasonContainerStopped
+		case <-cwait.Error:
+			st.Reason = ReasonContainerStopped
+		case <-wait:
+		case <-s.ctx.Done():
+		default:
+			if wait != nil {
+				select {
+				case <-cwait.Result:
+					st.Reason = ReasonContainerStopped
+				case <-cwait.Error:
+					st.Reason = ReasonContainerStopped
+				case <-wait:
+				case <-s.ctx.Done():
+				}
+			}
+		}
+		if st.Reason == ReasonContainerStopped {
+			s.b.log.Info("docker exec session ended: its container stopped", "container", s.containerID)
 		}
 	}
 	s.setExit(st)
