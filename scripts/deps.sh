@@ -20,6 +20,9 @@ command -v node    >/dev/null || need+=(nodejs)
 command -v npm     >/dev/null || need+=(npm)
 # Headless Chromium for the watch page's browser tests (chromedp).
 [ -x /usr/bin/chromium ] || command -v chromium >/dev/null || need+=(chromium)
+# The docker backend's tests start their own dockerd (consumers/docker/dockertest);
+# nothing is started here.
+[ -x /usr/sbin/dockerd ]      || need+=(docker.io)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

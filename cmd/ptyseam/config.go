@@ -36,7 +36,10 @@ type config struct {
 	// RemoteHosts is the file of remote hosts pty_open may target
 	// (remote.go).
 	RemoteHosts string
-	Tools       string
+	// DockerTargets is the file of container targets pty_open may
+	// target (docker.go).
+	DockerTargets string
+	Tools         string
 	// Watch configures the watch page (watch.go).
 	Watch watchFlags
 }
@@ -68,6 +71,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")
 	fs.StringVar(&c.RemoteHosts, "remote-hosts", "", "JSON `FILE` of remote hosts pty_open may open a shell on (its target argument);\nthe credentials stay in the file, the model only names a host (see docs/ssh.md)")
+	fs.StringVar(&c.DockerTargets, "docker-targets", "", "JSON `FILE` of container targets pty_open may open a shell in (its target argument): each names an image\n(a new container per session, no network by default, removed at close) or an existing container, with mounts and limits;\nthe images and containers named there are the only ones allowed (see docs/docker.md)")
 	fs.StringVar(&c.Tools, "tools", profileFull, "the tool `PROFILE`: full (every tool, with output schemas) or core (pty_open, pty_send,\npty_tail, pty_close, pty_keys, pty_signal, pty_wait and pty_read, without output schemas: a third the size)")
 	fs.StringVar(&c.LogLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error (terminal bytes are never logged)")
 	fs.Usage = func() {

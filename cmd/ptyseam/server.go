@@ -37,6 +37,8 @@ type toolServer struct {
 	log      *slog.Logger
 	server   *mcp.Server
 
+	closeDocker func() error // the docker backend's, when configured
+
 	textResults bool // results carry their payload in text, not structured content
 
 	// calls is the parent of every tool call's context: cancelCalls
@@ -52,6 +54,16 @@ type toolServer struct {
 // newToolServer builds the service, the facade, the tools and the MCP
 // server for cfg.
 func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
+	if cfg.DockerTargets != "" {
+		// A container target is a shell too, confined by the engine, not
+		// by this host's sandbox.
+		if len(cfg.Allow) > 0 {
+			return nil, fmt.Errorf("--allow and --docker-targets cannot be combined: a container target opens a shell, which an allowlist forbids")
+		}
+		if cfg.Sandbox.On {
+			return nil, fmt.Errorf("--sandbox and --docker-targets cannot be combined: a container shell runs outside this host's sandbox")
+		}
+	}
 	if cfg.RemoteHosts != "" {
 		// A remote target is a login shell on another host: it would
 		// reopen the door an allowlist closes, and no local sandbox
@@ -124,6 +136,19 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	dtargets, closeDocker, err := dockerTargets(cfg, svc, log)
+	if err != nil {
+		return nil, err
+	}
+	for name, t := range dtargets {
+		if _, dup := targets[name]; dup {
+			return nil, fmt.Errorf("target %q is both in --remote-hosts and in --docker-targets", name)
+		}
+		if targets == nil {
+			targets = map[string]ptysession.Target{}
+		}
+		targets[name] = t
+	}
 	sopts.Targets = targets
 	sessions := ptysession.New(svc, sopts)
 	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes})
@@ -184,7 +209,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(secretTool(svc, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts = &toolServer{closeDocker: closeDocker, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -297,6 +322,9 @@ func (ts *toolServer) closeClients(ctx context.Context) {
 func (ts *toolServer) shutdown(ctx context.Context) error {
 	ts.cancelCalls()
 	err := errors.Join(ts.sessions.Shutdown(ctx), ts.svc.Shutdown(ctx))
+	if ts.closeDocker != nil {
+		err = errors.Join(err, ts.closeDocker())
+	}
 	ts.screens.Close()
 	if ts.hub != nil {
 		ts.hub.Close()

@@ -84,7 +84,7 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	if !ok {
 		return nil, core.Errorf(core.CodeInvalidArgument, "docker backend needs a *docker.Target in Options, got %T", req.Options)
 	}
-	if err := t.validate(); err != nil {
+	if err := t.Validate(); err != nil {
 		return nil, err
 	}
 	if t.Image != "" && len(b.opts.AllowedImages) > 0 && !slices.Contains(b.opts.AllowedImages, t.Image) {

@@ -7,6 +7,7 @@ require (
 	github.com/moby/moby/api v1.56.1
 	github.com/moby/moby/client v0.6.2
 	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/ptysession v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	go.uber.org/goleak v1.3.0
 )

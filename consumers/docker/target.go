@@ -77,7 +77,8 @@ const (
 // docker ps --filter label=io.ptyseam.session.
 const LabelSession = "io.ptyseam.session"
 
-func (t *Target) validate() error {
+// Validate checks the target as Spawn does, without contacting the engine.
+func (t *Target) Validate() error {
 	switch {
 	case t == nil:
 		return invalid("docker backend needs a *docker.Target in Options")

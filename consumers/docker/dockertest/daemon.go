@@ -64,6 +64,26 @@ func Shared(tb testing.TB) *Daemon {
 	return shared.d
 }
 
+// StartTest starts a daemon of tb's own, stopped when tb ends (for test
+// packages whose TestMain cannot call Stop). It skips tb (fails it under
+// CI) when the engine cannot run here.
+func StartTest(tb testing.TB) *Daemon {
+	tb.Helper()
+	Require(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	d, err := Start(ctx)
+	if err != nil {
+		tb.Fatalf("dockertest: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := d.Stop(); err != nil {
+			tb.Errorf("dockertest: %v", err)
+		}
+	})
+	return d
+}
+
 // Stop ends the shared daemon, if one was started, and removes its
 // directory. Call it from TestMain after m.Run.
 func Stop() error {

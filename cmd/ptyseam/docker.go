@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path"
+	"strings"
+
+	dockerpkg "github.com/ptyseam/ptyseam/consumers/docker"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
+)
+
+// dockerTargetsFile is the deployer's list of container targets pty_open
+// may open a shell in (--docker-targets). The model names a target; the
+// image, mounts and limits stay here, and the images and containers named
+// here are the only ones the backend accepts. Example:
+//
+//	{"host": "unix:///var/run/docker.sock",
+//	 "targets": {"py": {
+//	    "description": "a Python 3.12 sandbox, no network",
+//	    "image": "python:3.12-slim", "shell": "bash",
+//	    "mounts": [{"source": "/srv/work", "target": "/work", "readOnly": false}],
+//	    "workdir": "/work", "user": "1000:1000",
+//	    "memoryMB": 512, "cpus": 1, "pids": 256},
+//	  "build": {"container": "build-env-1"}}}
+type dockerTargetsFile struct {
+	// Host is the engine's address (default $DOCKER_HOST, else the
+	// local socket).
+	Host    string                  `json:"host"`
+	Targets map[string]dockerTarget `json:"targets"`
+}
+
+// dockerTarget is one configured container target.
+type dockerTarget struct {
+	Description string `json:"description"`
+	// Image starts each session in a new container (removed at close);
+	// Container runs it as an exec in an existing one. One of them.
+	Image     string `json:"image"`
+	Container string `json:"container"`
+	// Shell is "bash" (the default: /bin/bash with the prompt marker, so
+	// sends settle on its prompt) or the absolute path of another shell
+	// (settles on silence).
+	Shell   string            `json:"shell"`
+	Workdir string            `json:"workdir"`
+	Env     map[string]string `json:"env"`
+	User    string            `json:"user"`
+	Mounts  []struct {
+		Source   string `json:"source"`
+		Target   string `json:"target"`
+		ReadOnly bool   `json:"readOnly"`
+	} `json:"mounts"`
+	MemoryMB int64   `json:"memoryMB"`
+	CPUs     float64 `json:"cpus"`
+	Pids     int64   `json:"pids"`
+	// Network is the network mode ("none" when empty).
+	Network      string `json:"network"`
+	ReadOnlyRoot bool   `json:"readOnlyRoot"`
+}
+
+// maxDockerTargets bounds the file.
+const maxDockerTargets = 256
+
+// parseDockerTargets decodes and checks a targets file. It reads no other
+// file and contacts no engine.
+func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
+	var f dockerTargetsFile
+	if len(data) > maxRemoteHostsBytes {
+		return f, fmt.Errorf("the file is larger than %d bytes", maxRemoteHostsBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return f, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return f, errors.New("trailing data after the JSON object")
+	}
+	switch {
+	case len(f.Targets) == 0:
+		return f, errors.New(`no targets: want {"targets": {"NAME": {"image": ...}}}`)
+	case len(f.Targets) > maxDockerTargets:
+		return f, fmt.Errorf("%d targets: at most %d", len(f.Targets), maxDockerTargets)
+	case strings.ContainsAny(f.Host, " \t\r\n\x00"):
+		return f, errors.New("host has spaces")
+	}
+	for name, t := range f.Targets {
+		switch {
+		case !remoteNameRx.MatchString(name):
+			return f, fmt.Errorf("target name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
+		case (t.Image == "") == (t.Container == ""):
+			return f, fmt.Errorf("%s: set exactly one of image and container", name)
+		case strings.ContainsAny(t.Image+t.Container+t.User, " \t\r\n\x00"):
+			return f, fmt.Errorf("%s: image, container and user must not have spaces", name)
+		case t.Shell != "" && t.Shell != "bash" && !path.IsAbs(t.Shell):
+			return f, fmt.Errorf("%s: shell is \"bash\" or an absolute path", name)
+		case t.MemoryMB < 0 || t.CPUs < 0 || t.Pids < 0:
+			return f, fmt.Errorf("%s: negative limit", name)
+		case t.MemoryMB > 1<<30 || t.CPUs > 4096 || t.Pids > 1<<22:
+			return f, fmt.Errorf("%s: limit out of range (memoryMB at most 2^30, cpus 4096, pids 2^22)", name)
+		case len(t.Description) > 200 || strings.ContainsAny(t.Description, "\x00\r\n"):
+			return f, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
+		}
+		if _, err := ptysession.ExportLine(t.Env); err != nil {
+			return f, fmt.Errorf("%s: env: %w", name, err)
+		}
+		if err := t.target().Validate(); err != nil {
+			return f, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return f, nil
+}
+
+// target builds the backend's target.
+func (t dockerTarget) target() *dockerpkg.Target {
+	dt := &dockerpkg.Target{Image: t.Image, Container: t.Container, WorkingDir: t.Workdir, User: t.User,
+		Memory: t.MemoryMB << 20, NanoCPUs: int64(t.CPUs * 1e9), PidsLimit: t.Pids,
+		NetworkMode: t.Network, ReadOnlyRootfs: t.ReadOnlyRoot, Shell: []string{"/bin/bash"}}
+	if t.Shell != "" && t.Shell != "bash" {
+		dt.Shell = []string{t.Shell}
+	}
+	for k, v := range t.Env {
+		dt.Env = append(dt.Env, k+"="+v)
+	}
+	for _, m := range t.Mounts {
+		dt.Mounts = append(dt.Mounts, dockerpkg.Mount{Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly})
+	}
+	return dt
+}
+
+// dockerTargets reads the targets file (if configured), registers the
+// docker backend on svc with the file's images and containers as its
+// allowlist, and returns the facade's targets and the backend's closer.
+func dockerTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]ptysession.Target, func() error, error) {
+	if cfg.DockerTargets == "" {
+		return nil, nil, nil
+	}
+	data, err := os.ReadFile(cfg.DockerTargets)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--docker-targets: %w", err)
+	}
+	f, err := parseDockerTargets(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--docker-targets %s: %w", cfg.DockerTargets, err)
+	}
+	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log}
+	targets := make(map[string]ptysession.Target, len(f.Targets))
+	for name, t := range f.Targets {
+		if t.Image != "" {
+			opts.AllowedImages = append(opts.AllowedImages, t.Image)
+		} else {
+			opts.AllowedContainers = append(opts.AllowedContainers, t.Container)
+		}
+		targets[name] = ptysession.Target{Backend: dockerpkg.Type, Options: t.target(), Description: t.Description,
+			PromptMarker: t.Shell == "" || t.Shell == "bash"}
+	}
+	b, err := dockerpkg.NewBackend(opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--docker-targets: %w", err)
+	}
+	if _, err := svc.Register(b); err != nil {
+		return nil, nil, err
+	}
+	return targets, b.Close, nil
+}
