@@ -95,9 +95,12 @@ func (s *session) watchEvents(ev client.EventsResult, died chan struct{}) {
 			}
 			switch m.Action {
 			case events.ActionKill, events.ActionDestroy:
-				if m.Action == events.ActionKill && s.ownKill.Load() > 0 {
+				switch {
+				case m.Action == events.ActionKill && s.ownKill.Load() > 0:
 					s.ownKill.Add(-1)
-				} else if !s.isClosing() {
+				case m.Action == events.ActionKill && !stopSignals[m.Actor.Attributes["signal"]]:
+					// docker kill -s WINCH and the like stop nothing.
+				case !s.isClosing():
 					s.foreign.Store(true)
 				}
 			case events.ActionDie:
@@ -113,6 +116,11 @@ func (s *session) watchEvents(ev client.EventsResult, died chan struct{}) {
 		}
 	}
 }
+
+// stopSignals are the signal numbers (as the engine's kill event names
+// them) with which someone else's kill counts as stopping the container:
+// HUP, INT, QUIT, KILL, TERM.
+var stopSignals = map[string]bool{"1": true, "2": true, "3": true, "9": true, "15": true}
 
 // dieEventWait bounds how long the exit report waits for the engine's
 // "die" event, which says whether someone else killed the container.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -98,5 +99,42 @@ func TestTargetRefusals(t *testing.T) {
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%+v: %v, want %v", tc.opts, err, tc.want)
 		}
+	}
+}
+
+// Someone else's harmless kill (SIGWINCH) does not make the session's
+// ordinary exit a stopped container.
+func TestForeignHarmlessKill(t *testing.T) {
+	b, d := newBackend(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	before := sessionContainers(t, d.Client)
+	s, err := b.Spawn(ctx, core.BackendRequest{Size: core.DefaultSize, Marker: "winch", Options: &Target{Image: d.Image, Shell: []string{"/bin/bash", "--norc"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close(ctx) }()
+	out := &lockedBuf{}
+	go out.readAll(s)
+	if _, err := s.Write(ctx, []byte("echo ready-$((6*7))\r")); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.waitFor(ctx, "ready-42"); err != nil {
+		t.Fatal(err)
+	}
+	id := newContainer(t, before, sessionContainers(t, d.Client))
+	if _, err := d.Client.ContainerKill(ctx, id, client.ContainerKillOptions{Signal: "WINCH"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Write(ctx, []byte("exit 4\r")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.Exited():
+	case <-ctx.Done():
+		t.Fatal("no exit")
+	}
+	if st := s.ExitStatus(); st != core.ExitedWithCode(4) {
+		t.Fatalf("status %+v, want exited 4 without a reason", st)
 	}
 }
