@@ -125,7 +125,7 @@ func TestDockerTargetServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "cat /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/pids.max 2>/dev/null; true"})
+	r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "cat /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/pids.max 2>/dev/null; true"}})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "64") {
 		t.Fatalf("send: %+v %v", r, err)
 	}
