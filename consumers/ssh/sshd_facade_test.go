@@ -48,13 +48,11 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 		t.Fatalf("open %+v", op)
 	}
 	id := op.SessionID
-	start := time.Now()
+	// Settling on the prompt (not on silence) is the wait reason's
+	// business; how fast it comes is load.
 	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}})
 	if err != nil || r.WaitReason != core.WaitPrompt {
 		t.Fatalf("send true: %+v %v", r, err)
-	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Fatalf("send true took %v: it did not settle on the prompt", el)
 	}
 	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: `echo "$GREETING in $(pwd) as $(whoami)"; (exit 7)`}})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "it's me in /tmp as "+srv.User) || r.ExitCode == nil || *r.ExitCode != 7 {
