@@ -14,12 +14,14 @@ require (
 	github.com/ptyseam/ptyseam/consumers/ssh v0.1.0
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/ptysession v0.1.0
+	github.com/ptyseam/ptyseam/remote v0.1.0
 	github.com/ptyseam/ptyseam/screen v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	golang.org/x/crypto v0.59.0
 )
 
 require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+require github.com/hashicorp/yamux v0.1.2 // indirect
 
 require (
 	github.com/Microsoft/go-winio v0.6.2 // indirect

@@ -20,6 +20,7 @@ Usage:
   ptyseam mcp [flags]    serve the pty_* and bg_* tools over MCP (stdio, or --http ADDR)
   ptyseam demo           run the end-to-end demo
   ptyseam play FILE      print a session recording (--record-dir) at its pace (--speed N for faster)
+  ptyseam agent          serve sessions over stdin/stdout to a remote host (docs/remote.md)
   ptyseam help           show this help ("ptyseam mcp --help" lists the server's flags)
 `
 
@@ -32,7 +33,7 @@ func main() {
 	// The server's processes that leave their session are re-parented
 	// here, not to init, so that closing a session finds them even without
 	// cgroup v2. Only the server: it starts every child through localpty.
-	if len(os.Args) > 1 && os.Args[1] == "mcp" {
+	if len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == agentCommand) {
 		if err := localpty.BecomeSubreaper(ctx, nil); err != nil {
 			fmt.Fprintf(os.Stderr, "ptyseam: %v\n", err)
 		}
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDemo(ctx, args[1:], stdout, stderr)
 	case "play":
 		return runPlay(ctx, args[1:], stdout, stderr)
+	case agentCommand: // run on the far side by a host's remote backend
+		return runAgent(ctx, args[1:], stderr)
 	case sandbox.Command: // internal: the launcher of sandboxed sessions
 		return runLauncher(args[1:], stderr)
 	case "help", "-h", "--help":

@@ -1,0 +1,237 @@
+package remote_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/testharness"
+)
+
+// waitLimit bounds every wait in the tests (a hang guard, not a timing
+// assertion).
+const waitLimit = 60 * time.Second
+
+// agentBuild is the `ptyseam` binary the tests run as `ptyseam agent`.
+var agentBuild struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// agentBinary builds cmd/ptyseam once per test process, static (CGO off),
+// as a deployer would ship it.
+func agentBinary(t testing.TB) string {
+	t.Helper()
+	agentBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ptyseam-agent-")
+		if err != nil {
+			agentBuild.err = err
+			return
+		}
+		// Readable by the sshd test user too.
+		_ = os.Chmod(dir, 0o755)
+		path := filepath.Join(dir, "ptyseam")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", path, "github.com/ptyseam/ptyseam/cmd/ptyseam")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			agentBuild.err = fmt.Errorf("go build cmd/ptyseam: %v\n%s", err, out)
+			return
+		}
+		agentBuild.dir, agentBuild.path = dir, path
+	})
+	if agentBuild.err != nil {
+		t.Fatal(agentBuild.err)
+	}
+	return agentBuild.path
+}
+
+func removeAgentBinary() {
+	if agentBuild.dir != "" {
+		_ = os.RemoveAll(agentBuild.dir)
+	}
+}
+
+// pipeStream is the host's end of two pipes to an agent process.
+type pipeStream struct {
+	r *os.File // the agent's stdout
+	w *os.File // the agent's stdin
+}
+
+func (p *pipeStream) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p *pipeStream) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p *pipeStream) Close() error {
+	err := p.w.Close()
+	if e := p.r.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// agentProc is a `ptyseam agent` subprocess on pipes.
+type agentProc struct {
+	cmd    *exec.Cmd
+	stream *pipeStream
+	done   chan struct{}
+	err    error
+	stderr *lockedBuffer
+}
+
+// startAgent runs `ptyseam agent` with args on two pipes. Cleanup kills it
+// if a test left it running.
+func startAgent(t *testing.T, args ...string) *agentProc {
+	t.Helper()
+	bin := agentBinary(t)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &agentProc{stream: &pipeStream{r: outR, w: inW}, done: make(chan struct{}), stderr: &lockedBuffer{}}
+	a.cmd = exec.Command(bin, append([]string{"agent"}, args...)...)
+	a.cmd.Stdin, a.cmd.Stdout, a.cmd.Stderr = inR, outW, a.stderr
+	if err := a.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close()
+	outW.Close()
+	go func() {
+		a.err = a.cmd.Wait()
+		close(a.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-a.done:
+		default:
+			_ = a.cmd.Process.Kill()
+			<-a.done
+		}
+		_ = a.stream.Close()
+		if t.Failed() {
+			t.Logf("agent stderr: %s", a.stderr.String())
+		}
+	})
+	return a
+}
+
+// wait waits for the agent to exit.
+func (a *agentProc) wait(t *testing.T) error {
+	t.Helper()
+	select {
+	case <-a.done:
+		return a.err
+	case <-time.After(waitLimit):
+		t.Fatalf("the agent did not exit; stderr: %s", a.stderr.String())
+		return nil
+	}
+}
+
+// connectPipe starts an agent and connects to it; cleanup closes the Conn.
+func connectPipe(t *testing.T) (*remote.Conn, *agentProc) {
+	t.Helper()
+	a := startAgent(t)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	c, err := remote.Connect(ctx, a.stream)
+	if err != nil {
+		t.Fatalf("Connect: %v (agent stderr: %s)", err, a.stderr.String())
+	}
+	t.Cleanup(func() {
+		_ = c.Close()
+		// The agent exits once its stream ended and it closed everything.
+		if err := a.wait(t); err != nil {
+			t.Errorf("agent exit: %v; stderr: %s", err, a.stderr.String())
+		}
+	})
+	return c, a
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b = append(l.b, p...)
+	return len(p), nil
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.b)
+}
+
+var _ io.Writer = (*lockedBuffer)(nil)
+
+// markers records the markers of the sessions a backend spawned, so that
+// a test can list their processes on the far side (every process of a
+// session inherits PTYSEAM_SESSION=<marker>, setsid escapees included).
+type markers struct {
+	core.Backend
+	mu   sync.Mutex
+	seen []string
+}
+
+func (m *markers) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	if req.Marker == "" {
+		req.Marker = "remotetest-" + randomHex(8)
+	}
+	m.mu.Lock()
+	m.seen = append(m.seen, req.Marker)
+	m.mu.Unlock()
+	return m.Backend.Spawn(ctx, req)
+}
+
+// farSide lists the live processes of every session spawned so far.
+func (m *markers) farSide() []int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var pids []int
+	for _, mk := range m.seen {
+		pids = append(pids, testharness.Survivors("PTYSEAM_SESSION="+mk)...)
+	}
+	return pids
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// newService returns a service with b registered; cleanup shuts it down.
+func newService(t *testing.T, b core.Backend) *core.Service {
+	t.Helper()
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	if _, err := svc.Register(b); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
+	return svc
+}

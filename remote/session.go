@@ -1,0 +1,264 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/yamux"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// aLongTimeAgo is a deadline in the past: it wakes a blocked stream read.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// probeTimeout bounds a probe: the core's probe interfaces take no
+// context, and a probe that never comes back must not hold a send forever.
+const probeTimeout = 30 * time.Second
+
+// session is a core.BackendSession on an agent.
+type session struct {
+	c            *Conn
+	out          *yamux.Stream // the spawn stream: the session's output
+	id           uint64
+	remotePID    int
+	promptMarker bool
+
+	exited   chan struct{}
+	exitOnce sync.Once
+	mu       sync.Mutex
+	status   core.Status
+
+	closeMu  sync.Mutex
+	closedOK bool
+}
+
+func newSession(c *Conn, out *yamux.Stream, resp response) *session {
+	return &session{c: c, out: out, id: resp.Session, remotePID: resp.PID, promptMarker: resp.PromptMarker,
+		exited: make(chan struct{}), status: core.Running}
+}
+
+// start waits for the exit status in the background.
+func (s *session) start() {
+	go func() {
+		resp, err := s.c.call(context.Background(), request{Op: opWait, Session: s.id})
+		if err != nil || resp.Status == nil {
+			// The stream ended (the Conn's watch reports it), or the
+			// agent forgot the session: its status is unknown.
+			if s.c.mux.IsClosed() {
+				s.lost()
+				return
+			}
+			s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "exit status unknown"})
+			return
+		}
+		s.setExit(resp.Status.status())
+	}()
+}
+
+func (s *session) setExit(st core.Status) {
+	s.exitOnce.Do(func() {
+		s.mu.Lock()
+		s.status = st
+		s.mu.Unlock()
+		close(s.exited)
+	})
+}
+
+// lost ends the session because the stream ended.
+func (s *session) lost() {
+	s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: reasonConnectionLost})
+}
+
+// PID returns 0: the program runs on the far side (see RemotePID).
+func (s *session) PID() int { return 0 }
+
+// RemotePID returns the top-level process id on the far side.
+func (s *session) RemotePID() int { return s.remotePID }
+
+// Read reads the session's output as the agent streams it. It returns
+// io.EOF after the agent's end of output, or when the stream ended.
+func (s *session) Read(p []byte) (int, error) {
+	n, err := s.out.Read(p)
+	if err != nil {
+		if s.c.mux.IsClosed() {
+			s.lost()
+		}
+		if n > 0 {
+			return n, nil
+		}
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// Write sends input to the terminal on the far side. ctx ending closes
+// the call's stream, which cancels the write there; Write then returns
+// the bytes the stream took and ctx's error.
+func (s *session) Write(ctx context.Context, p []byte) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := s.c.Err(); err != nil {
+		return 0, lostError("write", err)
+	}
+	st, err := s.c.open(request{Op: opWrite, Session: s.id, Len: len(p)})
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	stop := context.AfterFunc(ctx, func() {
+		_ = st.Close()
+		_ = st.SetReadDeadline(aLongTimeAgo)
+	})
+	defer stop()
+	sent, werr := st.Write(p)
+	if werr != nil {
+		if ctx.Err() != nil {
+			return sent, ctx.Err()
+		}
+		return 0, lostError("write", werr)
+	}
+	var resp response
+	if err := readFrame(st, &resp); err != nil {
+		if ctx.Err() != nil {
+			return sent, ctx.Err()
+		}
+		return 0, lostError("write", err)
+	}
+	if resp.Error != nil {
+		if ctx.Err() != nil {
+			return resp.N, ctx.Err()
+		}
+		return resp.N, resp.Error.err()
+	}
+	return resp.N, nil
+}
+
+// Exited is closed when the top-level process has exited, or the stream
+// ended.
+func (s *session) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus returns the exit status once Exited is closed; a lost stream
+// gives ExitCode -1 and Reason "connection lost".
+func (s *session) ExitStatus() core.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// ExitCause returns ErrConnectionLost for a session the lost stream ended
+// (core.ExitCauser).
+func (s *session) ExitCause() error {
+	if s.ExitStatus().Reason == reasonConnectionLost {
+		return ErrConnectionLost
+	}
+	return nil
+}
+
+// Signal delivers the signal on the far side, to the verified foreground
+// process group as the local backend does.
+func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
+	resp, err := s.c.call(ctx, request{Op: opSignal, Session: s.id, Signal: string(req.Signal), AllowLeader: req.AllowLeader})
+	var res core.SignalResult
+	if resp.Signal != nil {
+		res = core.SignalResult{Delivered: resp.Signal.Delivered, TargetPGID: resp.Signal.TargetPGID, Leader: resp.Signal.Leader, Method: resp.Signal.Method}
+	}
+	return res, err
+}
+
+// Resize changes the far side's terminal size.
+func (s *session) Resize(ctx context.Context, size core.Size) error {
+	_, err := s.c.call(ctx, request{Op: opResize, Session: s.id, Size: toWireSize(size)})
+	return err
+}
+
+// Close closes the session on the far side to quiescence (the agent's
+// local backend kills the whole tree, setsid escapees included) and waits
+// until its output has all arrived. When the stream has ended there is
+// nothing left to ask: the agent closed every session when it saw the
+// stream end, and Close returns nil.
+func (s *session) Close(ctx context.Context) error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closedOK {
+		return nil
+	}
+	if s.c.Err() == nil {
+		_, err := s.c.call(ctx, request{Op: opClose, Session: s.id})
+		var e *core.Error
+		if err != nil && !(errors.As(err, &e) && (e.Code == core.CodeNoSession || errors.Is(err, ErrConnectionLost))) {
+			return err
+		}
+	}
+	_ = s.out.Close()
+	s.closedOK = true
+	s.c.forget(s)
+	return nil
+}
+
+// EmitsPromptMarker reports that the far side runs the local "shell" type
+// (core.PromptMarker).
+func (s *session) EmitsPromptMarker() bool { return s.promptMarker }
+
+// probeCtx bounds a probe.
+func probeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), probeTimeout)
+}
+
+// ProbeForeground asks the agent for the foreground state of the far
+// side's terminal (core.ForegroundProber).
+func (s *session) ProbeForeground() (core.ForegroundState, error) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opProbe, Session: s.id})
+	if err != nil {
+		return core.ForegroundState{}, err
+	}
+	if resp.Foreground == nil {
+		return core.ForegroundState{}, core.Errorf(core.CodeInternal, "the agent answered a probe without a state")
+	}
+	return resp.Foreground.state(), nil
+}
+
+// ForegroundGroup asks which group holds the far side's terminal
+// (core.ForegroundGrouper).
+func (s *session) ForegroundGroup() (int, bool, error) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opGroup, Session: s.id})
+	return resp.PGID, resp.Leader, err
+}
+
+// LeaderSwitches asks for the voluntary context switches of the far
+// side's top-level process (core.ForegroundGrouper).
+func (s *session) LeaderSwitches() (uint64, error) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opSwitches, Session: s.id})
+	return resp.Switches, err
+}
+
+// ControlChar asks for the far side's terminal's control character of
+// sig (core.ControlCharReader).
+func (s *session) ControlChar(sig core.Signal) (byte, bool) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opControlChar, Session: s.id, Signal: string(sig)})
+	if err != nil || resp.Char == nil {
+		return 0, false
+	}
+	return *resp.Char, true
+}
+
+var (
+	_ core.BackendSession    = (*session)(nil)
+	_ core.ForegroundProber  = (*session)(nil)
+	_ core.ForegroundGrouper = (*session)(nil)
+	_ core.PromptMarker      = (*session)(nil)
+	_ core.ExitCauser        = (*session)(nil)
+	_ core.ControlCharReader = (*session)(nil)
+)
