@@ -91,7 +91,7 @@ var errLineTooLong = errors.New("remote: hello line too long")
 // agree on, or explains why there is none.
 func negotiate(min, max int, a agentHello) (int, error) {
 	switch {
-	case a.Max < a.Min || a.Min <= 0:
+	case a.Max < a.Min:
 		return 0, &AgentError{Kind: ErrAgentVersion, Msg: fmt.Sprintf("the agent announced an invalid protocol range [%d, %d]", a.Min, a.Max)}
 	case a.Max < min:
 		return 0, &AgentError{Kind: ErrAgentVersion, Msg: fmt.Sprintf(

@@ -95,7 +95,12 @@ type agentProc struct {
 // if a test left it running.
 func startAgent(t *testing.T, args ...string) *agentProc {
 	t.Helper()
-	bin := agentBinary(t)
+	return startProc(t, append([]string{agentBinary(t), "agent"}, args...)...)
+}
+
+// startProc runs argv on two pipes, as startAgent runs the agent.
+func startProc(t *testing.T, argv ...string) *agentProc {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +110,7 @@ func startAgent(t *testing.T, args ...string) *agentProc {
 		t.Fatal(err)
 	}
 	a := &agentProc{stream: &pipeStream{r: outR, w: inW}, done: make(chan struct{}), stderr: &lockedBuffer{}}
-	a.cmd = exec.Command(bin, append([]string{"agent"}, args...)...)
+	a.cmd = exec.Command(argv[0], argv[1:]...)
 	a.cmd.Stdin, a.cmd.Stdout, a.cmd.Stderr = inR, outW, a.stderr
 	if err := a.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t=${1:-10s}
-for mod in internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs screen cmd/ptyseam hardening; do
+for mod in internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/jobs screen remote cmd/ptyseam hardening; do
   for pkg in $(go list ./$mod/...); do
     dir=$(go list -f '{{.Dir}}' "$pkg")
     for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/func //' | sort -u); do
