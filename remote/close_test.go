@@ -16,36 +16,19 @@ import (
 // SIGTERM and SIGHUP.
 const escapee = `setsid -f sh -c 'trap "" TERM HUP; exec sleep 1000' </dev/null >/dev/null 2>&1; echo started`
 
-// waitFarSide waits until the far side runs at least n processes of the
-// test's sessions (the escapee has started), and returns them.
-func waitFarSide(t *testing.T, m *markers, n int) []int {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		pids := m.farSide()
-		if len(pids) >= n {
-			return pids
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the far side runs %v, want at least %d processes", pids, n)
-		}
-		time.Sleep(10 * time.Millisecond) // polling /proc for a process to appear
-	}
-}
-
 // TestCloseLeavesNothingOverPipe: Close of a remote session ends its
 // whole tree on the far side, a setsid double-forked escapee that ignores
 // SIGTERM and SIGHUP included (listed by its marker in /proc).
 func TestCloseLeavesNothingOverPipe(t *testing.T) {
 	svc, owner, id, m, _ := shellOverPipe(t)
 	wantSettled(t, "escapee", send(t, svc, owner, id, escapee), core.WaitPrompt, "started")
-	before := waitFarSide(t, m, 2) // the shell and the escapee
+	before := m.WaitFarSide(t, 2, waitLimit) // the shell and the escapee
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if _, err := svc.Close(ctx, owner, id, "test"); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if pids := m.farSide(); len(pids) > 0 {
+	if pids := m.FarSide(); len(pids) > 0 {
 		t.Fatalf("after Close the far side still runs %v (before: %v)", pids, before)
 	}
 }
@@ -66,14 +49,14 @@ func TestStreamEndLeavesNothing(t *testing.T) {
 		}
 		wantSettled(t, "escapee", send(t, svc, owner, res.ID, escapee), core.WaitPrompt, "started")
 	}
-	before := waitFarSide(t, m, 6)
+	before := m.WaitFarSide(t, 6, waitLimit)
 	if err := c.Close(); err != nil {
 		t.Fatalf("Conn.Close: %v", err)
 	}
 	if err := a.wait(t); err != nil {
 		t.Fatalf("agent exit: %v; stderr: %s", err, a.stderr.String())
 	}
-	if pids := m.farSide(); len(pids) > 0 {
+	if pids := m.FarSide(); len(pids) > 0 {
 		t.Fatalf("after the stream ended the far side still runs %v (before: %v)", pids, before)
 	}
 }
@@ -120,7 +103,7 @@ func TestStreamKilledMidSend(t *testing.T) {
 		_, err := stall.Write(ctx, make([]byte, 8<<20))
 		writeDone <- err
 	}()
-	waitFarSide(t, m, 4) // shell, escapee, sleep, stall-input
+	m.WaitFarSide(t, 4, waitLimit) // shell, escapee, sleep, stall-input
 
 	// Kill the stream under the host: no goodbye.
 	_ = a.stream.Close()
@@ -155,7 +138,7 @@ func TestStreamKilledMidSend(t *testing.T) {
 	if err := a.wait(t); err != nil {
 		t.Fatalf("agent exit: %v; stderr: %s", err, a.stderr.String())
 	}
-	if pids := m.farSide(); len(pids) > 0 {
+	if pids := m.FarSide(); len(pids) > 0 {
 		t.Fatalf("after the stream died the far side still runs %v", pids)
 	}
 }

@@ -19,7 +19,7 @@ func TestConformancePipe(t *testing.T) {
 			c, _ := connectPipe(t)
 			m := &markers{Backend: c.Backend("remote", remote.AgentExec)}
 			t.Cleanup(func() {
-				if pids := m.farSide(); len(pids) > 0 {
+				if pids := m.FarSide(); len(pids) > 0 {
 					t.Errorf("processes left on the far side after the sub-test: %v", pids)
 				}
 			})
@@ -36,7 +36,7 @@ func TestTerminalsPipe(t *testing.T) {
 			c, _ := connectPipe(t)
 			m := &markers{Backend: c.Backend("exec", remote.AgentExec)}
 			t.Cleanup(func() { // after the service's shutdown
-				if pids := m.farSide(); len(pids) > 0 {
+				if pids := m.FarSide(); len(pids) > 0 {
 					t.Errorf("processes left on the far side after the sub-test: %v", pids)
 				}
 			})

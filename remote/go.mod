@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/hashicorp/yamux v0.1.2
+	github.com/ptyseam/ptyseam/consumers/ssh v0.1.0
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 )
@@ -14,5 +15,6 @@ require (
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )

@@ -2,69 +2,28 @@ package remote_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/testharness"
+	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
 )
 
 // waitLimit bounds every wait in the tests (a hang guard, not a timing
 // assertion).
 const waitLimit = 60 * time.Second
 
-// agentBuild is the `ptyseam` binary the tests run as `ptyseam agent`.
-var agentBuild struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
+// agentBinary is the `ptyseam` binary the tests run as `ptyseam agent`.
+func agentBinary(t testing.TB) string { return agenttest.Binary(t) }
 
-// agentBinary builds cmd/ptyseam once per test process, static (CGO off),
-// as a deployer would ship it.
-func agentBinary(t testing.TB) string {
-	t.Helper()
-	agentBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "ptyseam-agent-")
-		if err != nil {
-			agentBuild.err = err
-			return
-		}
-		// Readable by the sshd test user too.
-		_ = os.Chmod(dir, 0o755)
-		path := filepath.Join(dir, "ptyseam")
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", path, "github.com/ptyseam/ptyseam/cmd/ptyseam")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			agentBuild.err = fmt.Errorf("go build cmd/ptyseam: %v\n%s", err, out)
-			return
-		}
-		agentBuild.dir, agentBuild.path = dir, path
-	})
-	if agentBuild.err != nil {
-		t.Fatal(agentBuild.err)
-	}
-	return agentBuild.path
-}
-
-func removeAgentBinary() {
-	if agentBuild.dir != "" {
-		_ = os.RemoveAll(agentBuild.dir)
-	}
-}
+func removeAgentBinary() { agenttest.Remove() }
 
 // pipeStream is the host's end of two pipes to an agent process.
 type pipeStream struct {
@@ -93,13 +52,13 @@ type agentProc struct {
 
 // startAgent runs `ptyseam agent` with args on two pipes. Cleanup kills it
 // if a test left it running.
-func startAgent(t *testing.T, args ...string) *agentProc {
+func startAgent(t testing.TB, args ...string) *agentProc {
 	t.Helper()
 	return startProc(t, append([]string{agentBinary(t), "agent"}, args...)...)
 }
 
 // startProc runs argv on two pipes, as startAgent runs the agent.
-func startProc(t *testing.T, argv ...string) *agentProc {
+func startProc(t testing.TB, argv ...string) *agentProc {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -188,41 +147,8 @@ func (l *lockedBuffer) String() string {
 
 var _ io.Writer = (*lockedBuffer)(nil)
 
-// markers records the markers of the sessions a backend spawned, so that
-// a test can list their processes on the far side (every process of a
-// session inherits PTYSEAM_SESSION=<marker>, setsid escapees included).
-type markers struct {
-	core.Backend
-	mu   sync.Mutex
-	seen []string
-}
-
-func (m *markers) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
-	if req.Marker == "" {
-		req.Marker = "remotetest-" + randomHex(8)
-	}
-	m.mu.Lock()
-	m.seen = append(m.seen, req.Marker)
-	m.mu.Unlock()
-	return m.Backend.Spawn(ctx, req)
-}
-
-// farSide lists the live processes of every session spawned so far.
-func (m *markers) farSide() []int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var pids []int
-	for _, mk := range m.seen {
-		pids = append(pids, testharness.Survivors("PTYSEAM_SESSION="+mk)...)
-	}
-	return pids
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+// markers lists a backend's sessions' processes on the far side.
+type markers = agenttest.Markers
 
 // newService returns a service with b registered; cleanup shuts it down.
 func newService(t *testing.T, b core.Backend) *core.Service {
@@ -239,4 +165,15 @@ func newService(t *testing.T, b core.Backend) *core.Service {
 		}
 	})
 	return svc
+}
+
+// startAgentB is startAgent for a benchmark.
+func startAgentB(b *testing.B) *agentProc { return startAgent(b) }
+
+// envInt reads a positive integer knob from the environment.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }

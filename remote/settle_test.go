@@ -17,7 +17,7 @@ func shellOverPipe(t *testing.T) (*core.Service, *core.Owner, core.SessionID, *m
 	c, a := connectPipe(t)
 	m := &markers{Backend: c.Backend("shell", remote.AgentShell)}
 	t.Cleanup(func() { // after the service's shutdown
-		if pids := m.farSide(); len(pids) > 0 {
+		if pids := m.FarSide(); len(pids) > 0 {
 			t.Errorf("processes left on the far side: %v", pids)
 		}
 	})

@@ -18,6 +18,7 @@ run ./bench/ 'MCPOverhead|OpenLatency'
 # Parsing takes milliseconds a pass: many interleaved passes, not one.
 run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
 run ./consumers/ssh/... 'Session|Flood|Dial'
+run ./remote/ 'RemoteSettle'
 run ./screen/... 'IngestScreen'
 run ./cmd/ptyseam/ 'ResultBytes|ToolListBytes'
 python3 - "$out" <<'PY'

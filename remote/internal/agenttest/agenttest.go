@@ -1,0 +1,138 @@
+// Package agenttest holds what the remote module's tests share: the
+// `ptyseam` binary they run as the agent, and a backend wrapper that lists
+// its sessions' processes on the far side.
+package agenttest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness"
+)
+
+var build struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// Binary builds cmd/ptyseam once per test process, static (CGO off) and
+// stripped as a deployer ships it, into a directory every user can read (an sshd test
+// user runs it), and returns its path. Call Remove from TestMain.
+func Binary(t testing.TB) string {
+	t.Helper()
+	build.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ptyseam-agent-")
+		if err != nil {
+			build.err = err
+			return
+		}
+		_ = os.Chmod(dir, 0o755)
+		path := filepath.Join(dir, "ptyseam")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s -w", "-o", path, "github.com/ptyseam/ptyseam/cmd/ptyseam")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			build.err = fmt.Errorf("go build cmd/ptyseam: %v\n%s", err, out)
+			_ = os.RemoveAll(dir)
+			return
+		}
+		build.dir, build.path = dir, path
+	})
+	if build.err != nil {
+		t.Fatal(build.err)
+	}
+	return build.path
+}
+
+// Remove deletes the built binary.
+func Remove() {
+	if build.dir != "" {
+		_ = os.RemoveAll(build.dir)
+	}
+}
+
+// Markers wraps a backend and records the marker of every session it
+// spawns, so that a test can list the session's processes on the far side:
+// every process of a session inherits PTYSEAM_SESSION=<marker>, setsid
+// escapees included. The far sides of these tests are this machine.
+type Markers struct {
+	core.Backend
+	// Options, when set, replaces every request's Options (an ssh target
+	// the suites cannot know).
+	Options any
+
+	mu   sync.Mutex
+	seen []string
+}
+
+// Spawn records the marker (making one when the request has none).
+func (m *Markers) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	if req.Marker == "" {
+		req.Marker = "remotetest-" + RandomHex(8)
+	}
+	if m.Options != nil {
+		req.Options = m.Options
+	}
+	m.mu.Lock()
+	m.seen = append(m.seen, req.Marker)
+	m.mu.Unlock()
+	return m.Backend.Spawn(ctx, req)
+}
+
+// FarSide lists the live processes of every session spawned so far.
+func (m *Markers) FarSide() []int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var pids []int
+	for _, mk := range m.seen {
+		pids = append(pids, testharness.Survivors("PTYSEAM_SESSION="+mk)...)
+	}
+	return pids
+}
+
+// WaitFarSide waits until the far side runs at least n processes of the
+// sessions, and returns them.
+func (m *Markers) WaitFarSide(t testing.TB, n int, limit time.Duration) []int {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		pids := m.FarSide()
+		if len(pids) >= n {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the far side runs %v, want at least %d processes", pids, n)
+		}
+		time.Sleep(10 * time.Millisecond) // polling /proc for processes to appear
+	}
+}
+
+// CheckFarSideEmpty registers a cleanup that fails the test if any
+// process of the sessions is left. Register it before the cleanups that
+// close the sessions (cleanups run last-in first-out).
+func (m *Markers) CheckFarSideEmpty(t testing.TB) {
+	t.Cleanup(func() {
+		if pids := m.FarSide(); len(pids) > 0 {
+			t.Errorf("processes left on the far side: %v", pids)
+		}
+	})
+}
+
+// RandomHex returns n random bytes in hex.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,215 @@
+package sshagent
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/remote"
+)
+
+// probeBegin marks the start of the probe's answer (a login script may
+// print before it).
+const probeBegin = "ptyseam-probe-begin"
+
+// probeScript prints the far side's platform, its agent cache directory
+// and the agents already in it.
+const probeScript = `echo ` + probeBegin + `; uname -s; uname -m; ` +
+	`d="${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"; printf '%s\n' "$d"; ` +
+	`for f in "$d"/agent-*; do if [ -x "$f" ]; then printf '%s\n' "$f"; fi; done; true`
+
+// farSide is what the probe found.
+type farSide struct {
+	platform string   // GOOS/GOARCH
+	cacheDir string   // absolute
+	agents   []string // executable files named agent-* in cacheDir
+}
+
+func parseProbe(out []byte) (farSide, error) {
+	i := bytes.Index(out, []byte(probeBegin+"\n"))
+	if i < 0 {
+		return farSide{}, fmt.Errorf("the far side's shell did not run the probe; it printed %q", tail(out))
+	}
+	lines := strings.Split(strings.TrimRight(string(out[i+len(probeBegin)+1:]), "\n"), "\n")
+	if len(lines) < 3 {
+		return farSide{}, fmt.Errorf("the probe's answer is short: %q", tail(out))
+	}
+	p, err := platformOf(lines[0], lines[1])
+	if err != nil {
+		return farSide{}, err
+	}
+	fs := farSide{platform: p, cacheDir: strings.TrimSpace(lines[2])}
+	if !strings.HasPrefix(fs.cacheDir, "/") {
+		return farSide{}, fmt.Errorf("the far side's cache directory %q is not absolute (is HOME set?)", fs.cacheDir)
+	}
+	for _, l := range lines[3:] {
+		if l = strings.TrimSpace(l); l != "" {
+			fs.agents = append(fs.agents, l)
+		}
+	}
+	return fs, nil
+}
+
+func tail(b []byte) string {
+	if len(b) > 300 {
+		b = b[len(b)-300:]
+	}
+	return string(b)
+}
+
+// agentName is the cache file name of a binary: the protocol version and
+// the binary's SHA-256, so that a cached file is the exact binary.
+func agentName(sum string) string {
+	return fmt.Sprintf("agent-v%d-%s", remote.ProtocolVersion, sum)
+}
+
+// sha256File hashes a local file.
+func sha256File(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// mismatch is what the start command prints when the cached agent is not
+// the binary its name says.
+const mismatch = "ptyseam-agent-mismatch"
+
+// agentPlan is how to start the agent on one far side.
+type agentPlan struct {
+	path  string // the far side's path
+	sum   string // its expected SHA-256 ("" for RemotePath: not checked)
+	local string // the local binary to upload again on a mismatch
+	dir   string
+	size  int64
+}
+
+// command is the command line that starts the agent; a cached agent is
+// checked against its SHA-256 first (a file changed since its upload is
+// never run).
+func (p agentPlan) command() string {
+	if p.sum == "" {
+		return "exec " + shellQuote(p.path) + " agent"
+	}
+	return fmt.Sprintf(`f=%s; if [ "$(sha256sum "$f" 2>/dev/null | cut -d ' ' -f 1)" != %s ]; then echo %s; exit 1; fi; exec "$f" agent`,
+		shellQuote(p.path), p.sum, mismatch)
+}
+
+// install returns how to start an agent on t: RemotePath, or the cached
+// upload of the binary for the far side's platform, uploading it first
+// when missing.
+func (d *Dialer) install(ctx context.Context, t *ssh.Target) (agentPlan, error) {
+	if d.opts.RemotePath != "" {
+		return agentPlan{path: d.opts.RemotePath}, nil
+	}
+	res, err := d.ssh.Run(ctx, t, probeScript, ssh.RunOptions{MaxOutput: 64 << 10})
+	if err != nil {
+		return agentPlan{}, fmt.Errorf("sshagent: probing the far side: %w", err)
+	}
+	fs, err := parseProbe(res.Output)
+	if err != nil {
+		return agentPlan{}, &remote.AgentError{Kind: remote.ErrAgentMissing, Msg: "probing the far side: " + err.Error()}
+	}
+	local := d.opts.Binaries[fs.platform]
+	if local == "" {
+		goos, goarch, _ := strings.Cut(fs.platform, "/")
+		return agentPlan{}, &remote.AgentError{Kind: remote.ErrAgentArch, Msg: fmt.Sprintf(
+			"the far side is %s and no agent binary for it is configured: build one with `CGO_ENABLED=0 GOOS=%s GOARCH=%s go build github.com/ptyseam/ptyseam/cmd/ptyseam` and name it in Options.Binaries[%q] (or install it there and set Options.RemotePath)",
+			fs.platform, goos, goarch, fs.platform)}
+	}
+	sum, size, err := d.hash(local)
+	if err != nil {
+		return agentPlan{}, fmt.Errorf("sshagent: reading the agent binary: %w", err)
+	}
+	p := agentPlan{path: fs.cacheDir + "/" + agentName(sum), sum: sum, local: local, dir: fs.cacheDir, size: size}
+	for _, a := range fs.agents {
+		if a == p.path {
+			return p, nil
+		}
+	}
+	return p, d.upload(ctx, t, p)
+}
+
+// hash returns a local binary's SHA-256 and size, computed once per path.
+func (d *Dialer) hash(path string) (string, int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", 0, err
+	}
+	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
+	d.mu.Lock()
+	h, ok := d.hashes[key]
+	d.mu.Unlock()
+	if ok {
+		return h.sum, h.size, nil
+	}
+	sum, size, err := sha256File(path)
+	if err != nil {
+		return "", 0, err
+	}
+	d.mu.Lock()
+	d.hashes[key] = hashed{sum, size}
+	d.mu.Unlock()
+	return sum, size, nil
+}
+
+type hashed struct {
+	sum  string
+	size int64
+}
+
+// upload copies the binary to the far side through an exec channel: into
+// a temporary file, checked against its SHA-256 there, then renamed into
+// place (concurrent uploads each rename a complete, checked file).
+func (d *Dialer) upload(ctx context.Context, t *ssh.Target, p agentPlan) error {
+	local, dir, path, sum, size := p.local, p.dir, p.path, p.sum, p.size
+	f, err := os.Open(local)
+	if err != nil {
+		return fmt.Errorf("sshagent: %w", err)
+	}
+	defer f.Close()
+	script := fmt.Sprintf(`set -e; umask 077; d=%s; f=%s; mkdir -p "$d"; t="$d/.upload-$$"; trap 'rm -f "$t"' EXIT; `+
+		`head -c %d > "$t"; got=$(sha256sum "$t" | cut -d ' ' -f 1); `+
+		`if [ "$got" != %s ]; then echo "the uploaded agent's SHA-256 is $got, want %s" >&2; exit 1; fi; `+
+		`chmod 700 "$t"; mv -f "$t" "$f"; trap - EXIT; echo ptyseam-uploaded`,
+		shellQuote(dir), shellQuote(path), size, sum, sum)
+	st, err := d.ssh.Stream(ctx, t, script)
+	if err != nil {
+		return fmt.Errorf("sshagent: starting the upload: %w", err)
+	}
+	defer st.Close()
+	stop := context.AfterFunc(ctx, func() { _ = st.Close() })
+	defer stop()
+	if _, err := io.Copy(st, io.LimitReader(f, size)); err != nil {
+		return fmt.Errorf("sshagent: uploading the agent: %w (%s)", err, strings.TrimSpace(st.Stderr()))
+	}
+	_ = st.CloseWrite()
+	out, _ := io.ReadAll(io.LimitReader(st, 4096))
+	select {
+	case <-st.Exited():
+	case <-ctx.Done():
+		return fmt.Errorf("sshagent: uploading the agent: %w", ctx.Err())
+	}
+	<-st.StderrDone()
+	if status := st.ExitStatus(); status.ExitCode != 0 || !bytes.Contains(out, []byte("ptyseam-uploaded")) {
+		return fmt.Errorf("sshagent: uploading the agent to %s failed (%s): %s", path, status, strings.TrimSpace(st.Stderr()+" "+string(out)))
+	}
+	d.log.Info("sshagent: uploaded the agent", "host", t.Host, "user", t.User, "path", path, "bytes", size)
+	return nil
+}
