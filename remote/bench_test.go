@@ -3,7 +3,10 @@ package remote_test
 import (
 	"context"
 	"log/slog"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,3 +98,69 @@ func pct(d []time.Duration, p int) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// BenchmarkRemoteSessions opens PTYSEAM_BENCH_REMOTE_SESSIONS (default
+// 50) shells on one agent over a pipe, each settled on its first prompt,
+// and reports the open latency (p50, p99) and the agent's resident memory
+// per session (its RSS with the sessions open, less its RSS before, over
+// the count); then closes them all.
+func BenchmarkRemoteSessions(b *testing.B) {
+	n := envInt("PTYSEAM_BENCH_REMOTE_SESSIONS", 50)
+	a := startAgentB(b)
+	ctx := context.Background()
+	c, err := remote.Connect(ctx, a.stream)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_ = c.Close()
+		<-a.done
+	}()
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	if _, err := svc.Register(c.Backend("shell", remote.AgentShell)); err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Shutdown(context.Background())
+	owner := core.NewOwner("bench")
+	var opens []time.Duration
+	var perSession float64
+	for b.Loop() {
+		before := rssKiB(b, c.Info().PID)
+		var ids []core.SessionID
+		for range n {
+			start := time.Now()
+			s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "shell"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			opens = append(opens, time.Since(start))
+			ids = append(ids, s.ID)
+		}
+		perSession = float64(rssKiB(b, c.Info().PID)-before) / float64(n)
+		for _, id := range ids {
+			if _, err := svc.Close(ctx, owner, id, "bench"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(ms(pct(opens, 50)), "open-p50-ms")
+	b.ReportMetric(ms(pct(opens, 99)), "open-p99-ms")
+	b.ReportMetric(perSession, "agent-KiB/session")
+}
+
+// rssKiB reads a process's resident set size.
+func rssKiB(b *testing.B, pid int) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			v, _ := strconv.Atoi(f[0])
+			return v
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
