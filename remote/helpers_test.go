@@ -150,6 +150,8 @@ var _ io.Writer = (*lockedBuffer)(nil)
 // markers lists a backend's sessions' processes on the far side.
 type markers = agenttest.Markers
 
+func randomHex(n int) string { return agenttest.RandomHex(n) }
+
 // newService returns a service with b registered; cleanup shuts it down.
 func newService(t *testing.T, b core.Backend) *core.Service {
 	t.Helper()
