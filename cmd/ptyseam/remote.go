@@ -10,12 +10,15 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
+	remotepkg "github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/remote/sshagent"
 )
 
 // remoteHostsFile is the deployer's list of remote hosts pty_open may open
@@ -58,7 +61,20 @@ type remoteHost struct {
 	// prompt marker so sends settle on its prompt; anything else settles
 	// on silence.
 	Shell string `json:"shell"`
+	// PtyseamAgent runs the host's shells through `ptyseam agent` there
+	// (this binary, uploaded on first use to the host's ~/.cache/ptyseam
+	// and checked by SHA-256; the host must be of this binary's OS and
+	// architecture): sends then also settle on stdin_read, and closing a
+	// session ends its whole process tree there (docs/remote.md).
+	PtyseamAgent bool `json:"ptyseamAgent"`
 }
+
+// agentBackendType is the backend type of remote hosts served through the
+// ptyseam agent.
+const agentBackendType = "ssh-agent"
+
+// agentBinary is the local ptyseam binary uploaded as the agent: this one.
+var agentBinary = os.Executable
 
 // Bounds of the hosts file.
 const (
@@ -124,6 +140,8 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 		return nil, fmt.Errorf("--remote-hosts %s: %w", cfg.RemoteHosts, err)
 	}
 	targets := make(map[string]ptysession.Target, len(hosts))
+	sshBackend := sshpkg.NewBackend(sshpkg.BackendOptions{Logger: log})
+	var agents *sshagent.Dialer
 	for name, h := range hosts {
 		if h.SSHConfigAlias != "" {
 			if h, err = withSSHConfig(h); err != nil {
@@ -148,8 +166,23 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 		}
 		targets[name] = ptysession.Target{Backend: sshpkg.Type, Options: t, Description: h.Description,
 			PromptMarker: h.Shell == "" || h.Shell == "bash"}
+		if h.PtyseamAgent {
+			if agents == nil {
+				exe, err := agentBinary()
+				if err != nil {
+					return nil, fmt.Errorf("--remote-hosts: %s: ptyseamAgent: this binary: %w", name, err)
+				}
+				agents = sshagent.New(sshBackend, sshagent.Options{Logger: log,
+					Binaries: map[string]string{runtime.GOOS + "/" + runtime.GOARCH: exe}})
+				if _, err := svc.Register(agents.Backend(agentBackendType, remotepkg.AgentShell)); err != nil {
+					return nil, err
+				}
+			}
+			// The agent's shell prints the prompt marker itself.
+			targets[name] = ptysession.Target{Backend: agentBackendType, Options: t, Description: h.Description}
+		}
 	}
-	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{Logger: log})); err != nil {
+	if _, err := svc.Register(sshBackend); err != nil {
 		return nil, err
 	}
 	return targets, nil
