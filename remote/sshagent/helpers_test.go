@@ -156,3 +156,18 @@ func waitGone(t *testing.T, pid int) {
 }
 
 func slogNew(h slog.Handler) *slog.Logger { return slog.New(h) }
+
+// warmCache uploads the agent to the test user's cache before a test whose
+// bounded steps should not include the upload (about 11 MB through
+// x/crypto's ssh, slow under -race on a loaded machine).
+func warmCache(t *testing.T, tg *ssh.Target) {
+	t.Helper()
+	d, _ := dialer(t, sshagent.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c, err := d.Connect(ctx, tg)
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	_ = c.Close()
+}

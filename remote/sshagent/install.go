@@ -197,7 +197,10 @@ func (d *Dialer) upload(ctx context.Context, t *ssh.Target, p agentPlan) error {
 	stop := context.AfterFunc(ctx, func() { _ = st.Close() })
 	defer stop()
 	if _, err := io.Copy(st, io.LimitReader(f, size)); err != nil {
-		return fmt.Errorf("sshagent: uploading the agent: %w (%s)", err, strings.TrimSpace(st.Stderr()))
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return fmt.Errorf("sshagent: uploading the agent (%d bytes): %w %s", size, err, strings.TrimSpace(st.Stderr()))
 	}
 	_ = st.CloseWrite()
 	out, _ := io.ReadAll(io.LimitReader(st, 4096))

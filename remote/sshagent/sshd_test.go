@@ -24,6 +24,7 @@ import (
 func TestConformanceSSHD(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	tg := target(t, srv)
+	warmCache(t, tg)
 	bin := childrenForAll(t)
 	testharness.TestBackend(t, testharness.BackendHarness{
 		Children: bin,
@@ -41,6 +42,7 @@ func TestConformanceSSHD(t *testing.T) {
 func TestTerminalsSSHD(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	tg := target(t, srv)
+	warmCache(t, tg)
 	bin := childrenForAll(t)
 	testharness.TestTerminals(t, testharness.TerminalsHarness{
 		Children: bin,
@@ -57,6 +59,7 @@ func TestTerminalsSSHD(t *testing.T) {
 // real sshd, and a fresh shell.
 func shellSSHD(t *testing.T, d *sshagent.Dialer, tg *ssh.Target) (*core.Service, *core.Owner, core.SessionID, *agenttest.Markers) {
 	t.Helper()
+	warmCache(t, tg)
 	m := &agenttest.Markers{Backend: d.Backend("shell", remote.AgentShell), Options: tg}
 	m.CheckFarSideEmpty(t)
 	svc := newService(t, m)
@@ -161,6 +164,7 @@ func TestConnectionDroppedSSHD(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	d, _ := dialer(t, sshagent.Options{})
 	tg := target(t, srv)
+	warmCache(t, tg)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	c, err := d.Connect(ctx, tg)
@@ -225,7 +229,7 @@ func TestUploadCachedAndChecked(t *testing.T) {
 	t.Cleanup(clear)
 	connect := func() *remote.Conn {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		start := time.Now()
 		c, err := d.Connect(ctx, tg)
