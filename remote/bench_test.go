@@ -52,7 +52,7 @@ func BenchmarkRemoteSettle(b *testing.B) {
 	}
 	send := func(svc *core.Service, id core.SessionID, line string, want core.WaitReason) time.Duration {
 		start := time.Now()
-		op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(line), Submit: true, QuietWindow: 10 * time.Second})
+		op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: 10 * time.Second})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -80,7 +80,7 @@ func TestStreamKilledMidSend(t *testing.T) {
 		t.Fatalf("Spawn: %v", err)
 	}
 	wantSettled(t, "escapee", send(t, svc, owner, sh.ID, escapee), core.WaitPrompt, "started")
-	op, err := svc.Send(ctx, owner, sh.ID, core.SendRequest{Data: []byte("sleep 1000"), Submit: true, QuietWindow: 30 * time.Second})
+	op, err := svc.Send(ctx, owner, sh.ID, core.SendRequest{Data: "sleep 1000", QuietWindow: 30 * time.Second})
 	if err != nil {
 		t.Fatalf("send: %v", err)
 	}

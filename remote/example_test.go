@@ -39,7 +39,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte("echo $((6*7))"), Submit: true})
+	op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: "echo $((6*7))"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -49,7 +49,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(res.WaitReason, strings.Contains(res.Output, "42"), *res.CommandExitCode)
+	fmt.Println(res.WaitReason, strings.Contains(res.Delta, "42"), *res.ExitCode)
 
 	_ = svc.Shutdown(ctx) // closes the session on the far side
 	_ = c.Close()         // ends the stream: the agent returns

@@ -39,7 +39,7 @@ func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID,
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(line), Submit: true, QuietWindow: 30 * time.Second})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: 30 * time.Second})
 	if err != nil {
 		t.Fatalf("send %q: %v", line, err)
 	}
@@ -52,8 +52,8 @@ func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID,
 
 func wantSettled(t *testing.T, line string, res core.SendResult, reason core.WaitReason, want string) {
 	t.Helper()
-	if res.WaitReason != reason || !strings.Contains(res.Output, want) {
-		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Output, reason, want)
+	if res.WaitReason != reason || !strings.Contains(res.Delta, want) {
+		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Delta, reason, want)
 	}
 	t.Logf("%q: %s after %v", line, res.WaitReason, res.Elapsed)
 }
@@ -66,13 +66,13 @@ func TestSettleOverPipe(t *testing.T) {
 	svc, owner, id, _, _ := shellOverPipe(t)
 	res := send(t, svc, owner, id, "true")
 	wantSettled(t, "true", res, core.WaitPrompt, "")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 0 {
-		t.Fatalf("true: exit code %v, want 0", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 0 {
+		t.Fatalf("true: exit code %v, want 0", res.ExitCode)
 	}
 	res = send(t, svc, owner, id, "false")
 	wantSettled(t, "false", res, core.WaitPrompt, "")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 1 {
-		t.Fatalf("false: exit code %v, want 1", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 1 {
+		t.Fatalf("false: exit code %v, want 1", res.ExitCode)
 	}
 	wantSettled(t, "python3 -q", send(t, svc, owner, id, "python3 -q"), core.WaitStdinRead, ">>> ")
 	wantSettled(t, "6*7", send(t, svc, owner, id, "6*7"), core.WaitStdinRead, "42")

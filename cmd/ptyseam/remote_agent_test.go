@@ -78,7 +78,7 @@ func TestRemoteHostThroughAgent(t *testing.T) {
 		{"6*7", core.WaitStdinRead, "42"},
 		{"exit()", core.WaitPrompt, ""},
 	} {
-		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: []byte(step.line), Submit: true, QuietWindow: 30 * time.Second})
+		op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: step.line, QuietWindow: 30 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,8 +86,8 @@ func TestRemoteHostThroughAgent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.WaitReason != step.reason || !strings.Contains(res.Output, step.want) {
-			t.Fatalf("%q settled as %s with %q, want %s with %q", step.line, res.WaitReason, res.Output, step.reason, step.want)
+		if res.WaitReason != step.reason || !strings.Contains(res.Delta, step.want) {
+			t.Fatalf("%q settled as %s with %q, want %s with %q", step.line, res.WaitReason, res.Delta, step.reason, step.want)
 		}
 	}
 	if _, err := svc.Close(ctx, owner, s.ID, "test"); err != nil {

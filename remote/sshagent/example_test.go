@@ -35,7 +35,7 @@ func Example() {
 		fmt.Println(err) // matches remote.ErrAgentMissing, ErrAgentArch, ErrAgentVersion
 		return
 	}
-	op, _ := svc.Send(context.Background(), owner, s.ID, core.SendRequest{Data: []byte("python3 -q"), Submit: true})
+	op, _ := svc.Send(context.Background(), owner, s.ID, core.SendRequest{Data: "python3 -q"})
 	res, _ := op.Wait(context.Background())
 	fmt.Println(res.WaitReason) // stdin_read: the far side's kernel says the REPL waits for input
 }

@@ -77,7 +77,7 @@ func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID,
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: []byte(line), Submit: true, QuietWindow: 30 * time.Second})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: 30 * time.Second})
 	if err != nil {
 		t.Fatalf("send %q: %v", line, err)
 	}
@@ -90,8 +90,8 @@ func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID,
 
 func wantSettled(t *testing.T, line string, res core.SendResult, reason core.WaitReason, want string) {
 	t.Helper()
-	if res.WaitReason != reason || !strings.Contains(res.Output, want) {
-		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Output, reason, want)
+	if res.WaitReason != reason || !strings.Contains(res.Delta, want) {
+		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Delta, reason, want)
 	}
 	t.Logf("%q: %s after %v", line, res.WaitReason, res.Elapsed)
 }
@@ -105,8 +105,8 @@ func TestSettleSSHD(t *testing.T) {
 	svc, owner, id, _ := shellSSHD(t, d, target(t, srv))
 	res := send(t, svc, owner, id, "true")
 	wantSettled(t, "true", res, core.WaitPrompt, "")
-	if res.CommandExitCode == nil || *res.CommandExitCode != 0 {
-		t.Fatalf("true: exit code %v", res.CommandExitCode)
+	if res.ExitCode == nil || *res.ExitCode != 0 {
+		t.Fatalf("true: exit code %v", res.ExitCode)
 	}
 	wantSettled(t, "whoami", send(t, svc, owner, id, "whoami"), core.WaitPrompt, sshdtest.User)
 	wantSettled(t, "python3 -q", send(t, svc, owner, id, "python3 -q"), core.WaitStdinRead, ">>> ")
@@ -181,7 +181,7 @@ func TestConnectionDroppedSSHD(t *testing.T) {
 		t.Fatalf("Spawn: %v", err)
 	}
 	wantSettled(t, "escapee", send(t, svc, owner, sh.ID, escapee), core.WaitPrompt, "started")
-	op, err := svc.Send(ctx, owner, sh.ID, core.SendRequest{Data: []byte("sleep 1000"), Submit: true, QuietWindow: 30 * time.Second})
+	op, err := svc.Send(ctx, owner, sh.ID, core.SendRequest{Data: "sleep 1000", QuietWindow: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
