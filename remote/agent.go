@@ -299,7 +299,14 @@ func (a *agent) call(ctx context.Context, req request) response {
 		if err := a.closeSession(ctx, s); err != nil {
 			return response{Error: toWireError(req.Op, err)}
 		}
-		return response{}
+		// A closed session has exited: its status travels with the answer,
+		// so that the host's Exited is closed when its Close returns.
+		select {
+		case <-s.be.Exited():
+			return response{Status: toWireStatus(s.be.ExitStatus())}
+		default:
+			return response{}
+		}
 	}
 	return response{Error: &wireError{Code: string(core.CodeUnsupported), Op: req.Op,
 		Msg: fmt.Sprintf("the agent does not know the call %q (protocol version %d)", req.Op, ProtocolVersion)}}

@@ -188,11 +188,23 @@ func (s *session) Close(ctx context.Context) error {
 		return nil
 	}
 	if s.c.Err() == nil {
-		_, err := s.c.call(ctx, request{Op: opClose, Session: s.id})
+		resp, err := s.c.call(ctx, request{Op: opClose, Session: s.id})
 		var e *core.Error
 		if err != nil && !(errors.As(err, &e) && (e.Code == core.CodeNoSession || errors.Is(err, ErrConnectionLost))) {
 			return err
 		}
+		if resp.Status != nil {
+			s.setExit(resp.Status.status())
+		}
+	}
+	// The program has exited (or the stream ended): Exited is closed when
+	// Close returns, as for a local session.
+	select {
+	case <-s.exited:
+	case <-s.c.done:
+		s.lost()
+	case <-ctx.Done():
+		return &core.Error{Code: core.CodeCancelled, Op: "close", Msg: "closed on the far side, but its exit status had not arrived when the caller gave up", Err: ctx.Err()}
 	}
 	_ = s.out.Close()
 	s.closedOK = true
