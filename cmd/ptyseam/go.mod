@@ -21,6 +21,7 @@ require (
 )
 
 require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+
 require github.com/hashicorp/yamux v0.1.2 // indirect
 
 require (
