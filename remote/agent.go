@@ -256,30 +256,25 @@ func (a *agent) call(ctx context.Context, req request) response {
 		case <-ctx.Done():
 			return response{Error: toWireError(req.Op, core.Errorf(core.CodeCancelled, "the host stopped waiting"))}
 		}
-	case opProbe:
-		p, ok := s.be.(core.ForegroundProber)
+	case opForeground:
+		w, ok := s.be.(core.InputWatcher)
 		if !ok {
 			return response{Error: unsupported(req.Op)}
 		}
-		fg, err := p.ProbeForeground()
+		b, err := w.Foreground()
+		return response{Baseline: toWireBaseline(b), Error: toWireError(req.Op, err)}
+	case opInputWait:
+		w, ok := s.be.(core.InputWatcher)
+		if !ok {
+			return response{Error: unsupported(req.Op)}
+		}
+		// The host's taken count is the agent's too: the host's Read
+		// returns exactly the bytes the agent's Read returned.
+		iw, err := w.InputWait(req.Base.baseline(), req.Taken)
 		if err != nil {
 			return response{Error: toWireError(req.Op, err)}
 		}
-		return response{Foreground: toWireForeground(fg)}
-	case opGroup:
-		g, ok := s.be.(core.ForegroundGrouper)
-		if !ok {
-			return response{Error: unsupported(req.Op)}
-		}
-		pgid, leader, err := g.ForegroundGroup()
-		return response{PGID: pgid, Leader: leader, Error: toWireError(req.Op, err)}
-	case opSwitches:
-		g, ok := s.be.(core.ForegroundGrouper)
-		if !ok {
-			return response{Error: unsupported(req.Op)}
-		}
-		n, err := g.LeaderSwitches()
-		return response{Switches: n, Error: toWireError(req.Op, err)}
+		return response{Wait: toWireInputWait(iw)}
 	case opControlChar:
 		r, ok := s.be.(core.ControlCharReader)
 		if !ok {

@@ -27,9 +27,8 @@ const (
 	opSpawn       = "spawn"        // then: the session's output, raw, agent to host
 	opWait        = "wait"         // answered when the top-level process exited
 	opWrite       = "write"        // the request frame, then Len raw input bytes
-	opProbe       = "probe"        // core.ForegroundProber
-	opGroup       = "group"        // core.ForegroundGrouper.ForegroundGroup
-	opSwitches    = "switches"     // core.ForegroundGrouper.LeaderSwitches
+	opForeground  = "foreground"   // core.InputWatcher.Foreground
+	opInputWait   = "input_wait"   // core.InputWatcher.InputWait
 	opControlChar = "control_char" // core.ControlCharReader
 	opSignal      = "signal"
 	opResize      = "resize"
@@ -54,6 +53,10 @@ type request struct {
 	// write: the number of raw bytes after the frame
 	Len int `json:"len,omitempty"`
 
+	// input_wait: the baseline and the output bytes the host took in
+	Base  *wireBaseline `json:"base,omitempty"`
+	Taken uint64        `json:"taken,omitempty"`
+
 	// signal, control_char
 	Signal      string `json:"signal,omitempty"`
 	AllowLeader bool   `json:"allow_leader,omitempty"`
@@ -75,15 +78,11 @@ type response struct {
 	// write
 	N int `json:"n,omitempty"`
 
-	// probe
-	Foreground *wireForeground `json:"foreground,omitempty"`
+	// foreground
+	Baseline *wireBaseline `json:"baseline,omitempty"`
 
-	// group
-	PGID   int  `json:"pgid,omitempty"`
-	Leader bool `json:"leader,omitempty"`
-
-	// switches
-	Switches uint64 `json:"switches,omitempty"`
+	// input_wait
+	Wait *wireInputWait `json:"wait,omitempty"`
 
 	// control_char
 	Char *byte `json:"char,omitempty"`
@@ -103,15 +102,18 @@ type wireStatus struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-type wireForeground struct {
-	PGID          int    `json:"pgid"`
-	Leader        bool   `json:"leader"`
-	ReadingInput  bool   `json:"reading_input"`
-	Switches      uint64 `json:"switches"`
-	PendingOutput int    `json:"pending_output"`
-	PendingInput  int    `json:"pending_input"`
-	Relay         bool   `json:"relay"`
-	OutputRead    uint64 `json:"output_read"`
+type wireBaseline struct {
+	Group  int    `json:"group"`
+	Leader bool   `json:"leader"`
+	Wakes  uint64 `json:"wakes"`
+}
+
+type wireInputWait struct {
+	Now     wireBaseline `json:"now"`
+	Reading bool         `json:"reading"`
+	Waiting bool         `json:"waiting"`
+	New     bool         `json:"new"`
+	Relay   bool         `json:"relay"`
 }
 
 type wireSignalResult struct {
@@ -149,14 +151,23 @@ func (w *wireStatus) status() core.Status {
 	return core.Status{Kind: core.StatusExited, ExitCode: w.ExitCode, Signal: w.Signal, Reason: w.Reason}
 }
 
-func toWireForeground(f core.ForegroundState) *wireForeground {
-	return &wireForeground{PGID: f.PGID, Leader: f.Leader, ReadingInput: f.ReadingInput, Switches: f.Switches,
-		PendingOutput: f.PendingOutput, PendingInput: f.PendingInput, Relay: f.Relay, OutputRead: f.OutputRead}
+func toWireBaseline(b core.InputBaseline) *wireBaseline {
+	return &wireBaseline{Group: b.Group, Leader: b.Leader, Wakes: b.Wakes}
 }
 
-func (w *wireForeground) state() core.ForegroundState {
-	return core.ForegroundState{PGID: w.PGID, Leader: w.Leader, ReadingInput: w.ReadingInput, Switches: w.Switches,
-		PendingOutput: w.PendingOutput, PendingInput: w.PendingInput, Relay: w.Relay, OutputRead: w.OutputRead}
+func (w *wireBaseline) baseline() core.InputBaseline {
+	if w == nil {
+		return core.InputBaseline{}
+	}
+	return core.InputBaseline{Group: w.Group, Leader: w.Leader, Wakes: w.Wakes}
+}
+
+func toWireInputWait(iw core.InputWait) *wireInputWait {
+	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay}
+}
+
+func (w *wireInputWait) inputWait() core.InputWait {
+	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay}
 }
 
 // toWireError encodes err; a plain error becomes INTERNAL.

@@ -221,37 +221,30 @@ func probeCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), probeTimeout)
 }
 
-// ProbeForeground asks the agent for the foreground state of the far
-// side's terminal (core.ForegroundProber).
-func (s *session) ProbeForeground() (core.ForegroundState, error) {
+// Foreground asks the agent who holds the far side's terminal
+// (core.InputWatcher).
+func (s *session) Foreground() (core.InputBaseline, error) {
 	ctx, cancel := probeCtx()
 	defer cancel()
-	resp, err := s.c.call(ctx, request{Op: opProbe, Session: s.id})
+	resp, err := s.c.call(ctx, request{Op: opForeground, Session: s.id})
+	return resp.Baseline.baseline(), err
+}
+
+// InputWait asks the agent the settle question about the far side's
+// terminal (core.InputWatcher). taken is the host's count of output bytes
+// taken in, which is the agent's count too: the stream carries exactly the
+// bytes the agent read.
+func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opInputWait, Session: s.id, Base: toWireBaseline(base), Taken: taken})
 	if err != nil {
-		return core.ForegroundState{}, err
+		return core.InputWait{}, err
 	}
-	if resp.Foreground == nil {
-		return core.ForegroundState{}, core.Errorf(core.CodeInternal, "the agent answered a probe without a state")
+	if resp.Wait == nil {
+		return core.InputWait{}, core.Errorf(core.CodeInternal, "the agent answered input_wait without an answer")
 	}
-	return resp.Foreground.state(), nil
-}
-
-// ForegroundGroup asks which group holds the far side's terminal
-// (core.ForegroundGrouper).
-func (s *session) ForegroundGroup() (int, bool, error) {
-	ctx, cancel := probeCtx()
-	defer cancel()
-	resp, err := s.c.call(ctx, request{Op: opGroup, Session: s.id})
-	return resp.PGID, resp.Leader, err
-}
-
-// LeaderSwitches asks for the voluntary context switches of the far
-// side's top-level process (core.ForegroundGrouper).
-func (s *session) LeaderSwitches() (uint64, error) {
-	ctx, cancel := probeCtx()
-	defer cancel()
-	resp, err := s.c.call(ctx, request{Op: opSwitches, Session: s.id})
-	return resp.Switches, err
+	return resp.Wait.inputWait(), nil
 }
 
 // ControlChar asks for the far side's terminal's control character of
@@ -268,8 +261,7 @@ func (s *session) ControlChar(sig core.Signal) (byte, bool) {
 
 var (
 	_ core.BackendSession    = (*session)(nil)
-	_ core.ForegroundProber  = (*session)(nil)
-	_ core.ForegroundGrouper = (*session)(nil)
+	_ core.InputWatcher      = (*session)(nil)
 	_ core.PromptMarker      = (*session)(nil)
 	_ core.ExitCauser        = (*session)(nil)
 	_ core.ControlCharReader = (*session)(nil)
