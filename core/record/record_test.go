@@ -174,3 +174,57 @@ func TestOnlyRequestedSessionsAreRecordedWithoutAll(t *testing.T) {
 		t.Fatalf("paths %q %q", rec.Path(plain.ID), rec.Path(asked.ID))
 	}
 }
+
+// A secret written straight into the terminal (Service.Write, the path of
+// the MCP server's secret page) while the terminal's echo is off reaches
+// the recording as the placeholder, never as its bytes.
+func TestWrittenSecretIsNotRecorded(t *testing.T) {
+	svc, rec := recorded(t, true)
+	owner := core.NewOwner("model")
+	s, err := svc.Spawn(ctxT(t), owner, core.SpawnRequest{Type: localpty.TypeShell})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "page-typed-Secret-0042"
+	if res := send(t, svc, owner, s.ID, `read -rs -p "Passphrase: " pw; echo; echo "got ${#pw} chars"`); res.WaitReason != core.WaitStdinRead {
+		t.Fatalf("prompt settled on %s", res.WaitReason)
+	}
+	if _, err := svc.Write(ctxT(t), owner, s.ID, []byte(secret+"\r")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		page, err := svc.Read(owner, s.ID, core.PageRequest{Newest: true, Count: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.Join(page.Lines, "\n"), "got 22 chars") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the written secret never reached the program: %+v", page)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	path := rec.Path(s.ID)
+	if _, err := svc.Close(ctxT(t), owner, s.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	rec.Close()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), secret) || strings.Contains(string(raw), "Secret-0042") {
+		t.Fatalf("the written secret reached the recording:\n%s", raw)
+	}
+	_, evs := readAll(t, path)
+	hidden := 0
+	for _, ev := range evs {
+		if ev.Code == "i" && ev.Data == record.HiddenInput {
+			hidden++
+		}
+	}
+	if hidden != 1 {
+		t.Fatalf("want the write recorded once as %q, got %d: %+v", record.HiddenInput, hidden, evs)
+	}
+}
