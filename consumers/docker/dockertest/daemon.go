@@ -137,7 +137,7 @@ func Start(ctx context.Context) (*Daemon, error) {
 		"--log-level", "warn",
 	)
 	d.cmd.Stdout, d.cmd.Stderr = logf, logf
-	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	d.cmd.SysProcAttr = daemonProcAttr()
 	if err := d.cmd.Start(); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", Dockerd, err)
@@ -197,7 +197,7 @@ func (d *Daemon) Stop() error {
 	_ = syscall.Kill(-d.cmd.Process.Pid, syscall.SIGKILL)
 	if m := mountsUnder(d.Dir); len(m) > 0 {
 		for i := len(m) - 1; i >= 0; i-- {
-			_ = syscall.Unmount(m[i], syscall.MNT_DETACH)
+			_ = detachMount(m[i])
 		}
 		if m := mountsUnder(d.Dir); len(m) > 0 {
 			return errors.Join(append(errs, fmt.Errorf("mounts left under %s, not removing it: %v", d.Dir, m))...)
