@@ -75,7 +75,7 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 	}
 	// Engines before API 1.42 ignore ConsoleSize: set the size now (a
 	// program that reads it in its first instant may still see 0x0).
-	if _, err := b.cli.ContainerResize(ctx, s.containerID, client.ContainerResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}); err != nil && !s.isExited() {
+	if _, err := b.cli.ContainerResize(ctx, s.containerID, client.ContainerResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}); err != nil && !s.isExited() && s.running(ctx) {
 		return fail("sizing the container's terminal", err)
 	}
 	b.log.Debug("docker container started", "container", s.containerID, "image", t.Image)
@@ -186,4 +186,16 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// running asks the engine whether the container still runs: a program
+// that exits at once ends its container before the sizing resize, whose
+// refusal is then no spawn failure (the session reports the exit as its
+// events arrive). An engine that cannot answer counts as running.
+func (s *session) running(ctx context.Context) bool {
+	ins, err := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
+	if err != nil || ins.Container.State == nil {
+		return true
+	}
+	return ins.Container.State.Running
 }

@@ -138,3 +138,17 @@ func TestForeignHarmlessKill(t *testing.T) {
 		t.Fatalf("status %+v, want exited 4 without a reason", st)
 	}
 }
+
+// A program that exits at once ends its container before the backend's
+// sizing resize (engines before API 1.42 ignore the size given at create):
+// the spawn succeeds and reports the exit, instead of failing because the
+// engine refused to size a container that no longer runs.
+func TestProgramExitingAtOnceIsNoSpawnFailure(t *testing.T) {
+	b, d := newBackend(t)
+	for i := range 8 {
+		out, st := runOnce(t, b, &Target{Image: d.Image}, "/bin/sh", "-c", "exit 5")
+		if st != core.ExitedWithCode(5) {
+			t.Fatalf("run %d: status %v, output %q", i, st, out)
+		}
+	}
+}
