@@ -34,10 +34,11 @@ func TestToolSendDuringAndAfterTakeOver(t *testing.T) {
 	if !errors.As(err, &te) || te.Code != string(core.CodeHumanInControl) || !strings.Contains(te.Text(), "try again after they hand back") || te.Hint == "" {
 		t.Fatalf("send under control: %v", err)
 	}
+	before := newestLine(t, s, owner, id)
 	if _, err := c.Write(testCtx(t), []byte("echo person-$((6*7))\r")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, s, owner, id, "person-42")
+	waitFor(t, s, owner, id, before, "person-42")
 	c.HandBack()
 	res, m := call(t, d, schemas, owner, ToolSend, fmt.Sprintf(`{"id":%q,"data":"echo model-back"}`, id))
 	hb, ok := m["handBack"].(map[string]any)
@@ -53,10 +54,12 @@ func TestToolSendDuringAndAfterTakeOver(t *testing.T) {
 	}
 }
 
-// waitFor waits until a new line of the session's output matches want.
-func waitFor(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, want string) {
+// waitFor waits until a line of the session's output from line from on
+// matches want (output written before the wait began counts: the line
+// number is taken before the write).
+func waitFor(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, from int64, want string) {
 	t.Helper()
-	r, err := s.Wait(testCtx(t), owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(id), Pattern: want}}})
+	r, err := s.Wait(testCtx(t), owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(id), Pattern: want, FromLine: &from}}})
 	if err != nil || !r.Fired {
 		t.Fatalf("waiting for %q: %+v %v", want, r, err)
 	}
