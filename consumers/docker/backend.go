@@ -26,6 +26,13 @@ type BackendOptions struct {
 	// AllowedContainers, when not empty, is the allowlist of existing
 	// containers a Target may name.
 	AllowedContainers []string
+	// AgentBinary is the host path of a static ptyseam binary for the
+	// engine's platform (CGO_ENABLED=0). When set, every session runs on
+	// a ptyseam agent inside its container (copied in through the engine's
+	// copy API to AgentPath): settling, signals and close then match a
+	// local session (docs/docker.md). The container must let the agent
+	// be copied in (no read-only root).
+	AgentBinary string
 	// Logger receives container events (created, removed, stopped under a
 	// session). Never terminal bytes. Default: slog.Default().
 	Logger *slog.Logger
@@ -109,6 +116,9 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 		size = core.DefaultSize
 	}
 	sp := spawnParams{t: t, argv: argv, env: env, dir: dir, size: size, marker: req.Marker, shell: len(req.Command) == 0}
+	if b.opts.AgentBinary != "" {
+		return b.spawnAgent(ctx, sp)
+	}
 	if t.Image != "" {
 		return b.spawnContainer(ctx, sp)
 	}

@@ -8,6 +8,7 @@ require (
 	github.com/moby/moby/client v0.6.2
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/ptysession v0.1.0
+	github.com/ptyseam/ptyseam/remote v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	go.uber.org/goleak v1.3.0
 )
@@ -24,6 +25,7 @@ require (
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/hashicorp/yamux v0.1.2 // indirect
 	github.com/moby/docker-image-spec v1.3.1 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect

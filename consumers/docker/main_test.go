@@ -15,6 +15,7 @@ import (
 // survived).
 func TestMain(m *testing.M) {
 	code := m.Run()
+	removeAgentBinary()
 	if err := dockertest.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "dockertest:", err)
 		code = max(code, 1)

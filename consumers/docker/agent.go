@@ -1,0 +1,243 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/mount"
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
+)
+
+// AgentPath is where the backend copies the agent in a container.
+const AgentPath = "/.ptyseam/ptyseam"
+
+// spawnAgent runs the session on a ptyseam agent inside the container: the
+// agent binary is copied in through the engine's copy API and started as
+// the container's program (a new container) or as an exec (an existing
+// one), without a TTY; its stdin and stdout carry the remote protocol.
+// The session is then the agent's local PTY session: it settles on the
+// prompt marker and on stdin_read, signals the foreground group, and its
+// Close ends the whole process tree in the container.
+func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendSession, error) {
+	t := sp.t
+	as := &agentSession{b: b, closing: make(chan struct{})}
+	fail := func(what string, err error) (core.BackendSession, error) {
+		cause := spawnErr(what, err)
+		if ctx.Err() != nil {
+			cause = &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: what, Err: ctx.Err()}
+		}
+		if cerr := as.teardown(context.WithoutCancel(ctx)); cerr != nil {
+			return nil, &core.CleanupError{Cause: cause, Err: cerr}
+		}
+		return nil, cause
+	}
+	var stream *Stream
+	if t.Image != "" {
+		if t.ReadOnlyRootfs {
+			return nil, invalid("docker: a read-only root file system cannot receive the agent (BackendOptions.AgentBinary)")
+		}
+		init := true
+		hc := &container.HostConfig{NetworkMode: container.NetworkMode(t.network()), Init: &init,
+			Resources: container.Resources{Memory: t.Memory, NanoCPUs: t.NanoCPUs}}
+		if t.PidsLimit > 0 {
+			hc.Resources.PidsLimit = &t.PidsLimit
+		}
+		for _, m := range t.Mounts {
+			hc.Mounts = append(hc.Mounts, mount.Mount{Type: mount.TypeBind, Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly})
+		}
+		labels := map[string]string{}
+		for k, v := range t.Labels {
+			labels[k] = v
+		}
+		labels[LabelSession] = sp.marker
+		created, err := b.cli.ContainerCreate(ctx, client.ContainerCreateOptions{HostConfig: hc, Config: &container.Config{
+			Image: t.Image, Cmd: []string{AgentPath, "agent"}, User: t.User, WorkingDir: t.WorkingDir, Env: t.Env, Labels: labels,
+			OpenStdin: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
+		}})
+		if err != nil {
+			return nil, spawnErr("creating a container from "+t.Image, err)
+		}
+		as.containerID, as.created = created.ID, true
+		if err := b.CopyFile(ctx, as.containerID, b.opts.AgentBinary, AgentPath, 0o755); err != nil {
+			return fail("copying the agent into the container", err)
+		}
+		hj, err := b.cli.ContainerAttach(ctx, as.containerID, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+		if err != nil {
+			return fail("attaching to the container", err)
+		}
+		stream = newStream(hj.HijackedResponse)
+		as.stream = stream
+		if _, err := b.cli.ContainerStart(ctx, as.containerID, client.ContainerStartOptions{}); err != nil {
+			return fail("starting the container", err)
+		}
+	} else {
+		ins, err := b.cli.ContainerInspect(ctx, t.Container, client.ContainerInspectOptions{})
+		if err != nil {
+			return nil, spawnErr("inspecting container "+t.Container, err)
+		}
+		as.containerID = ins.Container.ID
+		if err := b.CopyFile(ctx, as.containerID, b.opts.AgentBinary, AgentPath, 0o755); err != nil {
+			return fail("copying the agent into the container", err)
+		}
+		if stream, err = b.ExecStream(ctx, as.containerID, t.User, t.Env, []string{AgentPath, "agent"}); err != nil {
+			return fail("starting the agent", err)
+		}
+		as.stream = stream
+	}
+	conn, err := remote.Connect(ctx, stream)
+	if err != nil {
+		if msg := stream.Stderr(); msg != "" {
+			err = fmt.Errorf("%w (agent stderr: %s)", err, lastLine(msg))
+		}
+		return fail("connecting to the agent", err)
+	}
+	as.conn = conn
+	req := core.BackendRequest{Command: sp.argv, Dir: sp.dir, Env: sp.env, Size: sp.size, Marker: sp.marker}
+	typ := remote.AgentExec
+	if sp.shell {
+		// The agent's shell type: Target.Shell, or its own default (an
+		// interactive bash), with the prompt marker.
+		typ = remote.AgentShell
+		if len(t.Shell) == 0 {
+			req.Command = nil
+		}
+	}
+	rs, err := conn.Spawn(ctx, typ, req)
+	if err != nil {
+		return fail("starting the session on the agent", err)
+	}
+	as.BackendSession = rs
+	return as, nil
+}
+
+// agentSession is a session on an agent in a container: the remote
+// session, whose Close also ends the agent and removes a created
+// container.
+type agentSession struct {
+	core.BackendSession
+	b           *Backend
+	conn        *remote.Conn
+	stream      *Stream
+	containerID string
+	created     bool
+
+	closeMu  sync.Mutex
+	closeOK  bool
+	closing  chan struct{}
+	stopOnce sync.Once
+
+	causeOnce sync.Once
+	cause     error
+}
+
+// Close closes the session on the agent (which ends its whole process
+// tree and proves it), then the agent's stream, then removes a created
+// container.
+func (s *agentSession) Close(ctx context.Context) error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closeOK {
+		return nil
+	}
+	s.stopOnce.Do(func() { close(s.closing) })
+	err := s.BackendSession.Close(ctx)
+	if err != nil && !errors.Is(err, remote.ErrConnectionLost) && !s.isStopped(ctx) {
+		return err
+	}
+	if err := s.teardown(ctx); err != nil {
+		return &core.CleanupError{Err: err}
+	}
+	s.closeOK = true
+	return nil
+}
+
+// teardown ends the agent's stream and removes a created container.
+func (s *agentSession) teardown(ctx context.Context) error {
+	if s.conn != nil {
+		_ = s.conn.Close()
+	}
+	if s.stream != nil {
+		_ = s.stream.Close()
+	}
+	if !s.created {
+		return nil
+	}
+	rs := &session{b: s.b, containerID: s.containerID}
+	return rs.closeContainer(ctx)
+}
+
+// isStopped reports whether the session's container is no longer running.
+func (s *agentSession) isStopped(ctx context.Context) bool {
+	ins, err := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
+	return err != nil || ins.Container.State == nil || !ins.Container.State.Running
+}
+
+// ExitCause returns the remote session's cause (a lost stream matches
+// remote.ErrConnectionLost), also matching ErrContainerStopped when the
+// container stopped under the session.
+func (s *agentSession) ExitCause() error {
+	c, ok := s.BackendSession.(core.ExitCauser)
+	if !ok {
+		return nil
+	}
+	cause := c.ExitCause()
+	if cause == nil {
+		return nil
+	}
+	s.causeOnce.Do(func() {
+		s.cause = cause
+		select {
+		case <-s.closing:
+		default:
+			if s.isStopped(context.Background()) {
+				s.cause = fmt.Errorf("%w: %w", ErrContainerStopped, cause)
+			}
+		}
+	})
+	return s.cause
+}
+
+// ContainerID returns the id of the container the session runs in.
+func (s *agentSession) ContainerID() string { return s.containerID }
+
+// EmitsPromptMarker forwards to the agent's session.
+func (s *agentSession) EmitsPromptMarker() bool {
+	pm, ok := s.BackendSession.(core.PromptMarker)
+	return ok && pm.EmitsPromptMarker()
+}
+
+// Foreground forwards to the agent's session (core.InputWatcher).
+func (s *agentSession) Foreground() (core.InputBaseline, error) {
+	if w, ok := s.BackendSession.(core.InputWatcher); ok {
+		return w.Foreground()
+	}
+	return core.InputBaseline{}, core.Errorf(core.CodeUnsupported, "no input watcher")
+}
+
+// InputWait forwards to the agent's session (core.InputWatcher).
+func (s *agentSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
+	if w, ok := s.BackendSession.(core.InputWatcher); ok {
+		return w.InputWait(base, taken)
+	}
+	return core.InputWait{}, core.Errorf(core.CodeUnsupported, "no input watcher")
+}
+
+// ControlChar forwards to the agent's session.
+func (s *agentSession) ControlChar(sig core.Signal) (byte, bool) {
+	if c, ok := s.BackendSession.(core.ControlCharReader); ok {
+		return c.ControlChar(sig)
+	}
+	return 0, false
+}
+
+var (
+	_ core.InputWatcher      = (*agentSession)(nil)
+	_ core.PromptMarker      = (*agentSession)(nil)
+	_ core.ExitCauser        = (*agentSession)(nil)
+	_ core.ControlCharReader = (*agentSession)(nil)
+)
