@@ -32,8 +32,15 @@ import (
 type dockerTargetsFile struct {
 	// Host is the engine's address (default $DOCKER_HOST, else the
 	// local socket).
-	Host    string                  `json:"host"`
-	Targets map[string]dockerTarget `json:"targets"`
+	Host string `json:"host"`
+	// AgentBinary is the path of a static ptyseam binary for the engine's
+	// platform (CGO_ENABLED=0), or "self" for this executable (which
+	// must then be static). When set, every session runs on a ptyseam
+	// agent copied into its container: sends settle on the prompt and on
+	// stdin_read, signals reach the foreground job and close ends the
+	// whole process tree, as for local sessions.
+	AgentBinary string                  `json:"agentBinary"`
+	Targets     map[string]dockerTarget `json:"targets"`
 }
 
 // dockerTarget is one configured container target.
@@ -88,6 +95,8 @@ func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
 		return f, fmt.Errorf("%d targets: at most %d", len(f.Targets), maxDockerTargets)
 	case strings.ContainsAny(f.Host, " \t\r\n\x00"):
 		return f, errors.New("host has spaces")
+	case f.AgentBinary != "" && f.AgentBinary != "self" && !path.IsAbs(f.AgentBinary):
+		return f, errors.New(`agentBinary is "self" or an absolute path`)
 	}
 	for name, t := range f.Targets {
 		switch {
@@ -148,7 +157,17 @@ func dockerTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 	if err != nil {
 		return nil, nil, fmt.Errorf("--docker-targets %s: %w", cfg.DockerTargets, err)
 	}
-	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log}
+	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log, AgentBinary: f.AgentBinary}
+	if f.AgentBinary == "self" {
+		if opts.AgentBinary, err = os.Executable(); err != nil {
+			return nil, nil, fmt.Errorf("--docker-targets: agentBinary self: %w", err)
+		}
+	}
+	if opts.AgentBinary != "" {
+		if _, err := os.Stat(opts.AgentBinary); err != nil {
+			return nil, nil, fmt.Errorf("--docker-targets: agentBinary: %w", err)
+		}
+	}
 	targets := make(map[string]ptysession.Target, len(f.Targets))
 	for name, t := range f.Targets {
 		if t.Image != "" {
@@ -156,8 +175,10 @@ func dockerTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 		} else {
 			opts.AllowedContainers = append(opts.AllowedContainers, t.Container)
 		}
+		// The agent's shell marks its prompts itself; a relayed bash gets
+		// the marker typed in by the facade.
 		targets[name] = ptysession.Target{Backend: dockerpkg.Type, Options: t.target(), Description: t.Description,
-			PromptMarker: t.Shell == "" || t.Shell == "bash"}
+			PromptMarker: opts.AgentBinary == "" && (t.Shell == "" || t.Shell == "bash")}
 	}
 	b, err := dockerpkg.NewBackend(opts)
 	if err != nil {

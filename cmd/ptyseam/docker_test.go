@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +55,7 @@ func TestParseDockerTargets(t *testing.T) {
 func FuzzParseDockerTargets(f *testing.F) {
 	f.Add([]byte(`{"targets": {"box": {"image": "img:1", "mounts": [{"source": "/a", "target": "/b"}]}}}`))
 	f.Add([]byte(`{"host": "unix:///x", "targets": {"a": {"container": "c", "env": {"K": "v"}}}}`))
+	f.Add([]byte(`{"agentBinary": "self", "targets": {"a": {"image": "i"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tf, err := parseDockerTargets(data)
 		if err != nil {
@@ -104,8 +106,21 @@ func TestDockerTargetsRefusedUnderAllowlistOrSandbox(t *testing.T) {
 // the container; another image is refused by the backend.
 func TestDockerTargetServed(t *testing.T) {
 	d := dockertest.StartTest(t)
+	t.Run("relay", func(t *testing.T) { testDockerTargetServed(t, d, "") })
+	t.Run("agent", func(t *testing.T) {
+		agent := filepath.Join(t.TempDir(), "ptyseam")
+		cmd := exec.Command("go", "build", "-o", agent, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+		testDockerTargetServed(t, d, agent)
+	})
+}
+
+func testDockerTargetServed(t *testing.T, d *dockertest.Daemon, agent string) {
 	file := filepath.Join(t.TempDir(), "docker.json")
-	conf := fmt.Sprintf(`{"host": %q, "targets": {"box": {"description": "test box", "image": %q, "memoryMB": 256, "pids": 64}}}`, d.Host, d.Image)
+	conf := fmt.Sprintf(`{"host": %q, "agentBinary": %q, "targets": {"box": {"description": "test box", "image": %q, "memoryMB": 256, "pids": 64}}}`, d.Host, agent, d.Image)
 	if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +143,17 @@ func TestDockerTargetServed(t *testing.T) {
 	r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "cat /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/pids.max 2>/dev/null; true"}})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "64") {
 		t.Fatalf("send: %+v %v", r, err)
+	}
+	if agent != "" {
+		// The agent sees the terminal: a command waiting for input
+		// settles on stdin_read.
+		r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "read x"})
+		if err != nil || r.WaitReason != core.WaitStdinRead {
+			t.Fatalf("read: %+v %v", r, err)
+		}
+		if r, err = ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "answer"}); err != nil || r.WaitReason != core.WaitPrompt {
+			t.Fatalf("answer: %+v %v", r, err)
+		}
 	}
 	list, err := d.Client.ContainerList(ctx, client.ContainerListOptions{Filters: client.Filters{}.Add("label", dockerpkg.LabelSession)})
 	if err != nil || len(list.Items) != 1 {
