@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -27,7 +28,17 @@ const scaleSessions = 50
 // process's heap, the engine's shim process, and the container's own
 // memory cgroup.
 func TestConcurrentContainers(t *testing.T) {
-	b, d := newBackend(t)
+	t.Run("relay", func(t *testing.T) {
+		b, d := newBackend(t)
+		testConcurrentContainers(t, b, d)
+	})
+	t.Run("agent", func(t *testing.T) {
+		b, d := newAgentBackend(t)
+		testConcurrentContainers(t, b, d)
+	})
+}
+
+func testConcurrentContainers(t *testing.T, b *Backend, d *dockertest.Daemon) {
 	tg := &Target{Image: d.Image, Shell: []string{"/bin/bash", "--norc"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -83,7 +94,7 @@ func TestConcurrentContainers(t *testing.T) {
 	shims := shimRSS() - shimsBefore
 	var cg int64
 	for _, s := range sessions {
-		cg += cgroupMemory(s.(*session).containerID)
+		cg += cgroupMemory(s.(interface{ ContainerID() string }).ContainerID())
 	}
 	if got := len(sessionContainers(t, d.Client)); got != before+scaleSessions {
 		t.Fatalf("%d session containers, want %d", got, before+scaleSessions)
