@@ -38,12 +38,15 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 	}
 	var stream *Stream
 	if t.Image != "" {
-		if t.ReadOnlyRootfs {
-			return nil, invalid("docker: a read-only root file system cannot receive the agent (BackendOptions.AgentBinary)")
+		if t.ReadOnlyRootfs && !b.opts.AgentMount {
+			return nil, invalid("docker: a read-only root file system cannot receive a copy of the agent (set BackendOptions.AgentMount)")
 		}
 		init := true
-		hc := &container.HostConfig{NetworkMode: container.NetworkMode(t.network()), Init: &init,
+		hc := &container.HostConfig{NetworkMode: container.NetworkMode(t.network()), Init: &init, ReadonlyRootfs: t.ReadOnlyRootfs,
 			Resources: container.Resources{Memory: t.Memory, NanoCPUs: t.NanoCPUs}}
+		if b.opts.AgentMount {
+			hc.Mounts = append(hc.Mounts, mount.Mount{Type: mount.TypeBind, Source: b.opts.AgentBinary, Target: AgentPath, ReadOnly: true})
+		}
 		if t.PidsLimit > 0 {
 			hc.Resources.PidsLimit = &t.PidsLimit
 		}
@@ -63,8 +66,10 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 			return nil, spawnErr("creating a container from "+t.Image, err)
 		}
 		as.containerID, as.created = created.ID, true
-		if err := b.CopyFile(ctx, as.containerID, b.opts.AgentBinary, AgentPath, 0o755); err != nil {
-			return fail("copying the agent into the container", err)
+		if !b.opts.AgentMount {
+			if err := b.CopyFile(ctx, as.containerID, b.opts.AgentBinary, AgentPath, 0o755); err != nil {
+				return fail("copying the agent into the container", err)
+			}
 		}
 		hj, err := b.cli.ContainerAttach(ctx, as.containerID, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 		if err != nil {

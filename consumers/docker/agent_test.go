@@ -58,9 +58,15 @@ func removeAgentBinary() {
 // newAgentBackend returns a backend that runs every session on an agent
 // in its container.
 func newAgentBackend(t testing.TB) (*Backend, *dockertest.Daemon) {
+	return newAgentBackendOpts(t, false)
+}
+
+// newAgentBackendOpts is newAgentBackend, with the agent bind-mounted
+// instead of copied when mount is set.
+func newAgentBackendOpts(t testing.TB, mount bool) (*Backend, *dockertest.Daemon) {
 	t.Helper()
 	_, d := newBackend(t)
-	b, err := NewBackend(BackendOptions{Host: d.Host, AgentBinary: agentBinary(t)})
+	b, err := NewBackend(BackendOptions{Host: d.Host, AgentBinary: agentBinary(t), AgentMount: mount})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +89,13 @@ func TestAgentConformance(t *testing.T) {
 // and `read` on stdin_read, as a local shell does; Close removes the
 // container.
 func TestAgentSettles(t *testing.T) {
-	b, d := newAgentBackend(t)
+	for _, mount := range []bool{false, true} {
+		t.Run(map[bool]string{false: "copied", true: "mounted"}[mount], func(t *testing.T) { testAgentSettles(t, mount) })
+	}
+}
+
+func testAgentSettles(t *testing.T, mount bool) {
+	b, d := newAgentBackendOpts(t, mount)
 	svc := core.New(core.Options{})
 	if _, err := svc.Register(b); err != nil {
 		t.Fatal(err)
@@ -93,7 +105,7 @@ func TestAgentSettles(t *testing.T) {
 	defer func() { _ = svc.Shutdown(ctx) }()
 	owner := core.NewOwner("test")
 	before := len(sessionContainers(t, d.Client))
-	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: &Target{Image: d.Image}})
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: &Target{Image: d.Image, ReadOnlyRootfs: mount}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,11 @@ type BackendOptions struct {
 	// local session (docs/docker.md). The container must let the agent
 	// be copied in (no read-only root).
 	AgentBinary string
+	// AgentMount bind-mounts AgentBinary read-only into new containers
+	// instead of copying it (the engine must run on this host: the path
+	// is the engine's). It saves a copy of the binary per container and
+	// works with a read-only root.
+	AgentMount bool
 	// Logger receives container events (created, removed, stopped under a
 	// session). Never terminal bytes. Default: slog.Default().
 	Logger *slog.Logger

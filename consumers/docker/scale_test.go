@@ -32,8 +32,8 @@ func TestConcurrentContainers(t *testing.T) {
 		b, d := newBackend(t)
 		testConcurrentContainers(t, b, d)
 	})
-	t.Run("agent", func(t *testing.T) {
-		b, d := newAgentBackend(t)
+	t.Run("agent-mounted", func(t *testing.T) {
+		b, d := newAgentBackendOpts(t, true)
 		testConcurrentContainers(t, b, d)
 	})
 }
