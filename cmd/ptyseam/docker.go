@@ -39,8 +39,11 @@ type dockerTargetsFile struct {
 	// agent copied into its container: sends settle on the prompt and on
 	// stdin_read, signals reach the foreground job and close ends the
 	// whole process tree, as for local sessions.
-	AgentBinary string                  `json:"agentBinary"`
-	Targets     map[string]dockerTarget `json:"targets"`
+	AgentBinary string `json:"agentBinary"`
+	// AgentMount bind-mounts the agent read-only instead of copying it
+	// into each container (the engine must run on this host).
+	AgentMount bool                    `json:"agentMount"`
+	Targets    map[string]dockerTarget `json:"targets"`
 }
 
 // dockerTarget is one configured container target.
@@ -97,6 +100,8 @@ func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
 		return f, errors.New("host has spaces")
 	case f.AgentBinary != "" && f.AgentBinary != "self" && !path.IsAbs(f.AgentBinary):
 		return f, errors.New(`agentBinary is "self" or an absolute path`)
+	case f.AgentMount && f.AgentBinary == "":
+		return f, errors.New("agentMount needs agentBinary")
 	}
 	for name, t := range f.Targets {
 		switch {
@@ -157,7 +162,7 @@ func dockerTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 	if err != nil {
 		return nil, nil, fmt.Errorf("--docker-targets %s: %w", cfg.DockerTargets, err)
 	}
-	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log, AgentBinary: f.AgentBinary}
+	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log, AgentBinary: f.AgentBinary, AgentMount: f.AgentMount}
 	if f.AgentBinary == "self" {
 		if opts.AgentBinary, err = os.Executable(); err != nil {
 			return nil, nil, fmt.Errorf("--docker-targets: agentBinary self: %w", err)
