@@ -147,11 +147,11 @@ func testDockerTargetServed(t *testing.T, d *dockertest.Daemon, agent string) {
 	if agent != "" {
 		// The agent sees the terminal: a command waiting for input
 		// settles on stdin_read.
-		r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "read x"})
+		r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "read x"}})
 		if err != nil || r.WaitReason != core.WaitStdinRead {
 			t.Fatalf("read: %+v %v", r, err)
 		}
-		if r, err = ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "answer"}); err != nil || r.WaitReason != core.WaitPrompt {
+		if r, err = ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "answer"}}); err != nil || r.WaitReason != core.WaitPrompt {
 			t.Fatalf("answer: %+v %v", r, err)
 		}
 	}

@@ -114,7 +114,7 @@ func testAgentSettles(t *testing.T, mount bool) {
 		want core.WaitReason
 	}{{"true", core.WaitPrompt}, {"read x", core.WaitStdinRead}, {"hello", core.WaitPrompt}} {
 		start := time.Now()
-		op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: []byte(tc.line), Submit: true})
+		op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: tc.line})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestAgentExecCloseAndKill(t *testing.T) {
 		"sleep 301 &",
 		`setsid bash -c 'trap "" TERM HUP; (trap "" TERM HUP; exec sleep 302) & exit 0'`,
 	} {
-		op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: []byte(line), Submit: true})
+		op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: line})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestAgentExecCloseAndKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: []byte("sleep 1000"), Submit: true})
+	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "sleep 1000"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestAgentExecCloseAndKill(t *testing.T) {
 	if err != nil || res.WaitReason != core.WaitSessionExit {
 		t.Fatalf("send after the kill: %+v %v", res, err)
 	}
-	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: []byte("true"), Submit: true})
+	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
 	if !errors.Is(err, ErrContainerStopped) || !errors.Is(err, remote.ErrConnectionLost) || !errors.Is(err, core.ErrSessionExited) {
 		t.Fatalf("send after the kill: %v", err)
 	}
