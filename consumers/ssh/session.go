@@ -60,31 +60,9 @@ type writeRes struct {
 // A non-empty line is the command line as the remote login shell gets it
 // (Run), in place of req's argv, Env and Dir.
 func openSession(ctx context.Context, c *conn, t *Target, req core.BackendRequest, line string) (*session, error) {
-	type opened struct {
-		ch   gossh.Channel
-		reqs <-chan *gossh.Request
-		err  error
-	}
-	res := make(chan opened, 1)
-	c.goTracked(func() {
-		ch, reqs, err := c.client.OpenChannel("session", nil)
-		res <- opened{ch, reqs, err}
-	})
-	var o opened
-	select {
-	case o = <-res:
-	case <-ctx.Done():
-		// x/crypto cannot cancel an open; close the channel if it comes.
-		c.goTracked(func() {
-			if o := <-res; o.err == nil {
-				_ = o.ch.Close()
-				gossh.DiscardRequests(o.reqs)
-			}
-		})
-		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "opening the ssh session channel", Err: ctx.Err()}
-	}
-	if o.err != nil {
-		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "opening the ssh session channel", Err: o.err}
+	o, err := c.openChannel(ctx)
+	if err != nil {
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "opening the ssh session channel", Err: err}
 	}
 	s := &session{
 		c: c, ch: o.ch, reqs: o.reqs,

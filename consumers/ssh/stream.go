@@ -71,30 +71,9 @@ func (b *Backend) Stream(ctx context.Context, t *Target, command string) (*Strea
 // openStream opens the channel and starts the command. On error it has
 // closed the channel.
 func openStream(ctx context.Context, c *conn, command string) (*Stream, error) {
-	type opened struct {
-		ch   gossh.Channel
-		reqs <-chan *gossh.Request
-		err  error
-	}
-	res := make(chan opened, 1)
-	c.goTracked(func() {
-		ch, reqs, err := c.client.OpenChannel("session", nil)
-		res <- opened{ch, reqs, err}
-	})
-	var o opened
-	select {
-	case o = <-res:
-	case <-ctx.Done():
-		c.goTracked(func() {
-			if o := <-res; o.err == nil {
-				_ = o.ch.Close()
-				gossh.DiscardRequests(o.reqs)
-			}
-		})
-		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "stream", Msg: "opening the ssh channel", Err: ctx.Err()}
-	}
-	if o.err != nil {
-		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "stream", Msg: "opening the ssh channel", Err: o.err}
+	o, err := c.openChannel(ctx)
+	if err != nil {
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "stream", Msg: "opening the ssh channel", Err: err}
 	}
 	s := &Stream{ch: o.ch, c: c, status: core.Running, stderrDone: make(chan struct{}), exited: make(chan struct{})}
 	c.goTracked(func() { s.watchRequests(o.reqs) })
