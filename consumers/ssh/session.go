@@ -26,10 +26,11 @@ type session struct {
 	grace   time.Duration
 	release func()
 
-	pending []byte      // output not yet returned; only Read touches it after start
-	out     chan []byte // output chunks from the pumps
-	pumps   atomic.Int32
-	writes  chan writeReq
+	pending    []byte           // output not yet returned; only Read touches it after start
+	pendingBuf *[chunkSize]byte // the pooled buffer pending is in, returned once pending is empty
+	out        chan chunk       // output chunks from the pumps
+	pumps      atomic.Int32
+	writes     chan writeReq
 
 	mu     sync.Mutex
 	status core.Status
@@ -70,7 +71,7 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 		pty:      !t.NoPTY,
 		modes:    mergedModes(t.Modes),
 		grace:    t.closeGrace(),
-		out:      make(chan []byte, 8),
+		out:      make(chan chunk, 8),
 		writes:   make(chan writeReq),
 		status:   core.Running,
 		exited:   make(chan struct{}),
@@ -192,12 +193,17 @@ func (s *session) pump(r io.Reader) {
 			close(s.out)
 		}
 	}()
-	buf := make([]byte, 32<<10)
+	var buf *[chunkSize]byte
+	defer func() { putChunkBuf(buf) }()
 	for {
-		n, err := r.Read(buf)
+		if buf == nil {
+			buf = getChunkBuf()
+		}
+		n, err := r.Read(buf[:])
 		if n > 0 {
 			select {
-			case s.out <- bytes.Clone(buf[:n]):
+			case s.out <- chunk{buf: buf, data: buf[:n]}:
+				buf = nil // Read returns it to the pool
 			case <-s.closed:
 				return
 			}
@@ -286,13 +292,15 @@ func (s *session) Read(p []byte) (int, error) {
 	if len(s.pending) > 0 {
 		n := copy(p, s.pending)
 		s.pending = s.pending[n:]
+		s.recycle()
 		return n, nil
 	}
 	select {
-	case b, ok := <-s.out:
+	case c, ok := <-s.out:
 		if ok {
-			n := copy(p, b)
-			s.pending = b[n:]
+			n := copy(p, c.data)
+			s.pending, s.pendingBuf = c.data[n:], c.buf
+			s.recycle()
 			return n, nil
 		}
 		select {
@@ -302,6 +310,15 @@ func (s *session) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	case <-s.closed:
 		return 0, io.EOF
+	}
+}
+
+// recycle returns the pending chunk's buffer to the pool once Read has
+// handed all of it out.
+func (s *session) recycle() {
+	if len(s.pending) == 0 && s.pendingBuf != nil {
+		putChunkBuf(s.pendingBuf)
+		s.pending, s.pendingBuf = nil, nil
 	}
 }
 
