@@ -298,7 +298,7 @@ func dial(ctx context.Context, t *Target, key string, log *slog.Logger) (*conn, 
 	}
 	// Closing the socket is what aborts a handshake when ctx ends.
 	stop := context.AfterFunc(ctx, func() { _ = nc.Close() })
-	sc, chans, reqs, err := gossh.NewClientConn(nc, addr, cfg)
+	sc, chans, reqs, err := gossh.NewClientConn(newReadBufferedConn(nc), addr, cfg)
 	aborted := !stop()
 	if err == nil && aborted {
 		_ = sc.Close()
