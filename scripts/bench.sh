@@ -19,6 +19,8 @@ run ./bench/ 'MCPOverhead|OpenLatency'
 run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
 run ./consumers/ssh/... 'Session|Flood|Dial'
 run ./remote/ 'RemoteSettle'
+# The agent over a real sshd: flood throughput against the OpenSSH client.
+run ./remote/sshagent/ 'RemoteFloodThroughput'
 run ./screen/... 'IngestScreen'
 run ./cmd/ptyseam/ 'ResultBytes|ToolListBytes'
 python3 - "$out" <<'PY'

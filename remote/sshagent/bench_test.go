@@ -1,0 +1,139 @@
+package sshagent_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
+	"github.com/ptyseam/ptyseam/remote/sshagent"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// BenchmarkRemoteFloodThroughput compares the output throughput of a
+// flood read through the remote backend (a session of the agent, started
+// over a fresh ssh connection by a fresh Dialer, the agent binary already
+// in the far side's cache) with the OpenSSH client running the same
+// command with a PTY into /dev/null, interleaved in one run: the ssh
+// backend's BenchmarkFloodThroughput, one layer up. Both times run from
+// the spawn (or the ssh command's start) to the end of the output.
+// Metric ours/openssh is the ratio of throughputs; ms/spawn-ours is the
+// part of ours spent before the session ran (dial, agent probe and start,
+// the spawn call).
+func BenchmarkRemoteFloodThroughput(b *testing.B) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := sshdtest.Start(b, sshdtest.Options{AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}})
+	dir := b.TempDir()
+	kh := filepath.Join(dir, "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		b.Fatal(err)
+	}
+	blk, err := gossh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	keyFile := filepath.Join(dir, "id_ed25519")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(blk), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	tg := &ssh.Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: ssh.Auth{KeyFiles: []string{keyFile}},
+		HostKeys: ssh.HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+	opts := sshagent.Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)}
+	newDialer := func() *sshagent.Dialer {
+		return sshagent.New(ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)}), opts)
+	}
+	ctx := context.Background()
+	// Upload the agent once, outside the timings.
+	warm := newDialer()
+	if c, err := warm.Connect(ctx, tg); err != nil {
+		b.Fatalf("Connect: %v", err)
+	} else {
+		_ = c.Close()
+	}
+	_ = warm.Close()
+
+	const size = 32 << 20
+	flood := "yes 012345678901234567890123456789012345678901234567890123456789012345678 | head -c " + strconv.Itoa(size)
+	req := core.BackendRequest{Command: []string{"sh", "-c", flood}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg}
+	var ours, spawn, theirs, oursCPU, theirsCPU time.Duration
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d := newDialer()
+		be := d.Backend("exec", remote.AgentExec)
+		cpu0 := selfCPU()
+		t0 := time.Now()
+		s, err := be.Spawn(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spawn += time.Since(t0)
+		n, err := io.Copy(io.Discard, readFunc(s.Read))
+		ours += time.Since(t0)
+		oursCPU += selfCPU() - cpu0
+		if err != nil || n < size {
+			b.Fatalf("read %d bytes, %v", n, err)
+		}
+		_ = s.Close(ctx)
+		_ = d.Close()
+
+		cmd := exec.Command("ssh", "-tt", "-q", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile="+kh, "-i", keyFile,
+			"-p", strconv.Itoa(srv.Port), srv.User+"@"+srv.Host, flood)
+		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmd.Stdout, cmd.Stdin = devnull, nil
+		t1 := time.Now()
+		err = cmd.Run()
+		theirs += time.Since(t1)
+		_ = devnull.Close()
+		if err != nil {
+			b.Fatalf("ssh: %v", err)
+		}
+		theirsCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	mb := float64(size) * float64(b.N) / (1 << 20)
+	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
+	b.ReportMetric(mb/theirs.Seconds(), "MB/s-openssh")
+	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "ours/openssh")
+	b.ReportMetric(float64(spawn.Milliseconds())/float64(b.N), "ms/spawn-ours")
+	// The local client's CPU time per MB (the agent's is on the far side).
+	b.ReportMetric(float64(oursCPU.Microseconds())/1000/mb, "cpu-ms/MB-ours")
+	b.ReportMetric(float64(theirsCPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
+}
+
+// selfCPU returns the user and system CPU time of this process so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// readFunc adapts a Read method to io.Reader.
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }
