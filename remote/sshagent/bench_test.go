@@ -26,8 +26,8 @@ import (
 
 // BenchmarkRemoteFloodThroughput compares the output throughput of a
 // flood read through the remote backend (a session of the agent, started
-// over a fresh ssh connection by a fresh Dialer, the agent binary already
-// in the far side's cache) with the OpenSSH client running the same
+// over a fresh ssh connection, the agent binary already in the far side's
+// cache) with the OpenSSH client running the same
 // command with a PTY into /dev/null, interleaved in one run: the ssh
 // backend's BenchmarkFloodThroughput, one layer up. Both times run from
 // the spawn (or the ssh command's start) to the end of the output.
@@ -60,18 +60,17 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	tg := &ssh.Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: ssh.Auth{KeyFiles: []string{keyFile}},
 		HostKeys: ssh.HostKeyPolicy{KnownHostsFiles: []string{kh}}}
 	opts := sshagent.Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)}
-	newDialer := func() *sshagent.Dialer {
-		return sshagent.New(ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)}), opts)
-	}
+	d := sshagent.New(ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)}), opts)
+	defer d.Close()
+	be := d.Backend("exec", remote.AgentExec)
 	ctx := context.Background()
-	// Upload the agent once, outside the timings.
-	warm := newDialer()
-	if c, err := warm.Connect(ctx, tg); err != nil {
+	// Upload the agent (and hash the local binary) once, outside the
+	// timings, as a process does for its first connection to a host.
+	if c, err := d.Connect(ctx, tg); err != nil {
 		b.Fatalf("Connect: %v", err)
 	} else {
 		_ = c.Close()
 	}
-	_ = warm.Close()
 
 	const size = 32 << 20
 	flood := "yes 012345678901234567890123456789012345678901234567890123456789012345678 | head -c " + strconv.Itoa(size)
@@ -80,8 +79,8 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		d := newDialer()
-		be := d.Backend("exec", remote.AgentExec)
+		// The agent and its ssh connection end with their last session:
+		// every spawn dials, probes and starts the agent afresh.
 		cpu0 := selfCPU()
 		t0 := time.Now()
 		s, err := be.Spawn(ctx, req)
@@ -96,7 +95,6 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 			b.Fatalf("read %d bytes, %v", n, err)
 		}
 		_ = s.Close(ctx)
-		_ = d.Close()
 
 		cmd := exec.Command("ssh", "-tt", "-q", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile="+kh, "-i", keyFile,
 			"-p", strconv.Itoa(srv.Port), srv.User+"@"+srv.Host, flood)
