@@ -106,3 +106,18 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// TestTerminalsRelay runs the suite on relayed sessions, one new
+// container each.
+func TestTerminalsRelay(t *testing.T) {
+	b, d := newBackend(t)
+	tg, bin := childrenTarget(t, d)
+	testTerminalsContainer(t, b, d, tg, bin)
+}
+
+// TestTerminalsRelayExec runs the suite on relayed exec sessions in one
+// running container.
+func TestTerminalsRelayExec(t *testing.T) {
+	b, d := newBackend(t)
+	testTerminalsExec(t, b, d)
+}
