@@ -36,7 +36,9 @@ func TestTerminalsAgentExec(t *testing.T) {
 func testTerminalsContainer(t *testing.T, b *Backend, d *dockertest.Daemon, tg *Target, bin string) {
 	testharness.TestTerminals(t, testharness.TerminalsHarness{
 		Children: bin,
-		Request:  func(argv []string) core.SpawnRequest { return core.SpawnRequest{Type: Type, Command: argv, Options: tg} },
+		Request: func(argv []string) core.SpawnRequest {
+			return core.SpawnRequest{Type: Type, Command: argv, Options: tg}
+		},
 		New: func(t *testing.T) core.Terminals {
 			before := sessionContainers(t, d.Client)
 			t.Cleanup(func() { // after the service's shutdown
@@ -57,7 +59,9 @@ func testTerminalsExec(t *testing.T, b *Backend, d *dockertest.Daemon) {
 	tg := &Target{Container: cid}
 	testharness.TestTerminals(t, testharness.TerminalsHarness{
 		Children: bin,
-		Request:  func(argv []string) core.SpawnRequest { return core.SpawnRequest{Type: Type, Command: argv, Options: tg} },
+		Request: func(argv []string) core.SpawnRequest {
+			return core.SpawnRequest{Type: Type, Command: argv, Options: tg}
+		},
 		New: func(t *testing.T) core.Terminals {
 			t.Cleanup(func() { // after the service's shutdown
 				if left := sessionProcesses(t, d, cid); len(left) > 0 {
