@@ -25,6 +25,7 @@ var ptyseamBinary = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	builtDirs.add(dir)
 	bin := filepath.Join(dir, "ptyseam")
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/ptyseam/ptyseam/cmd/ptyseam").CombinedOutput()
 	if err != nil {
