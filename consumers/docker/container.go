@@ -3,7 +3,7 @@ package docker
 import (
 	"context"
 	"fmt"
-	"time"
+	"strconv"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/types/container"
@@ -14,7 +14,7 @@ import (
 )
 
 // spawnContainer creates a container for the session, attaches to its
-// TTY, subscribes to its exit and its events, and starts it. On error it
+// TTY, subscribes to its events (its exit among them), and starts it. On error it
 // has removed the container.
 func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.BackendSession, error) {
 	t := sp.t
@@ -63,13 +63,12 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 		return fail("attaching to the container", err)
 	}
 	s.attach(hj.HijackedResponse)
-	wait := b.cli.ContainerWait(s.ctx, s.containerID, client.ContainerWaitOptions{Condition: container.WaitConditionNextExit})
+	// One events stream per session reports both whose kill stopped the
+	// container and its exit (the die event's exit code): no wait call.
 	ev := b.cli.Events(s.ctx, client.EventsListOptions{Filters: client.Filters{}.
 		Add("type", string(events.ContainerEventType)).Add("container", s.containerID)})
-	died := make(chan struct{})
-	s.wg.Add(2)
-	go s.watchEvents(ev, died)
-	go s.watchContainer(wait, died)
+	s.wg.Add(1)
+	go s.watchContainer(ev)
 	if _, err := b.cli.ContainerStart(ctx, s.containerID, client.ContainerStartOptions{}); err != nil {
 		return fail("starting the container", err)
 	}
@@ -82,15 +81,17 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 	return s, nil
 }
 
-// watchEvents tells the session's own kills from everyone else's, and
-// closes died when the engine reports the container's exit.
-func (s *session) watchEvents(ev client.EventsResult, died chan struct{}) {
+// watchContainer follows the container's events: it tells the session's
+// own kills from everyone else's, and records the container's exit when
+// the engine reports it (the die event, which follows the kill that
+// caused it on the same stream).
+func (s *session) watchContainer(ev client.EventsResult) {
 	defer s.wg.Done()
-	dieOnce := false
 	for {
 		select {
 		case m, ok := <-ev.Messages:
 			if !ok {
+				s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine stopped reporting the container"})
 				return
 			}
 			switch m.Action {
@@ -104,14 +105,22 @@ func (s *session) watchEvents(ev client.EventsResult, died chan struct{}) {
 					s.foreign.Store(true)
 				}
 			case events.ActionDie:
-				if !dieOnce {
-					dieOnce = true
-					close(died)
-				}
+				s.setExit(s.dieStatus(m.Actor.Attributes["exitCode"]))
+				return
 			}
-		case <-ev.Err:
+		case err := <-ev.Err:
+			if s.ctx.Err() != nil {
+				s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
+				return
+			}
+			st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine stopped reporting the container: " + err.Error()}
+			if cerrdefs.IsNotFound(err) {
+				st.Reason = ReasonContainerStopped
+			}
+			s.setExit(st)
 			return
 		case <-s.ctx.Done():
+			s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
 			return
 		}
 	}
@@ -122,42 +131,19 @@ func (s *session) watchEvents(ev client.EventsResult, died chan struct{}) {
 // HUP, INT, QUIT, KILL, TERM.
 var stopSignals = map[string]bool{"1": true, "2": true, "3": true, "9": true, "15": true}
 
-// dieEventWait bounds how long the exit report waits for the engine's
-// "die" event, which says whether someone else killed the container.
-const dieEventWait = 2 * time.Second
-
-// watchContainer records the container's exit.
-func (s *session) watchContainer(wait client.ContainerWaitResult, died <-chan struct{}) {
-	defer s.wg.Done()
-	var st core.Status
-	select {
-	case r := <-wait.Result:
-		st = statusFromCode(int(r.StatusCode))
-		if r.Error != nil && r.Error.Message != "" {
-			st.Reason = r.Error.Message
-		}
-	case err := <-wait.Error:
-		st = core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine stopped reporting the container: " + err.Error()}
-		if cerrdefs.IsNotFound(err) {
-			st.Reason = ReasonContainerStopped
-		}
-	case <-s.ctx.Done():
-		st = core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"}
+// dieStatus is the exit status of a die event's exit code; a container
+// that someone else stopped ends with ReasonContainerStopped.
+func (s *session) dieStatus(code string) core.Status {
+	n, err := strconv.Atoi(code)
+	st := statusFromCode(n)
+	if err != nil {
+		st = core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine reported no exit code"}
 	}
-	if !s.isClosing() {
-		t := time.NewTimer(dieEventWait)
-		select {
-		case <-died:
-		case <-t.C:
-		case <-s.ctx.Done():
-		}
-		t.Stop()
-		if s.foreign.Load() {
-			st.Reason = ReasonContainerStopped
-			s.b.log.Info("docker session ended: container stopped by someone else", "container", s.containerID)
-		}
+	if !s.isClosing() && s.foreign.Load() {
+		st.Reason = ReasonContainerStopped
+		s.b.log.Info("docker session ended: container stopped by someone else", "container", s.containerID)
 	}
-	s.setExit(st)
+	return st
 }
 
 // closeContainer removes the session's container (killing everything in

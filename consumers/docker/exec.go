@@ -70,6 +70,11 @@ const (
 	execExitWait = 10 * time.Second
 )
 
+// dieEventWait bounds how long an exec that died of SIGKILL waits for its
+// container's exit report, which says whether the container stopped under
+// it.
+const dieEventWait = 2 * time.Second
+
 // watchExec records the exec's exit once its stream ended: the exit code
 // from the engine, and whether the container stopped under it. When a
 // container's init ends, the kernel kills every other process in it, so
