@@ -184,7 +184,8 @@ func (s *agentSession) isStopped(ctx context.Context) bool {
 
 // ExitCause returns the remote session's cause (a lost stream matches
 // remote.ErrConnectionLost), also matching ErrContainerStopped when the
-// container stopped under the session.
+// container stopped under the session, and ErrEngineLost when the stream
+// was lost while the container runs on.
 func (s *agentSession) ExitCause() error {
 	c, ok := s.BackendSession.(core.ExitCauser)
 	if !ok {
@@ -199,8 +200,11 @@ func (s *agentSession) ExitCause() error {
 		select {
 		case <-s.closing:
 		default:
-			if s.isStopped(context.Background()) {
+			switch {
+			case s.isStopped(context.Background()):
 				s.cause = fmt.Errorf("%w: %w", ErrContainerStopped, cause)
+			case errors.Is(cause, remote.ErrConnectionLost):
+				s.cause = fmt.Errorf("%w: %w", ErrEngineLost, cause)
 			}
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/types/container"
@@ -113,11 +114,7 @@ func (s *session) watchContainer(ev client.EventsResult) {
 				s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
 				return
 			}
-			st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine stopped reporting the container: " + err.Error()}
-			if cerrdefs.IsNotFound(err) {
-				st.Reason = ReasonContainerStopped
-			}
-			s.setExit(st)
+			s.setExit(s.lostEventsStatus(err))
 			return
 		case <-s.ctx.Done():
 			s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
@@ -144,6 +141,30 @@ func (s *session) dieStatus(code string) core.Status {
 		s.b.log.Info("docker session ended: container stopped by someone else", "container", s.containerID)
 	}
 	return st
+}
+
+// engineAskWait bounds the engine call that asks, after a session's
+// stream to the engine broke, whether its container still runs.
+const engineAskWait = 10 * time.Second
+
+// lostEventsStatus is the exit status of a session whose events stream
+// broke (err) before the container's exit was reported: a container that
+// is gone or has stopped was stopped under the session; one that still
+// runs, or an engine that no longer answers, means the connection to the
+// engine was lost (ReasonEngineLost), and the session ends, as its output
+// stream did too.
+func (s *session) lostEventsStatus(err error) core.Status {
+	ctx, cancel := context.WithTimeout(s.ctx, engineAskWait)
+	defer cancel()
+	ins, ierr := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
+	switch {
+	case cerrdefs.IsNotFound(err) || cerrdefs.IsNotFound(ierr):
+		return core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: ReasonContainerStopped}
+	case ierr == nil && ins.Container.State != nil && !ins.Container.State.Running:
+		return s.dieStatus(strconv.Itoa(ins.Container.State.ExitCode))
+	}
+	s.b.log.Info("docker session ended: the connection to the engine was lost", "container", s.containerID, "err", err)
+	return core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: ReasonEngineLost}
 }
 
 // closeContainer removes the session's container (killing everything in

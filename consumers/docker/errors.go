@@ -15,6 +15,15 @@ import (
 // [ReasonContainerStopped].
 var ErrContainerStopped = errors.New("docker: the container was stopped under the session")
 
+// ErrEngineLost matches the errors of calls on a session whose connection
+// to the engine was lost while its container went on running (a network
+// cut, the engine's restart): the session has ended with Status.Reason
+// [ReasonEngineLost], and the service's SESSION_EXITED errors match it
+// (through core.ExitCauser). With the agent inside, they match
+// remote.ErrConnectionLost too. Close still ends what the session started
+// (through a new connection).
+var ErrEngineLost = errors.New("docker: the connection to the engine was lost")
+
 // ErrImageNotAllowed matches a spawn refused because its image is not in
 // BackendOptions.AllowedImages (code INVALID_ARGUMENT).
 var ErrImageNotAllowed = errors.New("docker: image not allowed")
@@ -27,6 +36,10 @@ var ErrEngine = errors.New("docker: engine request failed")
 // ReasonContainerStopped is the Status.Reason of a session whose container
 // was stopped under it.
 const ReasonContainerStopped = "container stopped"
+
+// ReasonEngineLost is the Status.Reason of a session whose connection to
+// the engine was lost.
+const ReasonEngineLost = "engine connection lost"
 
 // spawnErr wraps a failed engine call made while spawning: code
 // SPAWN_FAILED, matching ErrEngine and the engine's error.

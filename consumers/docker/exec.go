@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
@@ -79,7 +80,10 @@ const dieEventWait = 2 * time.Second
 // from the engine, and whether the container stopped under it. When a
 // container's init ends, the kernel kills every other process in it, so
 // an exec that died of SIGKILL waits (up to dieEventWait) for the
-// container's exit report before its own exit is reported.
+// container's exit report before its own exit is reported. A stream that
+// ended while the exec and its container run on means the connection to
+// the engine was lost (ReasonEngineLost): the container's wait call broke
+// too, or the engine reports the exec running for execExitWait.
 func (s *session) watchExec(cwait client.ContainerWaitResult) {
 	defer s.wg.Done()
 	select {
@@ -88,8 +92,16 @@ func (s *session) watchExec(cwait client.ContainerWaitResult) {
 		s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
 		return
 	}
-	st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the engine did not report the exit code"}
+	// stopped: the container's end was reported; waited: the wait call
+	// answered (its channels are then spent).
+	stopped, waited := false, false
+	takeWait := func(err error, ok bool) {
+		waited = true
+		stopped = ok || s.containerGone(err)
+	}
+	st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: ReasonEngineLost}
 	deadline := time.Now().Add(execExitWait)
+poll:
 	for time.Now().Before(deadline) {
 		ins, err := s.b.cli.ExecInspect(s.ctx, s.execID, client.ExecInspectOptions{})
 		if err != nil {
@@ -100,17 +112,28 @@ func (s *session) watchExec(cwait client.ContainerWaitResult) {
 			st = statusFromCode(ins.ExitCode)
 			break
 		}
+		if waited && !stopped {
+			break // the container runs on: the exec's stream was cut
+		}
 		t := time.NewTimer(execExitPoll)
 		select {
 		case <-t.C:
 		case <-s.ctx.Done():
+		case <-waitResult(cwait, waited):
+			takeWait(nil, true)
+		case err := <-waitError(cwait, waited):
+			takeWait(err, false)
 		}
 		t.Stop()
 		if s.ctx.Err() != nil {
-			break
+			break poll
 		}
 	}
-	if !s.isClosing() {
+	if s.ctx.Err() != nil {
+		s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
+		return
+	}
+	if !s.isClosing() && !waited {
 		var wait <-chan time.Time // nil: only a report already there counts
 		if st.Signal == "SIGKILL" {
 			t := time.NewTimer(dieEventWait)
@@ -119,28 +142,64 @@ func (s *session) watchExec(cwait client.ContainerWaitResult) {
 		}
 		select {
 		case <-cwait.Result:
-			st.Reason = ReasonContainerStopped
-		case <-cwait.Error:
-			st.Reason = ReasonContainerStopped
-		case <-wait:
+			takeWait(nil, true)
+		case err := <-cwait.Error:
+			takeWait(err, false)
 		case <-s.ctx.Done():
 		default:
 			if wait != nil {
 				select {
 				case <-cwait.Result:
-					st.Reason = ReasonContainerStopped
-				case <-cwait.Error:
-					st.Reason = ReasonContainerStopped
+					takeWait(nil, true)
+				case err := <-cwait.Error:
+					takeWait(err, false)
 				case <-wait:
 				case <-s.ctx.Done():
 				}
 			}
 		}
-		if st.Reason == ReasonContainerStopped {
+	}
+	if !s.isClosing() {
+		switch {
+		case stopped:
+			st.Reason = ReasonContainerStopped
 			s.b.log.Info("docker exec session ended: its container stopped", "container", s.containerID)
+		case st.Reason == ReasonEngineLost:
+			s.b.log.Info("docker exec session ended: the connection to the engine was lost", "container", s.containerID)
 		}
 	}
 	s.setExit(st)
+}
+
+// waitResult and waitError are the wait call's channels, nil once spent.
+func waitResult(w client.ContainerWaitResult, spent bool) <-chan container.WaitResponse {
+	if spent {
+		return nil
+	}
+	return w.Result
+}
+
+func waitError(w client.ContainerWaitResult, spent bool) <-chan error {
+	if spent {
+		return nil
+	}
+	return w.Error
+}
+
+// containerGone reports whether a failed wait call (err) means that the
+// container has gone or stopped, rather than that the connection to the
+// engine broke: it asks the engine again on a new connection.
+func (s *session) containerGone(err error) bool {
+	if cerrdefs.IsNotFound(err) {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, engineAskWait)
+	defer cancel()
+	ins, ierr := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
+	if cerrdefs.IsNotFound(ierr) {
+		return true
+	}
+	return ierr == nil && ins.Container.State != nil && !ins.Container.State.Running
 }
 
 // sweepScript signals every process of the container whose environment

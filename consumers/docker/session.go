@@ -227,11 +227,15 @@ func (s *session) errGone() error {
 }
 
 // ExitCause returns ErrContainerStopped when the session ended because
-// its container was stopped, killed or removed by someone else; nil
-// otherwise (see core.ExitCauser).
+// its container was stopped, killed or removed by someone else,
+// ErrEngineLost when its connection to the engine was lost; nil otherwise
+// (see core.ExitCauser).
 func (s *session) ExitCause() error {
-	if s.ExitStatus().Reason == ReasonContainerStopped {
+	switch s.ExitStatus().Reason {
+	case ReasonContainerStopped:
 		return ErrContainerStopped
+	case ReasonEngineLost:
+		return ErrEngineLost
 	}
 	return nil
 }

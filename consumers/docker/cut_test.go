@@ -1,0 +1,207 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
+)
+
+// engineProxy forwards connections on its own unix socket to the engine's,
+// so that a test can cut every connection the backend holds to the engine
+// (as a network or a daemon restart would) while the engine and the
+// container live on.
+type engineProxy struct {
+	host string // "unix://" + the proxy's socket
+	ln   net.Listener
+	up   string
+
+	mu    sync.Mutex
+	conns []net.Conn
+	wg    sync.WaitGroup
+}
+
+func startEngineProxy(t *testing.T, d *dockertest.Daemon) *engineProxy {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ptyseam-proxy-") // short: a socket path has 108 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "engine.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &engineProxy{host: "unix://" + sock, ln: ln, up: strings.TrimPrefix(d.Host, "unix://")}
+	p.wg.Add(1)
+	go p.serve()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		p.cut()
+		p.wg.Wait()
+		_ = os.RemoveAll(dir)
+	})
+	return p
+}
+
+func (p *engineProxy) serve() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		u, err := net.Dial("unix", p.up)
+		if err != nil {
+			_ = c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, u)
+		p.mu.Unlock()
+		p.wg.Add(2)
+		go p.pipe(u, c)
+		go p.pipe(c, u)
+	}
+}
+
+func (p *engineProxy) pipe(dst, src net.Conn) {
+	defer p.wg.Done()
+	_, _ = io.Copy(dst, src)
+	_ = dst.Close()
+	_ = src.Close()
+}
+
+// cut closes every connection made so far; new ones are still served.
+func (p *engineProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns = nil
+}
+
+// Cutting the backend's connections to the engine mid-send ends the send
+// (session_exit) and the session, whose later calls fail with an error
+// matching ErrEngineLost (and remote.ErrConnectionLost with the agent
+// inside); Close then still leaves nothing behind in the container or the
+// engine. In each mode: relayed or on the agent, new container or exec.
+func TestEngineConnectionCutMidSend(t *testing.T) {
+	for _, mode := range []struct {
+		name  string
+		agent bool
+		exec  bool
+	}{{"relay-container", false, false}, {"relay-exec", false, true}, {"agent-container", true, false}, {"agent-exec", true, true}} {
+		t.Run(mode.name, func(t *testing.T) {
+			d := dockertest.Shared(t)
+			p := startEngineProxy(t, d)
+			opts := BackendOptions{Host: p.host}
+			if mode.agent {
+				opts.AgentBinary = agentBinary(t)
+			}
+			b, err := NewBackend(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = b.Close() })
+			svc := newTerminalsService(t, b)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			owner := core.NewOwner("test")
+			tg := &Target{Image: d.Image, Shell: []string{"/bin/bash"}}
+			var cid string
+			if mode.exec {
+				cid = runContainer(t, d)
+				tg = &Target{Container: cid, Shell: []string{"/bin/bash"}}
+			}
+			before := sessionContainers(t, d.Client)
+			sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: tg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "sleep 1001", QuietWindow: 10 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mode.exec {
+				cid = newContainer(t, before, sessionContainers(t, d.Client))
+			}
+			waitTop(t, ctx, d, cid, "sleep 1001")
+			p.cut()
+			cut := time.Now()
+			res, err := op.Wait(ctx)
+			t.Logf("the send ended %v after the cut: %s", time.Since(cut), res.Status)
+			if err != nil || res.WaitReason != core.WaitSessionExit {
+				t.Fatalf("the send after the cut: %+v, %v; want session_exit", res, err)
+			}
+			_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
+			if !errors.Is(err, core.ErrSessionExited) || !errors.Is(err, ErrEngineLost) {
+				t.Fatalf("a send after the cut: %v; want SESSION_EXITED matching ErrEngineLost", err)
+			}
+			if mode.agent && !errors.Is(err, remote.ErrConnectionLost) {
+				t.Fatalf("a send after the cut: %v; want it to match remote.ErrConnectionLost", err)
+			}
+			if mode.agent {
+				// The agent saw its stream end and closed everything it
+				// started, before anyone closed the session.
+				waitGone(t, ctx, d, cid, "sleep 1001")
+				t.Logf("the agent ended the session's processes %v after the cut", time.Since(cut))
+			}
+			if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {
+				t.Fatal(err)
+			}
+			if mode.exec {
+				if left := sessionProcesses(t, d, cid); len(left) > 0 {
+					t.Fatalf("processes left in the container after Close:\n%s", strings.Join(left, "\n"))
+				}
+			} else if after := sessionContainers(t, d.Client); !sameSet(before, after) {
+				t.Fatalf("session containers after Close: %v, before the spawn: %v", after, before)
+			}
+		})
+	}
+}
+
+// waitGone waits until the container lists no process whose line holds
+// gone, or has stopped.
+func waitGone(t *testing.T, ctx context.Context, d *dockertest.Daemon, id, gone string) {
+	t.Helper()
+	for {
+		res, err := d.Client.ContainerTop(ctx, id, client.ContainerTopOptions{Arguments: []string{"-eo", "pid,args"}})
+		switch {
+		case err != nil && (cerrdefs.IsNotFound(err) || strings.Contains(err.Error(), "is not running")):
+			return // the container has stopped
+		case err != nil:
+			t.Fatal(err)
+		case !strings.Contains(fmt.Sprint(res.Processes), gone):
+			return
+		case ctx.Err() != nil:
+			t.Fatalf("%q still runs in the container: %v", gone, res.Processes)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitTop waits until the container lists a process whose line holds want.
+func waitTop(t *testing.T, ctx context.Context, d *dockertest.Daemon, id, want string) {
+	t.Helper()
+	for procs := top(t, d.Client, id); !strings.Contains(procs, want); procs = top(t, d.Client, id) {
+		if ctx.Err() != nil {
+			t.Fatalf("%q is not running:\n%s", want, procs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
