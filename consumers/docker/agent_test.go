@@ -85,6 +85,18 @@ func TestAgentConformance(t *testing.T) {
 	})
 }
 
+// TestAgentConformanceExec runs the backend suite with each session on an
+// agent started in one running container.
+func TestAgentConformanceExec(t *testing.T) {
+	b, d := newAgentBackend(t)
+	bin := testharness.BuildChildren(t)
+	id := runContainer(t, d, Mount{Source: filepath.Dir(bin), Target: filepath.Dir(bin), ReadOnly: true})
+	testharness.TestBackend(t, testharness.BackendHarness{
+		Children: bin,
+		New:      func(t *testing.T) core.Backend { return targetBackend{b: b, t: &Target{Container: id}} },
+	})
+}
+
 // With the agent inside, a container shell settles `true` on its prompt
 // and `read` on stdin_read, as a local shell does; Close removes the
 // container.
