@@ -12,6 +12,8 @@ run() { # package pattern [benchtime]
   go test -run '^$' -bench "$2" -benchtime "$bt" -timeout 30m "$1" 2>&1 | tee -a "$out" >&2
 }
 export PTYSEAM_BENCH_IDLE_N=${PTYSEAM_BENCH_IDLE_N:-1000}
+# Settle includes BenchmarkSettleTargets (local, an agent over a pipe, over
+# ssh and in a container): it starts sshd and dockerd, so it needs root.
 run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
 # Through the MCP server (built once, as a subprocess over stdio and HTTP).
 run ./bench/ 'MCPOverhead|OpenLatency'
