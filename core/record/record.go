@@ -99,6 +99,7 @@ type rec struct {
 	w     *bufio.Writer
 	start time.Time
 	max   int64
+	done  chan struct{} // closed once the file is complete and closed
 
 	mu      sync.Mutex
 	pending []core.Event // events not yet written, in order
@@ -131,7 +132,7 @@ func (r *Recorder) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.T
 	if size.Rows == 0 || size.Cols == 0 {
 		size = core.DefaultSize
 	}
-	x := &rec{f: f, w: bufio.NewWriterSize(f, 64<<10), start: info.Created, max: r.opts.MaxBytes}
+	x := &rec{f: f, w: bufio.NewWriterSize(f, 64<<10), start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
 	hdr, _ := json.Marshal(header{Version: 2, Width: int(size.Cols), Height: int(size.Rows), Timestamp: info.Created.Unix(),
 		Title: title(info), Env: map[string]string{"TERM": "xterm-256color"}})
 	x.line(hdr)
@@ -209,6 +210,25 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 	r.mu.Lock()
 	delete(r.recs, id)
 	r.mu.Unlock()
+	close(x.done)
+}
+
+// Wait returns once the recording of a session is complete and its file
+// closed (its output ended, or Close was called), at once for a session
+// not being recorded, or with ctx's error when ctx ends first.
+func (r *Recorder) Wait(ctx context.Context, id core.SessionID) error {
+	r.mu.Lock()
+	x := r.recs[id]
+	r.mu.Unlock()
+	if x == nil {
+		return nil
+	}
+	select {
+	case <-x.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // output writes b (the raw bytes from x.pos on), with the events that
