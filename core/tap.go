@@ -20,8 +20,11 @@ type Tap struct {
 	mu       sync.Mutex
 	taken    int64 // bytes fed so far (queued, read or lost)
 	onResize func(size Size, at int64)
-	chunks   [][]byte
-	size     int
+	// queued is the output not yet returned by Next, in one buffer: a
+	// read of the terminal appends to it, without an allocation once it
+	// has grown (or a recycled buffer is there, see Recycle).
+	queued   []byte
+	spare    []byte // a buffer given back by Recycle, for the next queue
 	limit    int
 	overflow int64
 	eof      bool
@@ -62,14 +65,16 @@ func (t *Tap) feedLocked(p []byte) {
 		return
 	}
 	t.taken += int64(len(p))
-	if t.overflow > 0 || t.size+len(p) > t.limit {
+	if t.overflow > 0 || len(t.queued)+len(p) > t.limit {
 		t.overflow += int64(len(p))
 		t.wakeLocked()
 		return
 	}
-	t.chunks = append(t.chunks, append([]byte(nil), p...))
-	t.size += len(p)
-	if t.wakeBytes <= 0 || t.size >= t.wakeBytes || (t.urgent != nil && t.urgent(p)) {
+	if t.queued == nil && t.spare != nil {
+		t.queued, t.spare = t.spare[:0], nil
+	}
+	t.queued = append(t.queued, p...)
+	if t.wakeBytes <= 0 || len(t.queued) >= t.wakeBytes || (t.urgent != nil && t.urgent(p)) {
 		t.ready = true
 		t.wakeLocked()
 	}
@@ -82,8 +87,8 @@ func (t *Tap) feedLocked(p []byte) {
 // call the service) reports that the chunk needs attention now, at end of
 // output, or on overflow. A Next with an ended ctx still returns whatever is
 // queued. minBytes <= 0 restores waking on every chunk. Output already
-// queued is judged by the new policy (urgent is called on each queued
-// chunk, in order), whatever the old one decided.
+// queued is judged by the new policy (urgent is called once with all of
+// it), whatever the old one decided.
 func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
 	t.sess.mu.Lock()
 	defer t.sess.mu.Unlock()
@@ -93,16 +98,10 @@ func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
 	// The old policy's verdict does not carry over: output that woke
 	// readers under it (every chunk, by default) may not under this one.
 	t.ready = false
-	if len(t.chunks) == 0 {
+	if len(t.queued) == 0 {
 		return
 	}
-	meets := minBytes <= 0 || t.size >= minBytes
-	for _, c := range t.chunks {
-		if meets {
-			break
-		}
-		meets = urgent != nil && urgent(c)
-	}
+	meets := minBytes <= 0 || len(t.queued) >= minBytes || (urgent != nil && urgent(t.queued))
 	if meets {
 		t.ready = true // what is queued now meets the new policy
 		t.wakeLocked()
@@ -149,7 +148,8 @@ func (t *Tap) wakeLocked() {
 }
 
 // Next returns the raw output queued since the previous call (all of it,
-// in order, as one slice). It returns io.EOF after the last byte once the
+// in order, as one slice, which the caller owns: it may give it back with
+// Recycle once done with it). It returns io.EOF after the last byte once the
 // session's output ended, ErrTapOverflow (with the count of lost bytes in
 // the message) once the reader fell too far behind — and from then on: open
 // a new tap to resume — and a CANCELLED error when ctx ends first.
@@ -159,7 +159,7 @@ func (t *Tap) Next(ctx context.Context) ([]byte, error) {
 		// Under a wake policy, queued output waits for its condition
 		// unless the caller asks for it now (an ended ctx).
 		held := t.wakeBytes > 0 && !t.ready && !t.eof && ctx.Err() == nil
-		if len(t.chunks) > 0 && !held {
+		if len(t.queued) > 0 && !held {
 			t.ready = false
 		}
 		switch {
@@ -168,23 +168,11 @@ func (t *Tap) Next(ctx context.Context) ([]byte, error) {
 			return nil, io.EOF
 		case held && t.overflow == 0:
 			// Wait below.
-		case len(t.chunks) == 1:
-			c := t.chunks[0]
-			t.chunks[0] = nil
-			t.chunks = t.chunks[:0]
-			t.size = 0
-			t.mu.Unlock()
-			return c, nil
-		case len(t.chunks) > 1:
+		case len(t.queued) > 0:
 			// Everything queued at once: one wake-up and one call per
 			// batch, not per read of the terminal.
-			c := make([]byte, 0, t.size)
-			for i, x := range t.chunks {
-				c = append(c, x...)
-				t.chunks[i] = nil
-			}
-			t.chunks = t.chunks[:0]
-			t.size = 0
+			c := t.queued
+			t.queued = nil
 			t.mu.Unlock()
 			return c, nil
 		case t.overflow > 0:
@@ -217,8 +205,28 @@ func (t *Tap) Close() {
 	sess.mu.Unlock()
 	t.mu.Lock()
 	t.closed = true
-	t.chunks = nil
+	t.queued, t.spare = nil, nil
 	t.wakeLocked()
+	t.mu.Unlock()
+}
+
+// maxSpare bounds a buffer a tap keeps for reuse (Recycle).
+const maxSpare = 1 << 20
+
+// Recycle gives back a slice Next returned, which the caller no longer
+// uses (nor any slice of it), for the tap to queue the next output in: a
+// reader that recycles what it read costs the session's read loop no
+// allocation per read. The tap keeps one such buffer of up to 1 MiB;
+// Recycle(nil) drops it (a reader going idle frees its memory). Recycling
+// is optional.
+func (t *Tap) Recycle(b []byte) {
+	t.mu.Lock()
+	switch {
+	case b == nil:
+		t.spare = nil
+	case !t.closed && cap(b) <= maxSpare && cap(b) > cap(t.spare):
+		t.spare = b[:0]
+	}
 	t.mu.Unlock()
 }
 
@@ -257,11 +265,11 @@ func (t *Tap) Split() *Tap {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	t.mu.Lock()
-	for _, c := range t.chunks {
-		n.chunks = append(n.chunks, c) // chunks are never changed once queued
+	if len(t.queued) > 0 {
+		n.queued = append([]byte(nil), t.queued...) // t keeps appending to its own
 	}
-	n.size, n.overflow, n.eof = t.size, t.overflow, t.eof
-	n.taken = int64(t.size) + t.overflow // its stream starts at t's unread output
+	n.overflow, n.eof = t.overflow, t.eof
+	n.taken = int64(len(n.queued)) + t.overflow // its stream starts at t's unread output
 	t.mu.Unlock()
 	sess.taps = append(sess.taps, n)
 	return n
