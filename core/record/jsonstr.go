@@ -1,6 +1,9 @@
 package record
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -11,8 +14,37 @@ const hexDigits = "0123456789abcdef"
 // runs.
 func appendJSONString(dst, s []byte) []byte {
 	dst = append(dst, '"')
+	dst = appendJSONChars(dst, s)
+	return append(dst, '"')
+}
+
+// Masks for testing eight bytes at once (the bytes of a word that are
+// zero, or below a bound, have their high bit set in the result).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plain8 reports whether the eight bytes of w are printable ASCII other
+// than '"' and '\\': nothing to escape or decode.
+func plain8(w uint64) bool {
+	ctl := (w - ones*0x20) & ^w & highs // a byte below 0x20
+	quote := w ^ ones*'"'
+	back := w ^ ones*'\\'
+	zq := (quote - ones) & ^quote & highs
+	zb := (back - ones) & ^back & highs
+	return (ctl | w&highs | zq | zb) == 0
+}
+
+// appendJSONChars appends the characters of s as they are inside a JSON
+// string (appendJSONString without the quotes).
+func appendJSONChars(dst, s []byte) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain8(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
@@ -47,6 +79,5 @@ func appendJSONString(dst, s []byte) []byte {
 		i++
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }

@@ -25,3 +25,17 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+// plain8 agrees with a byte by byte test on every byte in every lane.
+func TestPlain8(t *testing.T) {
+	for c := range 256 {
+		want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+		for lane := range 8 {
+			w := uint64(0x4141414141414141)
+			w = w&^(0xff<<(8*lane)) | uint64(c)<<(8*lane)
+			if got := plain8(w); got != want {
+				t.Fatalf("byte %#x in lane %d: plain8 %v, want %v", c, lane, got, want)
+			}
+		}
+	}
+}
