@@ -70,9 +70,6 @@ func (t *Tap) feedLocked(p []byte) {
 		t.wakeLocked()
 		return
 	}
-	if t.queued == nil && t.spare != nil {
-		t.queued, t.spare = t.spare[:0], nil
-	}
 	t.queued = append(t.queued, p...)
 	if t.wakeBytes <= 0 || len(t.queued) >= t.wakeBytes || (t.urgent != nil && t.urgent(p)) {
 		t.ready = true
@@ -171,8 +168,9 @@ func (t *Tap) Next(ctx context.Context) ([]byte, error) {
 		case len(t.queued) > 0:
 			// Everything queued at once: one wake-up and one call per
 			// batch, not per read of the terminal.
+			// The next output goes to a recycled buffer, if any.
 			c := t.queued
-			t.queued = nil
+			t.queued, t.spare = t.spare, nil
 			t.mu.Unlock()
 			return c, nil
 		case t.overflow > 0:
@@ -210,21 +208,24 @@ func (t *Tap) Close() {
 	t.mu.Unlock()
 }
 
-// maxSpare bounds a buffer a tap keeps for reuse (Recycle).
-const maxSpare = 1 << 20
-
 // Recycle gives back a slice Next returned, which the caller no longer
 // uses (nor any slice of it), for the tap to queue the next output in: a
 // reader that recycles what it read costs the session's read loop no
-// allocation per read. The tap keeps one such buffer of up to 1 MiB;
-// Recycle(nil) drops it (a reader going idle frees its memory). Recycling
-// is optional.
+// allocation per read. The tap keeps one such buffer (no larger than its
+// limit); Recycle(nil) drops it (a reader going idle frees its memory).
+// Recycling is optional.
 func (t *Tap) Recycle(b []byte) {
 	t.mu.Lock()
 	switch {
 	case b == nil:
 		t.spare = nil
-	case !t.closed && cap(b) <= maxSpare && cap(b) > cap(t.spare):
+		if len(t.queued) == 0 {
+			t.queued = nil
+		}
+	case t.closed || cap(b) > t.limit || cap(b) <= cap(t.spare):
+	case t.queued == nil:
+		t.queued = b[:0]
+	default:
 		t.spare = b[:0]
 	}
 	t.mu.Unlock()
