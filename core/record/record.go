@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -104,10 +105,11 @@ type rec struct {
 	mu      sync.Mutex
 	pending []core.Event // events not yet written, in order
 
-	// Owned by the session's goroutine.
-	pos     uint64  // raw output bytes consumed
-	last    float64 // time of the last event written, in seconds
-	carry   []byte  // an incomplete UTF-8 sequence at the end of output
+	// Owned by the session's pump goroutine.
+	pos     uint64 // raw output bytes consumed
+	last    float64
+	carry   [utf8.UTFMax]byte // an incomplete UTF-8 sequence at the end of output
+	ncarry  int
 	written int64
 	buf     []byte // the line being written, reused
 	full    bool   // MaxBytes reached: nothing more is written
@@ -188,22 +190,100 @@ func (r *Recorder) OnEvent(ev core.Event) {
 	x.mu.Unlock()
 }
 
+// Coalesce is how long the recorder gathers a session's output into one
+// "o" event once output arrives: the recording's timing is faithful to
+// this resolution (output is stamped with the start of its interval, an
+// input, resize or marker event keeps its own time and its place between
+// the bytes), and a busy session costs one wake-up of the recorder per
+// interval instead of one per read of the terminal.
+const Coalesce = 5 * time.Millisecond
+
+// batchBytes wakes the recorder before the interval ends once this much
+// output is queued, and maxEvent bounds the output bytes of one "o" event
+// (a backlog is written as several events of the same time).
+// A session quiet for releaseAfter has the recorder's buffers freed.
+const (
+	batchBytes   = 256 << 10
+	maxEvent     = 512 << 10
+	releaseAfter = time.Second
+)
+
 // pump writes the session's output and events until its output ends.
+//
+// The session's read loop only appends to the tap's bounded buffer: it
+// wakes the pump for the first output after a quiet interval (armed) and
+// when batchBytes are queued, never per read. The pump then gathers output
+// for up to Coalesce, writes it as one event, and gives the buffer back to
+// the tap (Recycle). After an interval without output it flushes the file,
+// after releaseAfter it frees its buffers, and waits for output again.
 func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 	defer r.wg.Done()
 	defer tap.Close()
+	var armed atomic.Bool
+	armed.Store(true) // output queued before the policy is set wakes the pump
+	tap.SetWakePolicy(batchBytes, func([]byte) bool { return armed.CompareAndSwap(true, false) })
+	ended, cancel := context.WithCancel(context.Background())
+	cancel() // Next(ended) takes what is queued without waiting
+	const (
+		busy   = iota // output arrived: gather it for Coalesce
+		quiet         // the file is flushed; the buffers are kept a while
+		asleep        // the buffers are freed
+	)
+	var (
+		b     []byte
+		err   error
+		state = asleep
+		from  time.Time // start of the interval the output arrived in
+	)
 	for {
-		b, err := tap.Next(r.ctx)
-		x.output(b, time.Now())
+		if state != busy {
+			armed.Store(true)
+			b, err = tap.Next(ended)
+		}
+		if state == busy || len(b) == 0 && errors.Is(err, core.ErrCancelled) {
+			ctx, cancel := r.ctx, context.CancelFunc(func() {})
+			switch state {
+			case busy:
+				ctx, cancel = context.WithTimeout(r.ctx, Coalesce)
+			case quiet:
+				ctx, cancel = context.WithTimeout(r.ctx, releaseAfter)
+			}
+			b, err = tap.Next(ctx)
+			cancel()
+		}
+		if len(b) == 0 && errors.Is(err, core.ErrCancelled) && r.ctx.Err() == nil {
+			// An interval without output.
+			if state == busy {
+				state = quiet
+				x.flush()
+			} else {
+				state = asleep
+				x.buf = nil
+				tap.Recycle(nil)
+			}
+			err = nil
+			continue
+		}
+		if state != busy {
+			state, from = busy, time.Now()
+		}
+		x.output(b, from)
+		if len(b) > 0 {
+			from = time.Now()
+			tap.Recycle(b)
+		}
 		if err != nil {
+			if errors.Is(err, core.ErrTapOverflow) {
+				x.stop("recording stopped: the recording fell too far behind the session's output (the disk is too slow); the rest of the session is not recorded")
+			}
 			break
 		}
 	}
 	x.flushEvents(^uint64(0))
-	if len(x.carry) > 0 {
-		x.event(time.Now(), "o", x.carry)
+	if x.ncarry > 0 {
+		x.event(time.Now(), "o", nil, x.carry[:x.ncarry])
 	}
-	err := errors.Join(x.err, x.w.Flush(), x.f.Close())
+	err = errors.Join(x.err, x.w.Flush(), x.f.Close())
 	if err != nil {
 		r.log.Error("ptyseam/record: writing the recording failed", "session", id, "error", err)
 	}
@@ -228,6 +308,13 @@ func (r *Recorder) Wait(ctx context.Context, id core.SessionID) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// flush writes what is buffered to the file: the session is quiet.
+func (x *rec) flush() {
+	if x.err == nil {
+		x.err = x.w.Flush()
 	}
 }
 
@@ -271,77 +358,121 @@ func (x *rec) flushEvents(offset uint64) {
 	for _, ev := range evs {
 		switch ev.Kind {
 		case core.EventInput:
-			x.event(ev.Time, "i", ev.Data)
+			x.event(ev.Time, "i", nil, ev.Data)
 		case core.EventResize:
-			x.event(ev.Time, "r", []byte(strconv.Itoa(int(ev.Size.Cols))+"x"+strconv.Itoa(int(ev.Size.Rows))))
+			x.event(ev.Time, "r", nil, []byte(strconv.Itoa(int(ev.Size.Cols))+"x"+strconv.Itoa(int(ev.Size.Rows))))
 		case core.EventSettled:
-			x.event(ev.Time, "m", []byte(ev.WaitReason))
+			x.event(ev.Time, "m", nil, []byte(ev.WaitReason))
 		case core.EventTakeOver:
-			x.event(ev.Time, "m", []byte("take over: "+ev.Person))
+			x.event(ev.Time, "m", nil, []byte("take over: "+ev.Person))
 		case core.EventHandBack:
-			x.event(ev.Time, "m", []byte("hand back: "+ev.Person))
+			x.event(ev.Time, "m", nil, []byte("hand back: "+ev.Person))
 		}
 	}
 }
 
-// text writes output, holding back an incomplete UTF-8 sequence at its
-// end for the next call (JSON strings are UTF-8).
+// text writes output, in events of at most maxEvent bytes, holding back
+// an incomplete UTF-8 sequence at its end for the next call (JSON strings
+// are UTF-8).
 func (x *rec) text(b []byte, now time.Time) {
-	if len(x.carry) > 0 {
-		b = append(x.carry, b...)
-		x.carry = nil
+	for len(b) > maxEvent {
+		x.text1(b[:maxEvent], now)
+		b = b[maxEvent:]
 	}
-	cut := len(b)
+	x.text1(b, now)
+}
+
+func (x *rec) text1(b []byte, now time.Time) {
+	var head []byte // the sequence held back, completed from b
+	if x.ncarry > 0 {
+		var h [utf8.UTFMax]byte
+		n := copy(h[:], x.carry[:x.ncarry])
+		for n < len(h) && len(b) > 0 && !utf8.FullRune(h[:n]) && !utf8.RuneStart(b[0]) {
+			h[n] = b[0]
+			n++
+			b = b[1:]
+		}
+		if len(b) == 0 && !utf8.FullRune(h[:n]) {
+			x.ncarry = copy(x.carry[:], h[:n])
+			return
+		}
+		x.ncarry = 0
+		head = h[:n]
+	}
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(b[i]) {
 			if !utf8.FullRune(b[i:]) {
-				cut = i
+				x.ncarry = copy(x.carry[:], b[i:])
+				b = b[:i]
 			}
 			break
 		}
 	}
-	if cut < len(b) {
-		x.carry = append([]byte(nil), b[cut:]...)
-		b = b[:cut]
-	}
-	if len(b) > 0 {
-		x.event(now, "o", b)
+	if len(head)+len(b) > 0 {
+		x.event(now, "o", head, b)
 	}
 }
 
-// event writes one event line, its time never before the previous one's.
-func (x *rec) event(at time.Time, code string, data []byte) {
+// encodeBytes is how much data an event encodes at a time into its line
+// buffer before handing it to the file's buffered writer.
+const encodeBytes = 32 << 10
+
+// event writes one event line, its data head then data, its time never
+// before the previous one's. A recording stops (with a marker) before an
+// event that could take it past its size bound.
+func (x *rec) event(at time.Time, code string, head, data []byte) {
+	if x.full || x.err != nil {
+		return
+	}
+	if x.written+int64(6*(len(head)+len(data))+64) > x.max {
+		x.stop("recording stopped: the file reached its size limit")
+		return
+	}
 	t := max(at.Sub(x.start).Seconds(), x.last)
 	x.last = t
 	line := append(x.buf[:0], '[')
 	line = strconv.AppendFloat(line, t, 'f', 6, 64)
 	line = append(line, `, "`...)
 	line = append(line, code...)
-	line = append(line, `", `...)
-	line = appendJSONString(line, data)
-	line = append(line, ']')
+	line = append(line, `", "`...)
+	line = appendJSONChars(line, head)
+	for len(data) > encodeBytes {
+		line = appendJSONChars(line, data[:encodeBytes])
+		data = data[encodeBytes:]
+		x.write(line)
+		line = line[:0]
+	}
+	line = appendJSONChars(line, data)
+	line = append(line, "\"]\n"...)
 	x.buf = line
-	x.line(line)
+	x.write(line)
 }
 
-// line writes one line, stopping the recording at its size bound.
-func (x *rec) line(b []byte) {
-	if x.full || x.err != nil {
-		return
-	}
-	if x.written+int64(len(b))+1 > x.max {
-		x.full = true
-		note, _ := json.Marshal("recording stopped: the file reached its size limit")
-		_, x.err = fmt.Fprintf(x.w, "[%.6f, \"m\", %s]\n", x.last, note)
+// write writes part of a line.
+func (x *rec) write(b []byte) {
+	if x.err != nil {
 		return
 	}
 	n, err := x.w.Write(b)
-	if err == nil {
-		err = x.w.WriteByte('\n')
-		n++
-	}
 	x.written += int64(n)
 	x.err = err
+}
+
+// stop ends the recording with a marker saying why: nothing is written
+// after it.
+func (x *rec) stop(why string) {
+	if x.full || x.err != nil {
+		return
+	}
+	x.full = true
+	note, _ := json.Marshal(why)
+	_, x.err = fmt.Fprintf(x.w, "[%.6f, \"m\", %s]\n", x.last, note)
+}
+
+// line writes one line (the header).
+func (x *rec) line(b []byte) {
+	x.write(b)
+	x.write([]byte{'\n'})
 }
 
 // Close stops recording and returns once every file was written and
