@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -67,6 +68,9 @@ type Recorder struct {
 	mu    sync.Mutex
 	recs  map[core.SessionID]*rec
 	paths map[core.SessionID]string
+
+	// disk, when set (by tests), stands between a recording and its file.
+	disk func(io.Writer) io.Writer
 }
 
 // New returns a recorder writing into opts.Dir.
@@ -134,7 +138,11 @@ func (r *Recorder) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.T
 	if size.Rows == 0 || size.Cols == 0 {
 		size = core.DefaultSize
 	}
-	x := &rec{f: f, w: bufio.NewWriterSize(f, 64<<10), start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
+	var to io.Writer = f
+	if r.disk != nil {
+		to = r.disk(f)
+	}
+	x := &rec{f: f, w: bufio.NewWriterSize(to, 64<<10), start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
 	hdr, _ := json.Marshal(header{Version: 2, Width: int(size.Cols), Height: int(size.Rows), Timestamp: info.Created.Unix(),
 		Title: title(info), Env: map[string]string{"TERM": "xterm-256color"}})
 	x.line(hdr)
