@@ -117,6 +117,7 @@ type rec struct {
 	written int64
 	buf     []byte // the line being written, reused
 	full    bool   // MaxBytes reached: nothing more is written
+	flushed time.Time
 	err     error
 }
 
@@ -209,11 +210,13 @@ const Coalesce = 5 * time.Millisecond
 // batchBytes wakes the recorder before the interval ends once this much
 // output is queued, and maxEvent bounds the output bytes of one "o" event
 // (a backlog is written as several events of the same time).
-// A session quiet for releaseAfter has the recorder's buffers freed.
+// A session quiet for releaseAfter has the recorder's buffers freed; the
+// file is flushed when the session is quiet and at least every flushEvery.
 const (
 	batchBytes   = 256 << 10
 	maxEvent     = 512 << 10
 	releaseAfter = time.Second
+	flushEvery   = time.Second
 )
 
 // pump writes the session's output and events until its output ends.
@@ -279,6 +282,9 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 		if len(b) > 0 {
 			from = time.Now()
 			tap.Recycle(b)
+			if from.Sub(x.flushed) >= flushEvery {
+				x.flush() // a session never quiet for an interval
+			}
 		}
 		if err != nil {
 			if errors.Is(err, core.ErrTapOverflow) {
@@ -319,11 +325,12 @@ func (r *Recorder) Wait(ctx context.Context, id core.SessionID) error {
 	}
 }
 
-// flush writes what is buffered to the file: the session is quiet.
+// flush writes what is buffered to the file.
 func (x *rec) flush() {
 	if x.err == nil {
 		x.err = x.w.Flush()
 	}
+	x.flushed = time.Now()
 }
 
 // output writes b (the raw bytes from x.pos on), with the events that
