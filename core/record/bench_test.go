@@ -27,7 +27,8 @@ import (
 // ratio (recorded/plain: 1 is free, 0.9 is a 10% cost), and the CPU time
 // of this process per MiB of each (the reader, scrollback, taps and the
 // recorder: on a busy machine wall time measures the neighbours too, CPU
-// time the work). Compare several runs: -count 6 -benchtime 4x.
+// time the work), and the bytes and allocations of the process per
+// session of each. Compare several runs: -count 6 -benchtime 4x.
 func BenchmarkIngest(b *testing.B) {
 	const size = 16 << 20
 	file := filepath.Join(b.TempDir(), "out.txt")
@@ -50,9 +51,21 @@ func BenchmarkIngest(b *testing.B) {
 	recSvc, rec := recorded(b, true)
 	owner := core.NewOwner("bench")
 
+	var plainMem, recMem runtime.MemStats // allocations, summed over runs
 	run := func(svc *core.Service, rec *record.Recorder) (wall, cpu time.Duration) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		defer func() {
+			runtime.ReadMemStats(&m1)
+			sum := &plainMem
+			if rec != nil {
+				sum = &recMem
+			}
+			sum.TotalAlloc += m1.TotalAlloc - m0.TotalAlloc
+			sum.Mallocs += m1.Mallocs - m0.Mallocs
+		}()
 		cpu0, t0 := cpuTime(), time.Now()
 		s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: []string{"cat", file}, NoInitialWait: true})
 		if err != nil {
@@ -94,6 +107,10 @@ func BenchmarkIngest(b *testing.B) {
 	b.ReportMetric(plainWall.Seconds()/recWall.Seconds(), "recorded/plain")
 	b.ReportMetric(float64(plainCPU.Microseconds())/n/mib, "plain-cpu-µs/MiB")
 	b.ReportMetric(float64(recCPU.Microseconds())/n/mib, "recorded-cpu-µs/MiB")
+	b.ReportMetric(float64(plainMem.TotalAlloc)/n/1e6, "plain-MB-alloc")
+	b.ReportMetric(float64(recMem.TotalAlloc)/n/1e6, "recorded-MB-alloc")
+	b.ReportMetric(float64(plainMem.Mallocs)/n, "plain-allocs")
+	b.ReportMetric(float64(recMem.Mallocs)/n, "recorded-allocs")
 }
 
 // cpuTime returns the user and system CPU time of this process.
