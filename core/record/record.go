@@ -108,6 +108,8 @@ type rec struct {
 
 	mu      sync.Mutex
 	pending []core.Event // events not yet written, in order
+	queued  int          // bytes of pending events' data
+	lost    bool         // pending reached maxPending: events were dropped
 
 	// Owned by the session's pump goroutine.
 	pos     uint64 // raw output bytes consumed
@@ -195,8 +197,34 @@ func (r *Recorder) OnEvent(ev core.Event) {
 		return
 	}
 	x.mu.Lock()
-	x.pending = append(x.pending, ev)
+	if n := len(ev.Data) + eventOverhead; x.lost || x.queued+n > maxPending {
+		x.lost = true // the pump stops the recording at its next turn
+	} else {
+		x.pending = append(x.pending, ev)
+		x.queued += n
+	}
 	x.mu.Unlock()
+}
+
+// maxPending bounds the events a recording holds for its file (their
+// data, counting eventOverhead for each): a recording whose disk does not
+// take them stops, as one that falls behind the output does.
+const (
+	maxPending    = core.DefaultTapLimit
+	eventOverhead = 256
+)
+
+// eventsLost stops the recording, with a marker, once events were dropped
+// at maxPending, and reports whether it did.
+func (x *rec) eventsLost() bool {
+	x.mu.Lock()
+	lost := x.lost
+	x.mu.Unlock()
+	if lost {
+		x.flushEvents(x.pos) // those before the output written so far
+		x.stop("recording stopped: the recording fell too far behind the session's inputs and markers (the disk is too slow); the rest of the session is not recorded")
+	}
+	return lost
 }
 
 // Coalesce is how long the recorder gathers a session's output into one
@@ -286,6 +314,9 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 				x.flush() // a session never quiet for an interval
 			}
 		}
+		if err == nil && x.eventsLost() {
+			break
+		}
 		if err != nil {
 			if errors.Is(err, core.ErrTapOverflow) {
 				x.stop("recording stopped: the recording fell too far behind the session's output (the disk is too slow); the rest of the session is not recorded")
@@ -369,6 +400,9 @@ func (x *rec) flushEvents(offset uint64) {
 	}
 	evs := x.pending[:i:i]
 	x.pending = x.pending[i:]
+	for _, ev := range evs {
+		x.queued -= len(ev.Data) + eventOverhead
+	}
 	x.mu.Unlock()
 	for _, ev := range evs {
 		switch ev.Kind {
