@@ -8,6 +8,12 @@
 // off in canonical mode) is replaced by [HiddenInput]: no secret typed
 // into a recorded session reaches its file.
 //
+// Output is gathered for [Coalesce] (5 ms) into one event: the timing is
+// faithful to that resolution, and the session's read loop never waits
+// for the recorder nor wakes it per read. A recording that falls 16 MiB
+// behind (a disk too slow) stops with a marker saying so; the session goes
+// on unrecorded.
+//
 // Plug a [Recorder] into the service:
 //
 //	rec, _ := record.New(record.Options{Dir: dir, All: true})
