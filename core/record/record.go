@@ -492,8 +492,12 @@ func (x *rec) event(at time.Time, code string, head, data []byte) {
 	line = append(line, `", "`...)
 	line = appendJSONChars(line, head)
 	for len(data) > encodeBytes {
-		line = appendJSONChars(line, data[:encodeBytes])
-		data = data[encodeBytes:]
+		n := encodeBytes // a step ends before a character, never inside one
+		for n > encodeBytes-utf8.UTFMax && !utf8.RuneStart(data[n]) {
+			n--
+		}
+		line = appendJSONChars(line, data[:n])
+		data = data[n:]
 		x.write(line)
 		line = line[:0]
 	}
