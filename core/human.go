@@ -151,7 +151,7 @@ func (c *Control) HandBack() {
 	from := c.from
 	d := sess.buf.Since(&from, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
 	end := time.Now()
-	sess.handBack = &HandBackNote{Person: c.person, Start: c.start, End: end, HeldMs: end.Sub(c.start).Milliseconds(), Output: d.Text, Truncated: d.Truncated, SkippedLines: d.SkippedLines}
+	sess.handBack = &HandBackNote{Person: c.person, Start: c.start, End: end, HeldMs: end.Sub(c.start).Milliseconds(), Output: d.Text, Truncated: d.Truncated, SkippedLines: d.Skipped}
 	sess.emitLocked(Event{Kind: EventHandBack, Person: c.person})
 	close(c.released)
 	sess.notifyLocked()

@@ -84,11 +84,7 @@ type SessionInfo struct {
 // SpawnResult is what Spawn returns.
 type SpawnResult struct {
 	SessionInfo
-	// InitialOutput is the bounded cleaned output the program printed
-	// before Spawn returned (banner, message of the day, first prompt).
-	InitialOutput string
-	// Truncated reports that InitialOutput was cut to the result bound.
-	Truncated bool
+	SpawnOutput
 	// Cursor is the read position just past InitialOutput: a caller that
 	// keeps a tail position (the ptysession facade) continues from it
 	// rather than reading the initial output again.
@@ -96,6 +92,19 @@ type SpawnResult struct {
 	// Tap sees all of the session's output, when the request asked
 	// WithTap; nil otherwise.
 	Tap *Tap
+}
+
+// SpawnOutput is what a new session printed before the call that started
+// it returned: the banner, the message of the day, the first prompt
+// (through the ptysession facade, also what a typed command printed until
+// it settled). The JSON names are the tools' wire names (pty_open, whose
+// result embeds it).
+type SpawnOutput struct {
+	// InitialOutput is the cleaned output, bounded by the result bound
+	// (the newest part is kept).
+	InitialOutput string `json:"initialOutput"`
+	// Truncated reports that older parts of InitialOutput were dropped.
+	Truncated bool `json:"truncated"`
 }
 
 // SendRequest is one write to a session: the service's, the ptysession
@@ -160,3 +169,7 @@ type PageRequest = scrollback.PageRequest
 
 // PageResult is one bounded page of scrollback (see scrollback.Page).
 type PageResult = scrollback.Page
+
+// PageSpan says where a page lies in the scrollback (see
+// scrollback.PageSpan).
+type PageSpan = scrollback.PageSpan

@@ -181,7 +181,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	op.res = SendResult{
 		Delta:      d.Text,
 		Truncated:  d.Truncated,
-		Skipped:    d.SkippedLines,
+		Skipped:    d.Skipped,
 		WaitReason: out.reason,
 		Status:     sess.status,
 		ExitCode:   out.exitCode,

@@ -84,7 +84,7 @@ func (s *Service) Spawn(ctx context.Context, owner *Owner, req SpawnRequest) (Sp
 	info := sess.infoLocked()
 	sess.mu.Unlock()
 	s.log.Debug("ptyseam: session spawned", "session", id, "owner", owner.Name(), "type", req.Type, "pid", info.PID)
-	return SpawnResult{SessionInfo: info, InitialOutput: d.Text, Truncated: d.Truncated, Cursor: c, Tap: sess.firstTap}, nil
+	return SpawnResult{SessionInfo: info, SpawnOutput: SpawnOutput{InitialOutput: d.Text, Truncated: d.Truncated}, Cursor: c, Tap: sess.firstTap}, nil
 }
 
 // promptSpawnSettle bounds the wait for a marked shell's first prompt: a

@@ -227,12 +227,12 @@ func nextKeepingErrors(cur *core.Cursor, read func(core.PageRequest) (core.PageR
 	}
 	*cur = try
 	var ranges []LineRange
-	if d.SkippedLines > 0 { // no longer retained: before the page
-		ranges = append(ranges, LineRange{From: pg.Start - d.SkippedLines, To: pg.Start - 1})
+	if d.Skipped > 0 { // no longer retained: before the page
+		ranges = append(ranges, LineRange{From: pg.Start - d.Skipped, To: pg.Start - 1})
 	}
 	if len(c.Ranges) > 0 {
 		ranges = append(ranges, c.Ranges...)
-		d.Text, d.Truncated, d.SkippedLines = c.Text, true, d.SkippedLines+c.Lines
+		d.Text, d.Truncated, d.Skipped = c.Text, true, d.Skipped+c.Lines
 	}
 	return d, ranges, nil
 }

@@ -68,5 +68,5 @@ func (s *Sessions) got(owner *core.Owner, in SessionInfo) (OpenResult, error) {
 	if err != nil {
 		return OpenResult{}, err
 	}
-	return OpenResult{SessionID: in.ID, PID: in.PID, Status: in.Status, InitialOutput: d.Text, Truncated: d.Truncated}, nil
+	return OpenResult{SessionID: in.ID, PID: in.PID, Status: in.Status, SpawnOutput: core.SpawnOutput{InitialOutput: d.Text, Truncated: d.Truncated}}, nil
 }

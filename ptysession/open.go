@@ -48,7 +48,11 @@ type OpenRequest struct {
 	QuietWindow time.Duration
 }
 
-// OpenResult describes a new session.
+// OpenResult describes a new session. Its initial output (see
+// [core.SpawnOutput]) is what the session printed before Open returned:
+// the shell's banner and prompt, the typed command's echo and what it
+// printed until it settled. Output is returned once: the owner's tail
+// position moves past it.
 type OpenResult struct {
 	// SessionID is the service-minted id the other calls take.
 	SessionID core.SessionID `json:"sessionId"`
@@ -57,13 +61,7 @@ type OpenResult struct {
 	PID int `json:"pid,omitempty"`
 	// Status is the session's status when Open returned.
 	Status core.Status `json:"status"`
-	// InitialOutput is the cleaned output the session printed before Open
-	// returned: the shell's banner and prompt, the typed command's echo and
-	// what it printed until it settled. The newest part is kept. Output is
-	// returned once: the owner's tail position moves past it.
-	InitialOutput string `json:"initialOutput"`
-	// Truncated reports that older parts of InitialOutput were dropped.
-	Truncated bool `json:"truncated"`
+	core.SpawnOutput
 	// Cut lists the line ranges left out of InitialOutput when
 	// Options.Cut is CutKeepErrors (see SendResult.Cut).
 	Cut []LineRange `json:"cut,omitempty"`
@@ -183,13 +181,12 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		return OpenResult{}, s.abandon(owner, id, err)
 	}
 	return OpenResult{
-		SessionID:     id,
-		PID:           info.PID,
-		Status:        info.Status,
-		InitialOutput: d.Text,
-		Truncated:     d.Truncated,
-		Cut:           cut,
-		WaitReason:    reason,
+		SessionID:   id,
+		PID:         info.PID,
+		Status:      info.Status,
+		SpawnOutput: core.SpawnOutput{InitialOutput: d.Text, Truncated: d.Truncated},
+		Cut:         cut,
+		WaitReason:  reason,
 	}, nil
 }
 

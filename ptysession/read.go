@@ -12,31 +12,15 @@ import (
 // the facade, Count 0 takes Options.TailLines; at most 10,000.
 type ReadRequest = core.PageRequest
 
-// ReadResult is one bounded page of scrollback. It does not move the tail
-// cursor.
+// ReadResult is one bounded page of scrollback, as text. It does not move
+// the tail cursor. Its span (see [core.PageSpan]) says where it lies: page
+// on from End.
 type ReadResult struct {
 	// Text holds the page's lines, each completed line ending in "\n".
 	Text string `json:"text"`
 	// Lines counts the lines in Text.
 	Lines int `json:"lines"`
-	// Start and End delimit the page: lines [Start, End). Page on from End.
-	Start int64 `json:"start"`
-	// End is the number after the last line in Text.
-	End int64 `json:"end"`
-	// Total counts every line so far, dropped ones and an unterminated
-	// last line included.
-	Total int64 `json:"total"`
-	// First is the oldest line still retained.
-	First int64 `json:"first"`
-	// Partial reports that the page ends with the unterminated current
-	// line.
-	Partial bool `json:"partial"`
-	// Truncated reports that requested lines are no longer retained
-	// (Dropped counts them) or that the page was cut short by the byte
-	// bound (End then stops early).
-	Truncated bool `json:"truncated"`
-	// Dropped counts requested lines no longer retained.
-	Dropped int64 `json:"dropped"`
+	core.PageSpan
 }
 
 // Read returns a page of the session's retained scrollback, independent of
@@ -61,10 +45,8 @@ func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionI
 		return ReadResult{}, err
 	}
 	n := min(len(pg.Lines), int(max(pg.End-pg.Start, 0)))
-	res := ReadResult{
-		Start: pg.Start, End: pg.Start + int64(n), Total: pg.Total, First: pg.First,
-		Partial: pg.Partial && pg.Start+int64(n) == pg.End, Truncated: pg.Truncated, Dropped: pg.Dropped,
-	}
+	res := ReadResult{PageSpan: pg.PageSpan}
+	res.End, res.Partial = pg.Start+int64(n), pg.Partial && pg.Start+int64(n) == pg.End
 	var b strings.Builder
 	for i, line := range pg.Lines[:n] {
 		last := i == n-1

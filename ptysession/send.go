@@ -72,7 +72,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	out := res
 	out.HandBack = s.boundHandBack(res.HandBack)
 	if d, cut, derr := s.consumeCut(owner, id, MaxLines); derr == nil {
-		out.Delta, out.Truncated, out.Skipped, out.Cut = d.Text, d.Truncated, d.SkippedLines, cut
+		out.Delta, out.Truncated, out.Skipped, out.Cut = d.Text, d.Truncated, d.Skipped, cut
 	} else { // closed meanwhile: the seam's own delta is all there is
 		text, truncated, skipped := boundNewest(res.Delta, s.opts.MaxResultBytes)
 		out.Delta, out.Truncated, out.Skipped = text, res.Truncated || truncated, res.Skipped+skipped

@@ -63,7 +63,7 @@ func (w *signalWatch) finish(ctx context.Context) (text string, truncated bool, 
 	if err != nil {
 		return "", false, 0
 	}
-	return d.Text, d.Truncated, d.SkippedLines
+	return d.Text, d.Truncated, d.Skipped
 }
 
 // await returns once the tap has been quiet for signalQuiet after some

@@ -7,23 +7,19 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// TailResult is the output since the previous tail.
+// TailResult is the output since the previous tail: the output delta
+// (see [core.OutputDelta]) past the owner's tail position, bounded by the
+// line budget (or Options.MaxResultBytes; the newest lines are kept). Its
+// Text holds completed lines ending with "\n" and an unterminated last
+// line (a prompt such as ">>> ") as is, continued by the next tail; if a
+// line already partly returned was rewritten since (a carriage return),
+// Text repeats it whole after a "\r", and if its rest was skipped, Text
+// starts with "\n" closing it.
 type TailResult struct {
-	// Text is the new cleaned output. Completed lines end with "\n"; an
-	// unterminated last line (a prompt such as ">>> ") is included as is
-	// and continued by the next tail. If a line already partly returned was
-	// rewritten since (a carriage return), Text repeats it whole after a
-	// "\r"; if its rest was skipped, Text starts with "\n" closing it.
-	Text string `json:"text"`
+	core.OutputDelta
 	// Lines counts the lines Text touches (a continued or unterminated
 	// line counts as one).
 	Lines int `json:"lines"`
-	// Truncated reports that output between the previous tail and Text was
-	// skipped because the backlog exceeded the line budget (or
-	// Options.MaxResultBytes). It is never set when nothing was skipped.
-	Truncated bool `json:"truncated"`
-	// Skipped counts the whole lines skipped.
-	Skipped int64 `json:"skipped"`
 	// Cut lists the line ranges left out of Text, by global line number,
 	// when Options.Cut is CutKeepErrors (Text then holds a marker line in
 	// place of each, and keeps the first lines and the error-looking
@@ -56,7 +52,7 @@ func (s *Sessions) Tail(ctx context.Context, owner *core.Owner, id core.SessionI
 	if err != nil {
 		return TailResult{}, err
 	}
-	return TailResult{Text: d.Text, Lines: countLines(d.Text), Truncated: d.Truncated, Skipped: d.SkippedLines, Cut: cut}, nil
+	return TailResult{OutputDelta: d, Lines: countLines(d.Text), Cut: cut}, nil
 }
 
 // countLines counts the lines text touches: its newlines, plus one for an

@@ -162,7 +162,7 @@ func TestTailConcatenationProperty(t *testing.T) {
 			// delta count as given, like a tail of the largest budget.
 			given := func(text string, truncated bool, skipped int64) {
 				t.Helper()
-				c.check(TailResult{Text: text, Lines: countLines(text), Truncated: truncated, Skipped: skipped}, MaxLines)
+				c.check(TailResult{OutputDelta: core.OutputDelta{Text: text, Truncated: truncated, Skipped: skipped}, Lines: countLines(text)}, MaxLines)
 			}
 			given(o.InitialOutput, o.Truncated, 0)
 			tail := func(budget int) {

@@ -46,13 +46,13 @@ func (ts *termSuite) testPages(t *testing.T) {
 	total := base + 1000
 
 	wantPage(t, "page [100,110) of the flood", terms, owner, id, core.PageRequest{Start: base + 100, Count: 10},
-		core.PageResult{Lines: floodLines(100, 110), Start: base + 100, End: base + 110, Total: total})
+		core.PageResult{Lines: floodLines(100, 110), PageSpan: core.PageSpan{Start: base + 100, End: base + 110, Total: total}})
 	wantPage(t, "newest 5", terms, owner, id, core.PageRequest{Newest: true, Count: 5},
-		core.PageResult{Lines: floodLines(995, 1000), Start: total - 5, End: total, Total: total})
+		core.PageResult{Lines: floodLines(995, 1000), PageSpan: core.PageSpan{Start: total - 5, End: total, Total: total}})
 	wantPage(t, "a page of Count 0 (the default size)", terms, owner, id, core.PageRequest{Start: base},
-		core.PageResult{Lines: floodLines(0, core.DefaultPageLines), Start: base, End: base + core.DefaultPageLines, Total: total})
+		core.PageResult{Lines: floodLines(0, core.DefaultPageLines), PageSpan: core.PageSpan{Start: base, End: base + core.DefaultPageLines, Total: total}})
 	wantPage(t, "a page past the end", terms, owner, id, core.PageRequest{Start: total + 10, Count: 10},
-		core.PageResult{Start: total, End: total, Total: total})
+		core.PageResult{PageSpan: core.PageSpan{Start: total, End: total, Total: total}})
 
 	// A cursor over the seam's pages, as the facade's tail reads them.
 	read := func(req core.PageRequest) (core.PageResult, error) { return terms.Read(owner, id, req) }
@@ -94,17 +94,17 @@ func (ts *termSuite) testPagesAfterDrop(t *testing.T) {
 
 	wantPage(t, "the newest page", terms, owner, id, core.PageRequest{Newest: true, Count: core.MaxPageLinesLimit},
 		// The request reaches back to line 0: all that was dropped before First is reported.
-		core.PageResult{Lines: floodLines(900, 1000), Start: first, End: total, Total: total, First: first, Truncated: true, Dropped: first})
+		core.PageResult{Lines: floodLines(900, 1000), PageSpan: core.PageSpan{Start: first, End: total, Total: total, First: first, Truncated: true, Dropped: first}})
 	wantPage(t, "a page half dropped", terms, owner, id, core.PageRequest{Start: first - 50, Count: 100},
-		core.PageResult{Lines: floodLines(900, 950), Start: first, End: first + 50, Total: total, First: first, Truncated: true, Dropped: 50})
+		core.PageResult{Lines: floodLines(900, 950), PageSpan: core.PageSpan{Start: first, End: first + 50, Total: total, First: first, Truncated: true, Dropped: 50}})
 	wantPage(t, "a wholly dropped page", terms, owner, id, core.PageRequest{Start: base, Count: 10},
-		core.PageResult{Start: first, End: first, Total: total, First: first, Truncated: true, Dropped: 10})
+		core.PageResult{PageSpan: core.PageSpan{Start: first, End: first, Total: total, First: first, Truncated: true, Dropped: 10}})
 
 	read := func(req core.PageRequest) (core.PageResult, error) { return terms.Read(owner, id, req) }
 	var c core.Cursor
 	d, err := c.Next(read, core.MaxPageLinesLimit, 1<<20)
 	require.NoError(t, err, "cursor from line 0")
-	want := core.OutputDelta{Text: strings.Join(floodLines(900, 1000), "\n") + "\n", Truncated: true, SkippedLines: first}
+	want := core.OutputDelta{Text: strings.Join(floodLines(900, 1000), "\n") + "\n", Truncated: true, Skipped: first}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Errorf("cursor from line 0 (-want +got):\n%s", diff)
 	}

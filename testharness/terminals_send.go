@@ -23,7 +23,7 @@ func (ts *termSuite) testInitialOutput(t *testing.T) {
 	assert.False(t, res.Status.Exited(), "SpawnResult is exited: %+v", res.SessionInfo)
 	assert.NotEmpty(t, res.ID, "SpawnResult.ID")
 	wantPage(t, "the partial line as line 0 of 1", terms, owner, res.ID, core.PageRequest{Newest: true, Count: 5},
-		core.PageResult{Lines: []string{"> "}, Start: 0, End: 1, Total: 1, Partial: true})
+		core.PageResult{Lines: []string{"> "}, PageSpan: core.PageSpan{Start: 0, End: 1, Total: 1, Partial: true}})
 }
 
 // testOneLiveSend: a second send fails with SEND_ACTIVE while the first is

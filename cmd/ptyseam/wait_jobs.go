@@ -38,7 +38,7 @@ func (w jobWatcher) Page(start int64) (core.PageResult, error) {
 	if err != nil {
 		return core.PageResult{}, err
 	}
-	p := core.PageResult{Start: r.Next, End: r.Next, Total: r.Total, First: r.First}
+	p := core.PageResult{PageSpan: core.PageSpan{Start: r.Next, End: r.Next, Total: r.Total, First: r.First}}
 	if len(r.Lines) > 0 {
 		p.Start = r.Lines[0].N
 		p.End = r.Lines[len(r.Lines)-1].N + 1

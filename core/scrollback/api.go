@@ -27,33 +27,44 @@ type PageRequest struct {
 type Page struct {
 	// Lines holds the page's lines without line ends.
 	Lines []string
+	PageSpan
+}
+
+// PageSpan says where a page lies in the scrollback: which lines it
+// holds, which are gone, and whether it was cut. The JSON names are the
+// tools' wire names (pty_read, whose result embeds it).
+type PageSpan struct {
 	// Start and End delimit the page: lines [Start, End).
-	Start, End int64
+	Start int64 `json:"start"`
+	// End is the number after the page's last line: page on from End.
+	End int64 `json:"end"`
 	// Total counts every line so far: dropped ones, retained ones, and the
 	// current unterminated line when it is not empty.
-	Total int64
+	Total int64 `json:"total"`
 	// First is the oldest retained line.
-	First int64
+	First int64 `json:"first"`
 	// Partial reports that the page ends with the unterminated current line.
-	Partial bool
+	Partial bool `json:"partial"`
 	// Truncated reports that lines of the requested range are no longer
 	// retained (Dropped counts them), or that the page was cut short by
 	// the byte bound (End then stops early; page on from End).
-	Truncated bool
+	Truncated bool `json:"truncated"`
 	// Dropped counts requested lines that were no longer retained.
-	Dropped int64
+	Dropped int64 `json:"dropped"`
 }
 
-// Delta is output read from a [Cursor].
+// Delta is output read from a [Cursor]. The JSON names are the tools'
+// wire names (pty_tail, whose result embeds it).
 type Delta struct {
 	// Text is the new cleaned output since the cursor. If a partial line
 	// already returned was since rewritten (a carriage return), Text starts
 	// with "\r" and repeats the whole new line, as a terminal shows it.
-	Text string
-	// Truncated reports that output between the cursor and Text was dropped.
-	Truncated bool
-	// SkippedLines counts whole lines dropped between the cursor and Text.
-	SkippedLines int64
+	Text string `json:"text"`
+	// Truncated reports that output between the cursor and Text was
+	// dropped; it is never set when nothing was.
+	Truncated bool `json:"truncated"`
+	// Skipped counts whole lines dropped between the cursor and Text.
+	Skipped int64 `json:"skipped"`
 }
 
 // Marks counts the shell-integration markers (OSC 133) seen in the stream.

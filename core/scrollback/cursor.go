@@ -42,7 +42,7 @@ func (p piece) size() int {
 // A partial line returned earlier is continued; if it was rewritten since,
 // the delta repeats it whole after a "\r". If the rest of a partly
 // returned line was lost, the delta starts with "\n" (closing that line)
-// and the line is not counted in SkippedLines, which counts only whole
+// and the line is not counted in Skipped, which counts only whole
 // lines. An error from read is returned unchanged and leaves the cursor
 // where it was.
 func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes int) (Delta, error) {
@@ -62,9 +62,9 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 	from := c.next
 	if from < pg.Start {
 		d.Truncated = true
-		d.SkippedLines = pg.Start - from
+		d.Skipped = pg.Start - from
 		if c.col > 0 {
-			d.SkippedLines--
+			d.Skipped--
 			lead = true
 		}
 		from = pg.Start
@@ -127,7 +127,7 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 }
 
 // fit drops the oldest pieces until the delta fits in maxBytes, counting
-// whole lines dropped in d.SkippedLines; a lone piece still too long keeps
+// whole lines dropped in d.Skipped; a lone piece still too long keeps
 // its tail. open is the line the cursor was inside (-1: none): losing its
 // rest closes it with a leading "\n" instead of counting it.
 func fit(d *Delta, pieces []piece, lead bool, open int64, pg Page, maxBytes int) ([]piece, bool) {
@@ -149,7 +149,7 @@ func fit(d *Delta, pieces []piece, lead bool, open int64, pg Page, maxBytes int)
 				size++
 			}
 		} else {
-			d.SkippedLines++
+			d.Skipped++
 		}
 	}
 	if len(pieces) == 1 && size > maxBytes {

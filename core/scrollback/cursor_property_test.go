@@ -32,18 +32,18 @@ func (v *view) apply(d Delta) error {
 		v.open = false
 		t = t[1:]
 	}
-	if d.SkippedLines < 0 {
-		return fmt.Errorf("negative SkippedLines %d", d.SkippedLines)
+	if d.Skipped < 0 {
+		return fmt.Errorf("negative Skipped %d", d.Skipped)
 	}
-	if d.SkippedLines > 0 {
+	if d.Skipped > 0 {
 		if v.open {
 			return fmt.Errorf("lines skipped after an open line without closing it: %+v", d)
 		}
-		for range d.SkippedLines {
+		for range d.Skipped {
 			v.add("", true)
 		}
 	}
-	if d.SkippedLines == 0 && !d.Truncated && d.Text == "" {
+	if d.Skipped == 0 && !d.Truncated && d.Text == "" {
 		return nil
 	}
 	touched := -1

@@ -68,19 +68,19 @@ func TestCursorSkips(t *testing.T) {
 	b := numbered(Limits{MaxLines: 4}, 10) // retains L6..L9
 	var c Cursor
 	d, _ := c.Next(reader(b), 100, 0)
-	if d != (Delta{Text: "L6\nL7\nL8\nL9\n", Truncated: true, SkippedLines: 6}) {
+	if d != (Delta{Text: "L6\nL7\nL8\nL9\n", Truncated: true, Skipped: 6}) {
 		t.Fatalf("delta %+v", d)
 	}
 	// maxLines bounds the read; the rest counts as skipped.
 	fmt.Fprintf(b, "L10\nL11\nL12\n")
 	d, _ = c.Next(reader(b), 2, 0)
-	if d != (Delta{Text: "L11\nL12\n", Truncated: true, SkippedLines: 1}) {
+	if d != (Delta{Text: "L11\nL12\n", Truncated: true, Skipped: 1}) {
 		t.Fatalf("delta %+v", d)
 	}
 	// maxBytes drops the oldest lines, counting them.
 	fmt.Fprintf(b, "L13\nL14\nL15\n")
 	d, _ = c.Next(reader(b), 100, 9)
-	if d != (Delta{Text: "L14\nL15\n", Truncated: true, SkippedLines: 1}) {
+	if d != (Delta{Text: "L14\nL15\n", Truncated: true, Skipped: 1}) {
 		t.Fatalf("delta %+v", d)
 	}
 	// A lone over-long line keeps its tail.
@@ -137,7 +137,7 @@ func TestCursorPartialTailKeepsARune(t *testing.T) {
 func TestCursorBadPage(t *testing.T) {
 	// A page claiming more lines than it holds must not panic.
 	read := func(PageRequest) (Page, error) {
-		return Page{Lines: []string{"a"}, Start: 0, End: 5, Total: 5}, nil
+		return Page{Lines: []string{"a"}, PageSpan: PageSpan{Start: 0, End: 5, Total: 5}}, nil
 	}
 	var c Cursor
 	d, err := c.Next(read, 10, 0)

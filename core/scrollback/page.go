@@ -13,7 +13,7 @@ import "unicode/utf8"
 // short by maxBytes ends early with Truncated set: page on from End.
 func (b *Buffer) Page(req PageRequest, maxBytes int) Page {
 	total := b.Total()
-	pg := Page{Total: total, First: b.first}
+	pg := Page{PageSpan: PageSpan{Total: total, First: b.first}}
 	count := int64(req.Count)
 	if count < 0 {
 		count = 0
