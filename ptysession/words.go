@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/shellquote"
 )
 
 // SplitCommand splits a command line into argv the way a POSIX shell
@@ -96,30 +97,8 @@ func doubleQuoted(s string, i int, word *strings.Builder) (int, error) {
 	return 0, &core.Error{Code: core.CodeInvalidArgument, Msg: "command: unterminated double quote"}
 }
 
-// JoinCommand quotes every argument with [ShellQuote] where it needs it and
-// joins them with spaces, so that SplitCommand (and a POSIX shell) gives
-// args back.
-func JoinCommand(args []string) string {
-	parts := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && plainWord(a) {
-			parts[i] = a
-		} else {
-			parts[i] = ShellQuote(a)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func plainWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("-_./:=,+@%", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
+// JoinCommand quotes the arguments that need it and joins them with
+// spaces (see shellquote.JoinBare: plain words stay bare, a first word a
+// shell would parse as syntax is quoted), so that SplitCommand and a POSIX
+// shell give args back.
+func JoinCommand(args []string) string { return shellquote.JoinBare(args) }

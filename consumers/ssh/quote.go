@@ -1,18 +1,8 @@
 package ssh
 
-import (
-	"strings"
-
-	"github.com/ptyseam/ptyseam/internal/shellquote"
-)
+import "github.com/ptyseam/ptyseam/internal/shellquote"
 
 // ShellJoin quotes each element of argv for a POSIX shell (every word, so
 // that a program named like a reserved word still runs) and joins them
 // with spaces: a command line that a POSIX shell splits back into argv.
-func ShellJoin(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shellquote.Quote(a)
-	}
-	return strings.Join(q, " ")
-}
+func ShellJoin(argv []string) string { return shellquote.Join(argv) }
