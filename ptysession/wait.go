@@ -179,8 +179,10 @@ func (w sessionWatcher) WaitingForInput() (bool, bool, error) {
 	return p.WaitingForInput(w.owner, w.id)
 }
 
-// watched is one condition being watched.
-type watched struct {
+// Watch is one condition being watched: what [Sessions.Wait] checks for
+// each of its conditions, and what a caller that runs a wait of its own
+// (bg_launch's readiness) checks with [NewWatch] and [Watch.Check].
+type Watch struct {
 	cond WaitCondition
 	w    WaitWatcher
 	re   *regexp.Regexp
@@ -189,6 +191,28 @@ type watched struct {
 	peek  ScreenPeeker
 	owner *core.Owner
 	rows  []string
+}
+
+// NewWatch validates condition c (INVALID_ARGUMENT naming its field) and
+// starts watching it on w, the session or job it names (nil for
+// WaitPort): an output condition counts output from c.FromLine on, or
+// from the line being written now. WaitScreen needs [Sessions.Wait].
+func NewWatch(c WaitCondition, w WaitWatcher) (*Watch, error) {
+	noPrefix := func(name string) string { return name }
+	if c.Kind == WaitScreen {
+		return nil, invalid("", "", "kind", "screen conditions are watched by Sessions.Wait")
+	}
+	cw, err := compileCondition(c, noPrefix)
+	if err != nil || c.Kind == WaitPort {
+		return cw, err
+	}
+	return cw, cw.start(w, noPrefix)
+}
+
+// Check tests the condition once: ok reports that it holds, and res says
+// how (Fired, Condition and WaitedMs are left to the caller).
+func (w *Watch) Check(ctx context.Context) (res WaitResult, ok bool, err error) {
+	return w.check(ctx, &WaitProgress{})
 }
 
 // Wait blocks until the first of req.Conditions holds, req.Timeout passes
@@ -219,7 +243,7 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 	if timeout == 0 {
 		timeout = min(DefaultWaitTime, s.opts.MaxTimeout)
 	}
-	ws := make([]*watched, len(req.Conditions))
+	ws := make([]*Watch, len(req.Conditions))
 	for i, c := range req.Conditions {
 		w, err := s.watch(owner, i, c, sources)
 		if err != nil {
@@ -261,10 +285,11 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 	}
 }
 
-// PortAccepts reports whether TCP port on this host (localhost, IPv4 or
-// IPv6) accepts a connection within timeout: the one port check of every
-// wait (pty_wait's port condition, bg_launch's readiness).
-func PortAccepts(ctx context.Context, port int, timeout time.Duration) bool {
+// portAccepts reports whether TCP port on this host (localhost, IPv4 or
+// IPv6) accepts a connection within timeout: the port check of every
+// wait (pty_wait's port condition, bg_launch's readiness through
+// [NewWatch]).
+func portAccepts(ctx context.Context, port int, timeout time.Duration) bool {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort("localhost", strconv.Itoa(port)))
 	if err != nil {
@@ -275,26 +300,51 @@ func PortAccepts(ctx context.Context, port int, timeout time.Duration) bool {
 }
 
 // watch validates condition i and resolves its target.
-func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []WaitSource) (*watched, error) {
+func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []WaitSource) (*Watch, error) {
 	field := func(name string) string { return "conditions[" + strconv.Itoa(i) + "]." + name }
-	w := &watched{cond: c}
+	w, err := compileCondition(c, field)
+	switch {
+	case err != nil || c.Kind == WaitPort:
+		return w, err
+	case c.Kind == WaitScreen:
+		return s.watchScreen(owner, w, field, sources)
+	case c.Target == "":
+		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
+	}
+	var ww WaitWatcher
+	for _, src := range sources {
+		sw, ok, err := src.Watch(owner, c.Target)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			ww = sw
+		}
+	}
+	if ww == nil {
+		sw := sessionWatcher{s: s, owner: owner, id: core.SessionID(c.Target)}
+		if _, err := sw.Status(); err != nil {
+			return nil, err
+		}
+		ww = sw
+	}
+	return w, w.start(ww, field)
+}
+
+// compileCondition checks what condition c says of itself (its kind, port
+// and pattern) and compiles its pattern.
+func compileCondition(c WaitCondition, field func(string) string) (*Watch, error) {
+	w := &Watch{cond: c}
 	switch c.Kind {
 	case WaitPort:
 		if c.Port < 1 || c.Port > 65535 {
 			return nil, invalid("", "", field("port"), "%d is not a TCP port (1-65535)", c.Port)
 		}
-		return w, nil
-	case WaitOutput:
-		if c.Pattern == "" || len(c.Pattern) > MaxWaitPattern {
+	case WaitOutput, WaitScreen:
+		switch {
+		case c.Kind == WaitOutput && (c.Pattern == "" || len(c.Pattern) > MaxWaitPattern):
 			return nil, invalid("", "", field("pattern"), "must be 1 to %d bytes", MaxWaitPattern)
-		}
-		re, err := regexp.Compile(c.Pattern)
-		if err != nil {
-			return nil, invalid("", "", field("pattern"), "%v", err)
-		}
-		w.re = re
-	case WaitScreen:
-		if len(c.Pattern) > MaxWaitPattern {
+		case len(c.Pattern) > MaxWaitPattern:
 			return nil, invalid("", "", field("pattern"), "must be at most %d bytes", MaxWaitPattern)
 		}
 		if c.Pattern != "" {
@@ -304,64 +354,54 @@ func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []Wa
 			}
 			w.re = re
 		}
-		return s.watchScreen(owner, w, field, sources)
 	case WaitExit, WaitInput:
 	default:
 		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit, input, screen", c.Kind)
 	}
-	if c.Target == "" {
-		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
-	}
-	for _, src := range sources {
-		ww, ok, err := src.Watch(owner, c.Target)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			w.w = ww
-		}
-	}
-	if w.w == nil {
-		sw := sessionWatcher{s: s, owner: owner, id: core.SessionID(c.Target)}
-		if _, err := sw.Status(); err != nil {
-			return nil, err
-		}
-		w.w = sw
-	}
+	return w, nil
+}
+
+// start watches the condition on ww: an input condition needs a watcher
+// that can tell, an output condition starts at FromLine or at the line
+// being written.
+func (w *Watch) start(ww WaitWatcher, field func(string) string) error {
+	w.w = ww
+	c := w.cond
 	if c.Kind == WaitInput {
-		iw, ok := w.w.(WaitInputWatcher)
+		iw, ok := ww.(WaitInputWatcher)
 		if ok {
 			_, ok, _ = iw.WaitingForInput()
 		}
 		if !ok {
-			return nil, invalid("", "", field("kind"), "%s cannot tell when its program waits for input: wait for its output instead", c.Target)
+			return invalid("", "", field("kind"), "%s cannot tell when its program waits for input: wait for its output instead", c.Target)
 		}
 	}
-	if c.Kind == WaitOutput {
-		if c.FromLine != nil {
-			if *c.FromLine < 0 {
-				return nil, invalid("", "", field("fromLine"), "must not be negative")
-			}
-			w.next = *c.FromLine
-		} else {
-			p, err := w.w.Page(-1)
-			if err != nil {
-				return nil, err
-			}
-			w.next = p.End
-			if p.Partial && p.End > 0 {
-				w.next = p.End - 1 // the line being written counts as new
-			}
-		}
+	if c.Kind != WaitOutput {
+		return nil
 	}
-	return w, nil
+	if c.FromLine != nil {
+		if *c.FromLine < 0 {
+			return invalid("", "", field("fromLine"), "must not be negative")
+		}
+		w.next = *c.FromLine
+		return nil
+	}
+	p, err := ww.Page(-1)
+	if err != nil {
+		return err
+	}
+	w.next = p.End
+	if p.Partial && p.End > 0 {
+		w.next = p.End - 1 // the line being written counts as new
+	}
+	return nil
 }
 
 // check tests one condition once.
-func (w *watched) check(ctx context.Context, prog *WaitProgress) (WaitResult, bool, error) {
+func (w *Watch) check(ctx context.Context, prog *WaitProgress) (WaitResult, bool, error) {
 	switch w.cond.Kind {
 	case WaitPort:
-		if !PortAccepts(ctx, w.cond.Port, 200*time.Millisecond) {
+		if !portAccepts(ctx, w.cond.Port, 200*time.Millisecond) {
 			return WaitResult{}, false, nil
 		}
 		return WaitResult{Port: w.cond.Port}, true, nil

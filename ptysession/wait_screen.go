@@ -8,7 +8,7 @@ import (
 
 // watchScreen completes a WaitScreen condition: its target must be one of
 // owner's sessions, and a source must read screens.
-func (s *Sessions) watchScreen(owner *core.Owner, w *watched, field func(string) string, sources []WaitSource) (*watched, error) {
+func (s *Sessions) watchScreen(owner *core.Owner, w *Watch, field func(string) string, sources []WaitSource) (*Watch, error) {
 	if w.cond.Target == "" {
 		return nil, invalid("", "", field("target"), "is empty: name a session id")
 	}
@@ -38,7 +38,7 @@ func (s *Sessions) watchScreen(owner *core.Owner, w *watched, field func(string)
 
 // checkScreen tests a WaitScreen condition once: a row matching the
 // pattern, or without one the first row that differs from the start.
-func (w *watched) checkScreen(ctx context.Context) (WaitResult, bool, error) {
+func (w *Watch) checkScreen(ctx context.Context) (WaitResult, bool, error) {
 	rows, err := w.peek.PeekScreen(ctx, w.owner, core.SessionID(w.cond.Target))
 	if err != nil {
 		return WaitResult{}, false, err

@@ -198,7 +198,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	}
 	waitSources := []ptysession.WaitSource{screenWaits{screens}}
 	if len(cfg.Allow) == 0 {
-		waitSources = append(waitSources, jobWaits{jm})
+		waitSources = append(waitSources, jobtools.WaitSource(jm))
 	}
 	if err := disp.Add(ptysession.WaitTool(sessions, waitSources...)); err != nil {
 		return nil, err

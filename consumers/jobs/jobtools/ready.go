@@ -39,41 +39,66 @@ type ReadyOut struct {
 	WaitedMs int64 `json:"waitedMs"`
 }
 
-// validate checks a waitFor and compiles its pattern.
-func (r *readyArgs) validate() (*regexp.Regexp, time.Duration, error) {
+// validate checks a waitFor (its pattern compiles) and returns its bound.
+func (r *readyArgs) validate() (time.Duration, error) {
 	if !r.URL && r.Port == 0 && r.Line == "" {
-		return nil, 0, tools.InvalidArgument("waitFor", "name url, port or line")
+		return 0, tools.InvalidArgument("waitFor", "name url, port or line")
 	}
 	if r.Port < 0 || r.Port > 65535 {
-		return nil, 0, tools.InvalidArgument("waitFor.port", "must be 1 to 65535")
+		return 0, tools.InvalidArgument("waitFor.port", "must be 1 to 65535")
 	}
-	var re *regexp.Regexp
 	if r.Line != "" {
 		if len(r.Line) > jobs.MaxPatternLen {
-			return nil, 0, tools.InvalidArgument("waitFor.line", "longer than %d bytes", jobs.MaxPatternLen)
+			return 0, tools.InvalidArgument("waitFor.line", "longer than %d bytes", jobs.MaxPatternLen)
 		}
-		var err error
-		if re, err = regexp.Compile(r.Line); err != nil {
-			return nil, 0, tools.InvalidArgument("waitFor.line", "not a regular expression: %v", err)
+		if _, err := regexp.Compile(r.Line); err != nil {
+			return 0, tools.InvalidArgument("waitFor.line", "not a regular expression: %v", err)
 		}
 	}
 	d := time.Duration(r.TimeoutMs) * time.Millisecond
 	switch {
 	case r.TimeoutMs < 0:
-		return nil, 0, tools.InvalidArgument("waitFor.timeoutMs", "must not be negative")
+		return 0, tools.InvalidArgument("waitFor.timeoutMs", "must not be negative")
 	case d == 0:
 		d = DefaultReadyTimeout
 	case d > MaxReadyTimeout:
-		return nil, 0, tools.InvalidArgument("waitFor.timeoutMs", "at most %d", MaxReadyTimeout.Milliseconds())
+		return 0, tools.InvalidArgument("waitFor.timeoutMs", "at most %d", MaxReadyTimeout.Milliseconds())
 	}
-	return re, d, nil
+	return d, nil
+}
+
+// conditions are w's line and port as pty_wait's conditions on job id: a
+// line counts from the job's first line on.
+func (r *readyArgs) conditions(id string) []ptysession.WaitCondition {
+	var cs []ptysession.WaitCondition
+	if r.Line != "" {
+		first := int64(0)
+		cs = append(cs, ptysession.WaitCondition{Kind: ptysession.WaitOutput, Target: id, Pattern: r.Line, FromLine: &first})
+	}
+	if r.Port > 0 {
+		cs = append(cs, ptysession.WaitCondition{Kind: ptysession.WaitPort, Port: r.Port})
+	}
+	return cs
 }
 
 // awaitReady waits until job id meets w (any of its conditions), ends, or
-// the wait's bound or ctx ends. It wakes on the job's output and exit
-// events, and tries a port every readyPortEvery as well.
-func (h handlers) awaitReady(ctx context.Context, owner *core.Owner, id string, w readyArgs, re *regexp.Regexp, bound time.Duration) ReadyOut {
+// the wait's bound or ctx ends. It checks the line and the port as
+// pty_wait does (ptysession.Watch), waking on the job's output and exit
+// events, and every readyPortEvery for a port.
+func (h handlers) awaitReady(ctx context.Context, owner *core.Owner, id string, w readyArgs, bound time.Duration) ReadyOut {
 	start := time.Now()
+	done := func(out ReadyOut) ReadyOut {
+		out.WaitedMs = time.Since(start).Milliseconds()
+		return out
+	}
+	var watches []*ptysession.Watch
+	for _, c := range w.conditions(id) {
+		wt, err := ptysession.NewWatch(c, jobWatcher{m: h.m, owner: owner, id: id})
+		if err != nil { // cannot happen: validate checked the line and the port
+			return done(ReadyOut{Reason: "cancelled"})
+		}
+		watches = append(watches, wt)
+	}
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	wake := make(chan struct{}, 1)
@@ -92,13 +117,8 @@ func (h handlers) awaitReady(ctx context.Context, owner *core.Owner, id string, 
 		defer t.Stop()
 		tick = t.C
 	}
-	var next int64
-	done := func(out ReadyOut) ReadyOut {
-		out.WaitedMs = time.Since(start).Milliseconds()
-		return out
-	}
 	for {
-		if out, ok := h.readyNow(ctx, owner, id, w, re, &next); ok {
+		if out, ok := h.readyNow(ctx, owner, id, w.URL, watches); ok {
 			return done(out)
 		}
 		select {
@@ -113,28 +133,25 @@ func (h handlers) awaitReady(ctx context.Context, owner *core.Owner, id string, 
 	}
 }
 
-// readyNow checks w's conditions once. It reports true when the wait is
+// readyNow checks the conditions once. It reports true when the wait is
 // over: ready, or the job ended.
-func (h handlers) readyNow(ctx context.Context, owner *core.Owner, id string, w readyArgs, re *regexp.Regexp, next *int64) (ReadyOut, bool) {
+func (h handlers) readyNow(ctx context.Context, owner *core.Owner, id string, url bool, watches []*ptysession.Watch) (ReadyOut, bool) {
 	info, err := h.m.Get(owner, id)
 	if err != nil {
 		return ReadyOut{Reason: "exited"}, true
 	}
-	if w.URL && len(info.Services) > 0 {
+	if url && len(info.Services) > 0 {
 		return ReadyOut{Ready: true, By: "url", Detail: info.Services[0]}, true
 	}
-	if re != nil {
-		from := *next
-		r, err := h.m.Read(owner, id, jobs.ReadRequest{From: &from, Limit: jobs.MaxReadLimit, Pattern: re.String()})
-		if err == nil {
-			if len(r.Lines) > 0 {
-				return ReadyOut{Ready: true, By: "line", Detail: tools.BoundHead(r.Lines[0].Text, 1024)}, true
-			}
-			*next = r.Next
+	for _, wt := range watches {
+		res, ok, err := wt.Check(ctx)
+		switch {
+		case err != nil || !ok:
+		case res.Port > 0:
+			return ReadyOut{Ready: true, By: "port", Detail: strconv.Itoa(res.Port)}, true
+		default:
+			return ReadyOut{Ready: true, By: "line", Detail: tools.BoundHead(res.Line, 1024)}, true
 		}
-	}
-	if w.Port > 0 && ptysession.PortAccepts(ctx, w.Port, readyPortEvery) {
-		return ReadyOut{Ready: true, By: "port", Detail: strconv.Itoa(w.Port)}, true
 	}
 	if info.State.Final() {
 		return ReadyOut{Reason: "exited"}, true

@@ -1,6 +1,9 @@
 package jobtools
 
 import (
+	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,5 +33,27 @@ func TestLaunchWaitsForReadiness(t *testing.T) {
 		if _, err := f.call(ToolLaunch, `{"command":"true","waitFor":`+bad+`}`); err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
 			t.Errorf("waitFor %s: %v, want INVALID_ARGUMENT", bad, err)
 		}
+	}
+}
+
+// TestLaunchWaitsForAPort: a job is ready by its port once the port
+// accepts (here a listener of the test's, open before the launch), and a
+// line printed before the wait began still counts (the line condition
+// counts from the job's first line).
+func TestLaunchWaitsForAPort(t *testing.T) {
+	f := newFixture(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	res := f.mustCall(ToolLaunch, fmt.Sprintf(`{"command":"sleep","args":["30"],"waitFor":{"port":%d,"timeoutMs":10000}}`, port))
+	if r := res.Structured.(LaunchOut).Ready; r == nil || !r.Ready || r.By != "port" || r.Detail != strconv.Itoa(port) {
+		t.Fatalf("port wait: %+v", r)
+	}
+	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo READY first; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":10000}}`)
+	if r := res.Structured.(LaunchOut).Ready; r == nil || !r.Ready || r.By != "line" || r.Detail != "READY first" {
+		t.Fatalf("line wait: %+v", r)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
@@ -95,11 +94,10 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	if err := tools.DecodeArgs(args, &a); err != nil {
 		return tools.Result{}, err
 	}
-	var readyRE *regexp.Regexp
 	var readyBound time.Duration
 	if a.WaitFor != nil {
 		var err error
-		if readyRE, readyBound, err = a.WaitFor.validate(); err != nil {
+		if readyBound, err = a.WaitFor.validate(); err != nil {
 			return tools.Result{}, err
 		}
 	}
@@ -127,7 +125,7 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	if a.WaitFor == nil {
 		return h.done(jobOut(info, h.now()), renderLaunch(info), nil)
 	}
-	ready := h.awaitReady(ctx, owner, info.ID, *a.WaitFor, readyRE, readyBound)
+	ready := h.awaitReady(ctx, owner, info.ID, *a.WaitFor, readyBound)
 	if now, err := h.m.Get(owner, info.ID); err == nil {
 		info = now
 	}

@@ -1,13 +1,16 @@
-package main
+package jobtools
 
 import (
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
-	"github.com/ptyseam/ptyseam/screen"
 )
 
-// jobWaits lets pty_wait watch the caller's background jobs.
+// WaitSource lets pty_wait (ptysession's Sessions.Wait) watch the
+// caller's background jobs; bg_launch's readiness watches its job the
+// same way.
+func WaitSource(m *jobs.Manager) ptysession.WaitSource { return jobWaits{m} }
+
 type jobWaits struct{ m *jobs.Manager }
 
 // Watch implements ptysession.WaitSource: ok is false for an id that is
@@ -64,16 +67,6 @@ func (w jobWatcher) Status() (core.Status, error) {
 		st.ExitCode = *info.ExitCode
 	}
 	return st, nil
-}
-
-// screenWaits lets pty_wait watch sessions' screens (kind screen); it
-// knows no ids of its own.
-type screenWaits struct{ *screen.Manager }
-
-// Watch implements ptysession.WaitSource: the screen manager serves
-// screens, not targets.
-func (screenWaits) Watch(*core.Owner, string) (ptysession.WaitWatcher, bool, error) {
-	return nil, false, nil
 }
 
 // WaitingForInput lets pty_wait's input condition watch a PTY job (a pipe
