@@ -3,6 +3,7 @@ package ptysession_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -41,4 +42,22 @@ func ExampleSessions_Wait() {
 	}
 	fmt.Println(r.Fired, r.Condition, r.Kind, r.Line)
 	// Output: true 0 output ready-42
+}
+
+// Check a wait's condition in a loop of your own (as bg_launch's
+// readiness does): here, a local port that accepts connections.
+func ExampleNewWatch() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	w, err := ptysession.NewWatch(ptysession.WaitCondition{Kind: ptysession.WaitPort, Port: port}, nil)
+	if err != nil {
+		panic(err)
+	}
+	res, ok, err := w.Check(context.Background())
+	fmt.Println(ok, res.Port == port, err)
+	// Output: true true <nil>
 }
