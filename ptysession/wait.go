@@ -198,15 +198,7 @@ type Watch struct {
 // WaitPort): an output condition counts output from c.FromLine on, or
 // from the line being written now. WaitScreen needs [Sessions.Wait].
 func NewWatch(c WaitCondition, w WaitWatcher) (*Watch, error) {
-	noPrefix := func(name string) string { return name }
-	if c.Kind == WaitScreen {
-		return nil, invalid("", "", "kind", "screen conditions are watched by Sessions.Wait")
-	}
-	cw, err := compileCondition(c, noPrefix)
-	if err != nil || c.Kind == WaitPort {
-		return cw, err
-	}
-	return cw, cw.start(w, noPrefix)
+	return newWatch(c, func(name string) string { return name }, nil, func() (WaitWatcher, error) { return w, nil })
 }
 
 // Check tests the condition once: ok reports that it holds, and res says
@@ -302,49 +294,45 @@ func portAccepts(ctx context.Context, port int, timeout time.Duration) bool {
 // watch validates condition i and resolves its target.
 func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []WaitSource) (*Watch, error) {
 	field := func(name string) string { return "conditions[" + strconv.Itoa(i) + "]." + name }
-	w, err := compileCondition(c, field)
-	switch {
-	case err != nil || c.Kind == WaitPort:
-		return w, err
-	case c.Kind == WaitScreen:
-		return s.watchScreen(owner, w, field, sources)
-	case c.Target == "":
-		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
-	}
-	var ww WaitWatcher
-	for _, src := range sources {
-		sw, ok, err := src.Watch(owner, c.Target)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			ww = sw
-		}
-	}
-	if ww == nil {
-		sw := sessionWatcher{s: s, owner: owner, id: core.SessionID(c.Target)}
-		if _, err := sw.Status(); err != nil {
-			return nil, err
-		}
-		ww = sw
-	}
-	return w, w.start(ww, field)
+	return newWatch(c, field, func(w *Watch) (*Watch, error) { return s.watchScreen(owner, w, field, sources) },
+		func() (WaitWatcher, error) { return s.resolve(owner, c.Target, sources) })
 }
 
-// compileCondition checks what condition c says of itself (its kind, port
-// and pattern) and compiles its pattern.
-func compileCondition(c WaitCondition, field func(string) string) (*Watch, error) {
+// resolve returns the watcher of target: a source's job, or one of
+// owner's sessions.
+func (s *Sessions) resolve(owner *core.Owner, target string, sources []WaitSource) (WaitWatcher, error) {
+	for _, src := range sources {
+		if ww, ok, err := src.Watch(owner, target); err != nil || ok {
+			return ww, err
+		}
+	}
+	sw := sessionWatcher{s: s, owner: owner, id: core.SessionID(target)}
+	_, err := sw.Status()
+	return sw, err
+}
+
+// newWatch validates condition c, naming its fields with field, and
+// starts watching it on the watcher resolve returns; screen completes a
+// WaitScreen condition.
+func newWatch(c WaitCondition, field func(string) string, screen func(*Watch) (*Watch, error), resolve func() (WaitWatcher, error)) (*Watch, error) {
 	w := &Watch{cond: c}
 	switch c.Kind {
 	case WaitPort:
 		if c.Port < 1 || c.Port > 65535 {
 			return nil, invalid("", "", field("port"), "%d is not a TCP port (1-65535)", c.Port)
 		}
-	case WaitOutput, WaitScreen:
-		switch {
-		case c.Kind == WaitOutput && (c.Pattern == "" || len(c.Pattern) > MaxWaitPattern):
+		return w, nil
+	case WaitOutput:
+		if c.Pattern == "" || len(c.Pattern) > MaxWaitPattern {
 			return nil, invalid("", "", field("pattern"), "must be 1 to %d bytes", MaxWaitPattern)
-		case len(c.Pattern) > MaxWaitPattern:
+		}
+		re, err := regexp.Compile(c.Pattern)
+		if err != nil {
+			return nil, invalid("", "", field("pattern"), "%v", err)
+		}
+		w.re = re
+	case WaitScreen:
+		if len(c.Pattern) > MaxWaitPattern {
 			return nil, invalid("", "", field("pattern"), "must be at most %d bytes", MaxWaitPattern)
 		}
 		if c.Pattern != "" {
@@ -354,47 +342,48 @@ func compileCondition(c WaitCondition, field func(string) string) (*Watch, error
 			}
 			w.re = re
 		}
+		if screen == nil {
+			return nil, invalid("", "", field("kind"), "screen conditions are watched by Sessions.Wait")
+		}
+		return screen(w)
 	case WaitExit, WaitInput:
 	default:
 		return nil, invalid("", "", field("kind"), "%q is not one of output, port, exit, input, screen", c.Kind)
 	}
-	return w, nil
-}
-
-// start watches the condition on ww: an input condition needs a watcher
-// that can tell, an output condition starts at FromLine or at the line
-// being written.
-func (w *Watch) start(ww WaitWatcher, field func(string) string) error {
-	w.w = ww
-	c := w.cond
+	if c.Target == "" {
+		return nil, invalid("", "", field("target"), "is empty: name a session or job id")
+	}
+	var err error
+	if w.w, err = resolve(); err != nil {
+		return nil, err
+	}
 	if c.Kind == WaitInput {
-		iw, ok := ww.(WaitInputWatcher)
+		iw, ok := w.w.(WaitInputWatcher)
 		if ok {
 			_, ok, _ = iw.WaitingForInput()
 		}
 		if !ok {
-			return invalid("", "", field("kind"), "%s cannot tell when its program waits for input: wait for its output instead", c.Target)
+			return nil, invalid("", "", field("kind"), "%s cannot tell when its program waits for input: wait for its output instead", c.Target)
 		}
 	}
-	if c.Kind != WaitOutput {
-		return nil
-	}
-	if c.FromLine != nil {
-		if *c.FromLine < 0 {
-			return invalid("", "", field("fromLine"), "must not be negative")
+	if c.Kind == WaitOutput {
+		if c.FromLine != nil {
+			if *c.FromLine < 0 {
+				return nil, invalid("", "", field("fromLine"), "must not be negative")
+			}
+			w.next = *c.FromLine
+		} else {
+			p, err := w.w.Page(-1)
+			if err != nil {
+				return nil, err
+			}
+			w.next = p.End
+			if p.Partial && p.End > 0 {
+				w.next = p.End - 1 // the line being written counts as new
+			}
 		}
-		w.next = *c.FromLine
-		return nil
 	}
-	p, err := ww.Page(-1)
-	if err != nil {
-		return err
-	}
-	w.next = p.End
-	if p.Partial && p.End > 0 {
-		w.next = p.End - 1 // the line being written counts as new
-	}
-	return nil
+	return w, nil
 }
 
 // check tests one condition once.

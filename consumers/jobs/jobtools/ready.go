@@ -67,20 +67,6 @@ func (r *readyArgs) validate() (time.Duration, error) {
 	return d, nil
 }
 
-// conditions are w's line and port as pty_wait's conditions on job id: a
-// line counts from the job's first line on.
-func (r *readyArgs) conditions(id string) []ptysession.WaitCondition {
-	var cs []ptysession.WaitCondition
-	if r.Line != "" {
-		first := int64(0)
-		cs = append(cs, ptysession.WaitCondition{Kind: ptysession.WaitOutput, Target: id, Pattern: r.Line, FromLine: &first})
-	}
-	if r.Port > 0 {
-		cs = append(cs, ptysession.WaitCondition{Kind: ptysession.WaitPort, Port: r.Port})
-	}
-	return cs
-}
-
 // awaitReady waits until job id meets w (any of its conditions), ends, or
 // the wait's bound or ctx ends. It checks the line and the port as
 // pty_wait does (ptysession.Watch), waking on the job's output and exit
@@ -91,13 +77,18 @@ func (h handlers) awaitReady(ctx context.Context, owner *core.Owner, id string, 
 		out.WaitedMs = time.Since(start).Milliseconds()
 		return out
 	}
+	// The line (from the job's first line on) and the port as pty_wait's
+	// conditions; NewWatch refuses the one not asked for (no pattern, port
+	// 0), validate the bad ones.
 	var watches []*ptysession.Watch
-	for _, c := range w.conditions(id) {
-		wt, err := ptysession.NewWatch(c, jobWatcher{m: h.m, owner: owner, id: id})
-		if err != nil { // cannot happen: validate checked the line and the port
-			return done(ReadyOut{Reason: "cancelled"})
+	first := int64(0)
+	for _, c := range []ptysession.WaitCondition{
+		{Kind: ptysession.WaitOutput, Target: id, Pattern: w.Line, FromLine: &first},
+		{Kind: ptysession.WaitPort, Port: w.Port},
+	} {
+		if wt, err := ptysession.NewWatch(c, jobWatcher{m: h.m, owner: owner, id: id}); err == nil {
+			watches = append(watches, wt)
 		}
-		watches = append(watches, wt)
 	}
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
