@@ -37,11 +37,8 @@ func ShellQuote(s string) string { return shellquote.Quote(s) }
 // It returns an INVALID_ARGUMENT error for a name that does not match
 // [A-Za-z_][A-Za-z0-9_]* or a value that contains NUL.
 func QuoteEnv(name, value string) (string, error) {
-	if !core.ValidEnvName(name) {
-		return "", &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + core.QuoteForMsg(name) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
-	}
-	if strings.IndexByte(value, 0) >= 0 {
-		return "", &core.Error{Code: core.CodeInvalidArgument, Msg: "env." + name + ": the value contains a NUL byte"}
+	if err := checkEnv(name, value); err != nil {
+		return "", err
 	}
 	if printableASCII(value) {
 		return "export " + name + "=" + ShellQuote(value), nil
@@ -113,13 +110,21 @@ func validateEnv(env map[string]string) ([]string, error) {
 	sort.Strings(names)
 	out := make([]string, 0, len(names))
 	for _, n := range names {
-		if !core.ValidEnvName(n) {
-			return nil, &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + core.QuoteForMsg(n) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
-		}
-		if strings.IndexByte(env[n], 0) >= 0 {
-			return nil, &core.Error{Code: core.CodeInvalidArgument, Msg: "env." + n + ": the value contains a NUL byte"}
+		if err := checkEnv(n, env[n]); err != nil {
+			return nil, err
 		}
 		out = append(out, n+"="+env[n])
 	}
 	return out, nil
+}
+
+// checkEnv checks one environment variable: a valid name, no NUL.
+func checkEnv(name, value string) error {
+	if !core.ValidEnvName(name) {
+		return &core.Error{Code: core.CodeInvalidArgument, Msg: "env: invalid variable name " + core.QuoteForMsg(name) + " (want [A-Za-z_][A-Za-z0-9_]*)"}
+	}
+	if strings.IndexByte(value, 0) >= 0 {
+		return &core.Error{Code: core.CodeInvalidArgument, Msg: "env." + name + ": the value contains a NUL byte"}
+	}
+	return nil
 }
