@@ -350,3 +350,13 @@ func (ts *toolServer) liveSessions() map[string]bool {
 	}
 	return ids
 }
+
+// screenWaits lets pty_wait watch sessions' screens (kind screen); it
+// knows no ids of its own.
+type screenWaits struct{ *screen.Manager }
+
+// Watch implements ptysession.WaitSource: the screen manager serves
+// screens, not targets.
+func (screenWaits) Watch(*core.Owner, string) (ptysession.WaitWatcher, bool, error) {
+	return nil, false, nil
+}
