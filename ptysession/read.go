@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // ReadRequest selects a page of scrollback by absolute line numbers (line
@@ -56,7 +57,7 @@ func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionI
 			break
 		}
 		if size > s.opts.MaxResultBytes {
-			line = tailBytes(line, s.opts.MaxResultBytes-1)
+			line = tools.TailRunes(line, s.opts.MaxResultBytes-1)
 			res.Truncated = true
 		}
 		b.WriteString(line)
@@ -67,17 +68,4 @@ func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionI
 	}
 	res.Text = b.String()
 	return res, nil
-}
-
-// tailBytes returns the last n bytes of s, not starting inside a UTF-8
-// sequence.
-func tailBytes(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	i := len(s) - max(n, 0)
-	for i < len(s) && !isRuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
 }

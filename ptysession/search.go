@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // Bounds of a [SearchRequest].
@@ -177,9 +178,5 @@ func boundLine(line string) string {
 	if len(line) <= maxMatchBytes {
 		return line
 	}
-	i := maxMatchBytes
-	for i > 0 && !isRuneStart(line[i]) {
-		i--
-	}
-	return line[:i] + "..."
+	return tools.HeadRunes(line, maxMatchBytes) + "..."
 }

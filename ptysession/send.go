@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // SendRequest is one write to a session through the facade: the
@@ -136,12 +137,8 @@ func boundNewest(text string, max int) (string, bool, int64) {
 	if i := strings.IndexByte(text[cut:], '\n'); i >= 0 && cut+i+1 < len(text) {
 		cut += i + 1
 	} else {
-		for cut < len(text) && !isRuneStart(text[cut]) {
-			cut++
-		}
+		cut = len(text) - len(tools.TailRunes(text, max))
 	}
 	skipped := int64(strings.Count(text[:cut], "\n"))
 	return text[cut:], true, skipped
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -18,11 +18,11 @@ func Bound(s string, max int) string {
 	// largest possible cut.
 	m := cutMarker(len(s))
 	if max < len(m)+8 {
-		return tailRunes(s, max)
+		return TailRunes(s, max)
 	}
 	budget := max - len(m)
 	head := HeadRunes(s, budget/4)
-	tail := tailRunes(s[len(head):], budget-len(head))
+	tail := TailRunes(s[len(head):], budget-len(head))
 	return head + cutMarker(len(s)-len(head)-len(tail)) + tail
 }
 
@@ -67,9 +67,9 @@ func HeadRunes(s string, n int) string {
 	return s[:i]
 }
 
-// tailRunes returns the longest suffix of s of at most n bytes that does
+// TailRunes returns the longest suffix of s of at most n bytes that does
 // not start inside a UTF-8 sequence.
-func tailRunes(s string, n int) string {
+func TailRunes(s string, n int) string {
 	if n >= len(s) {
 		return s
 	}
