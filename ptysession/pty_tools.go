@@ -2,7 +2,6 @@ package ptysession
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -50,7 +49,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  openInput(max),
 				OutputSchema: openOutput,
 			},
-			Handler: s.openTool,
+			Handler: tools.Typed(s.openTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -69,7 +68,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  sendInput(max),
 				OutputSchema: sendOutput,
 			},
-			Handler: s.sendTool,
+			Handler: tools.Typed(s.sendTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -81,7 +80,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  tailInput,
 				OutputSchema: tailOutput,
 			},
-			Handler: s.tailTool,
+			Handler: tools.Typed(s.tailTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -92,7 +91,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  closeInput,
 				OutputSchema: closeOutput,
 			},
-			Handler: s.closeTool,
+			Handler: tools.Typed(s.closeTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -102,7 +101,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  listInput,
 				OutputSchema: listOutput,
 			},
-			Handler: s.listTool,
+			Handler: tools.Typed(s.listTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -114,7 +113,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  readInput,
 				OutputSchema: readOutput,
 			},
-			Handler: s.readTool,
+			Handler: tools.Typed(s.readTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -128,7 +127,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				InputSchema:  signalInput,
 				OutputSchema: signalOutput,
 			},
-			Handler: s.signalTool,
+			Handler: tools.Typed(s.signalTool),
 		},
 	}
 }
@@ -152,25 +151,23 @@ func toolErr(err error) error {
 	return tools.AsToolError(err, ptyHints[core.CodeOf(err)])
 }
 
-func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a openArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
-	timeout, quiet := a.durations()
-	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
-		Timeout: timeout, QuietWindow: quiet, Record: a.Record})
+// ptyResult is a pty tool's result: r with its text rendering, or err as
+// a tool error with its hint.
+func ptyResult[R any](r R, err error, render func(R) string) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
-	return tools.Result{Structured: r, Text: renderOpen(r)}, nil
+	return tools.Result{Structured: r, Text: render(r)}, nil
 }
 
-func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a sendArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, a openArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	timeout, quiet := a.durations()
+	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
+		Timeout: timeout, QuietWindow: quiet, Record: a.Record})
+	return ptyResult(r, err, renderOpen)
+}
+
+func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 	timeout, quiet := a.durations()
 	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
 		SendRequest: core.SendRequest{Data: a.Data, NoSubmit: a.Submit != nil && !*a.Submit, Timeout: timeout, QuietWindow: quiet},
@@ -178,68 +175,30 @@ func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, raw json.Raw
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},
 	})
-	if err != nil {
-		return tools.Result{}, toolErr(err)
-	}
-	return tools.Result{Structured: r, Text: renderSend(r)}, nil
+	return ptyResult(r, err, renderSend)
 }
 
-func (s *Sessions) tailTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a tailArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (s *Sessions) tailTool(ctx context.Context, owner *core.Owner, a tailArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Tail(ctx, owner, core.SessionID(a.ID), a.Lines)
-	if err != nil {
-		return tools.Result{}, toolErr(err)
-	}
-	return tools.Result{Structured: r, Text: renderTail(r)}, nil
+	return ptyResult(r, err, renderTail)
 }
 
-func (s *Sessions) closeTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a idArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (s *Sessions) closeTool(ctx context.Context, owner *core.Owner, a idArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Close(ctx, owner, core.SessionID(a.ID))
-	if err != nil {
-		return tools.Result{}, toolErr(err)
-	}
-	return tools.Result{Structured: r, Text: renderClose(a.ID, r)}, nil
+	return ptyResult(r, err, func(r CloseResult) string { return renderClose(a.ID, r) })
 }
 
-func (s *Sessions) listTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a struct{}
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (s *Sessions) listTool(ctx context.Context, owner *core.Owner, a struct{}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.List(ctx, owner)
-	if err != nil {
-		return tools.Result{}, toolErr(err)
-	}
-	return tools.Result{Structured: r, Text: renderList(r)}, nil
+	return ptyResult(r, err, renderList)
 }
 
-func (s *Sessions) readTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a readArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (s *Sessions) readTool(ctx context.Context, owner *core.Owner, a readArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ReadRequest{Start: a.Start, Count: a.Lines, Newest: a.Newest})
-	if err != nil {
-		return tools.Result{}, toolErr(err)
-	}
-	return tools.Result{Structured: r, Text: renderRead(r)}, nil
+	return ptyResult(r, err, renderRead)
 }
 
-func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a signalArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, a signalArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), a.Signal)
-	if err != nil {
-		return tools.Result{}, toolErr(err)
-	}
-	return tools.Result{Structured: r, Text: renderSignal(a.ID, r)}, nil
+	return ptyResult(r, err, func(r SignalResult) string { return renderSignal(a.ID, r) })
 }

@@ -106,19 +106,12 @@ func TargetedOpenTool(s *Sessions, tool tools.Tool) tools.Tool {
 	tool.Definition.InputSchema = raw
 	tool.Definition.Description += " With target, the session is a shell on that remote host (same tools, same semantics; " +
 		"pty_signal reaches the remote foreground job, pty_close ends the remote shell)."
-	tool.Handler = func(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-		var a struct {
-			openArgs
-			Target string `json:"target"`
-		}
-		if err := tools.DecodeArgs(raw, &a); err != nil {
-			return tools.Result{}, err
-		}
+	tool.Handler = tools.Typed(func(ctx context.Context, owner *core.Owner, a struct {
+		openArgs
+		Target string `json:"target"`
+	}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 		r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Target: a.Target})
-		if err != nil {
-			return tools.Result{}, toolErr(err)
-		}
-		return tools.Result{Structured: r, Text: renderOpen(r)}, nil
-	}
+		return ptyResult(r, err, renderOpen)
+	})
 	return tool
 }

@@ -2,7 +2,6 @@ package ptysession
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -31,17 +30,10 @@ func SearchTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			InputSchema:  searchInput,
 			OutputSchema: searchOutput,
 		},
-		Handler: func(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-			var a searchArgs
-			if err := tools.DecodeArgs(raw, &a); err != nil {
-				return tools.Result{}, err
-			}
+		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a searchArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 			r, err := s.Search(ctx, owner, a.ID, SearchRequest{Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, From: a.From, Limit: a.Limit}, sources...)
-			if err != nil {
-				return tools.Result{}, toolErr(err)
-			}
-			return tools.Result{Structured: r, Text: renderSearch(a.Pattern, r)}, nil
-		},
+			return ptyResult(r, err, func(r SearchResult) string { return renderSearch(a.Pattern, r) })
+		}),
 	}
 }
 

@@ -2,7 +2,6 @@ package ptysession
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -37,11 +36,7 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			InputSchema:  waitInput(max),
 			OutputSchema: waitOutput,
 		},
-		Handler: func(ctx context.Context, owner *core.Owner, raw json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
-			var a waitArgs
-			if err := tools.DecodeArgs(raw, &a); err != nil {
-				return tools.Result{}, err
-			}
+		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a waitArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 			r, err := s.Wait(ctx, owner, WaitRequest{
 				Conditions: a.Conditions,
 				Timeout:    time.Duration(a.TimeoutMs) * time.Millisecond,
@@ -53,11 +48,8 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 					progress(tools.ProgressUpdate{Message: msg})
 				},
 			}, sources...)
-			if err != nil {
-				return tools.Result{}, toolErr(err)
-			}
-			return tools.Result{Structured: r, Text: renderWait(r, a.Conditions)}, nil
-		},
+			return ptyResult(r, err, func(r WaitResult) string { return renderWait(r, a.Conditions) })
+		}),
 	}
 }
 

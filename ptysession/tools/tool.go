@@ -41,6 +41,19 @@ type ProgressUpdate struct {
 // dispatcher turns other errors into INTERNAL tool errors.
 type Handler func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(ProgressUpdate)) (Result, error)
 
+// Typed returns a Handler that decodes a call's arguments into an A with
+// [DecodeArgs] (an INVALID_ARGUMENT tool error when they do not fit) and
+// runs h with them.
+func Typed[A any](h func(ctx context.Context, owner *core.Owner, args A, progress func(ProgressUpdate)) (Result, error)) Handler {
+	return func(ctx context.Context, owner *core.Owner, raw json.RawMessage, progress func(ProgressUpdate)) (Result, error) {
+		var a A
+		if err := DecodeArgs(raw, &a); err != nil {
+			return Result{}, err
+		}
+		return h(ctx, owner, a, progress)
+	}
+}
+
 // Tool is a definition and the handler that serves it.
 type Tool struct {
 	Definition
