@@ -38,34 +38,34 @@ func Tools(m *jobs.Manager) []tools.Tool {
 				"default). Service addresses it prints (http://localhost:5173) appear in bg_list. Read its output with "+
 				"bg_read, stop it with bg_stop. Use bg_launch, not pty_open, for servers and watchers you leave running; "+
 				"use pty_open for programs you talk to (shells, REPLs, debuggers).",
-			launchInput, launchOutput, h.launch),
+			launchInput, launchOutput, tools.Typed(h.launch)),
 		tool(ToolSend, "Send input to a background job",
 			"Write input to a job: text and escapes such as \"rs\\n\" (type rs and Enter) or \"\\x03\" (Ctrl-C, which "+
 				"interrupts the program on a pty job). Returns how many bytes were written and an echo of them. It does "+
 				"not wait for output: read it with bg_read.",
-			sendInput, sendOutput, h.send),
+			sendInput, sendOutput, tools.Typed(h.send)),
 		tool(ToolRead, "Read a background job's output",
 			"Page through a job's output buffer (the newest lines are kept; escape sequences removed). Without from it "+
 				"returns the newest lines; with from it continues at that global line number: pass the previous result's "+
 				"next to read only what is new. pattern keeps matching lines only (a regular expression; ignoreCase "+
 				"available). dropped and truncated tell when older history was discarded. Works after the job ended too.",
-			readInput, readOutput, h.read),
+			readInput, readOutput, tools.Typed(h.read)),
 		tool(ToolList, "List background jobs",
 			"List your jobs, optionally only one group or status: id, pid, status (running, stopping, finished, failed, "+
 				"stopped), exit code or signal, output statistics and the service addresses found in their output.",
-			listInput, listOutput, h.list),
+			listInput, listOutput, tools.Typed(h.list)),
 		tool(ToolStop, "Stop a background job",
 			"Stop a job: SIGTERM, then SIGKILL if it has not ended after the grace period (reason forced). force kills at "+
 				"once. drop also deletes its record and output. Returns the job's final state. Stopping an ended job "+
 				"just returns it.",
-			stopInput, stopOutput, h.stop),
+			stopInput, stopOutput, tools.Typed(h.stop)),
 		tool(ToolStopGroup, "Stop a group of background jobs",
 			"Stop every running job of a group at once (as bg_stop does), optionally dropping their records.",
-			stopGroupInput, stopGroupOutput, h.stopGroup),
+			stopGroupInput, stopGroupOutput, tools.Typed(h.stopGroup)),
 		tool(ToolDrop, "Delete ended background jobs",
 			"Delete the records (and output) of ended jobs: one by id, every ended job of a group, or with neither every "+
 				"ended job. Running jobs are kept and listed as skipped; stop them first with bg_stop.",
-			dropInput, dropOutput, h.drop),
+			dropInput, dropOutput, tools.Typed(h.drop)),
 	}
 }
 
@@ -89,11 +89,7 @@ func (h handlers) done(structured any, text string, err error) (tools.Result, er
 	return tools.Result{Structured: structured, Text: tools.BoundHead(text, core.DefaultMaxTextBytes)}, nil
 }
 
-func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a launchArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) launch(ctx context.Context, owner *core.Owner, a launchArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	var readyBound time.Duration
 	if a.WaitFor != nil {
 		var err error
@@ -132,11 +128,7 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, args json.RawMe
 	return h.done(LaunchOut{JobOut: jobOut(info, h.now()), Ready: &ready}, renderLaunch(info)+renderReady(ready), nil)
 }
 
-func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a sendArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) send(ctx context.Context, owner *core.Owner, a sendArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if err := requireID(a.ID); err != nil {
 		return tools.Result{}, err
 	}
@@ -158,11 +150,7 @@ func (h handlers) send(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(out, fmt.Sprintf("[sent %d bytes to job %s (%s)] %s", res.Bytes, a.ID, info.State, res.Echo), nil)
 }
 
-func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a readArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) read(ctx context.Context, owner *core.Owner, a readArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if err := requireID(a.ID); err != nil {
 		return tools.Result{}, err
 	}
@@ -186,11 +174,7 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(out, renderRead(a.ID, a.Pattern, res), nil)
 }
 
-func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a listArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) list(ctx context.Context, owner *core.Owner, a listArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if a.Status != "" && !a.Status.Valid() {
 		return tools.Result{}, tools.InvalidArgument("status", "must be one of running, stopping, finished, failed, stopped")
 	}
@@ -206,11 +190,7 @@ func (h handlers) list(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(out, renderList(infos, now), nil)
 }
 
-func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a stopArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) stop(ctx context.Context, owner *core.Owner, a stopArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if err := requireID(a.ID); err != nil {
 		return tools.Result{}, err
 	}
@@ -225,11 +205,7 @@ func (h handlers) stop(ctx context.Context, owner *core.Owner, args json.RawMess
 	return h.done(StopOut{Job: jobOut(info, h.now()), Dropped: a.Drop}, text, nil)
 }
 
-func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a stopGroupArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, a stopGroupArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if a.Group == "" {
 		return tools.Result{}, tools.InvalidArgument("group", "required")
 	}
@@ -245,11 +221,7 @@ func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, args json.Ra
 	return h.done(out, renderStopGroup(a.Group, infos, a.Drop), nil)
 }
 
-func (h handlers) drop(ctx context.Context, owner *core.Owner, args json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a dropArgs
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (h handlers) drop(ctx context.Context, owner *core.Owner, a dropArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if a.ID != "" && a.Group != "" {
 		return tools.Result{}, tools.InvalidArgument("group", "give id or group, not both")
 	}
