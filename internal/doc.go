@@ -1,6 +1,7 @@
 // Package internal is the root of the workspace's shared mechanisms, one
 // home each, for every ptyseam module (Go lets any package below
 // github.com/ptyseam/ptyseam import them, across modules): procfs (the
-// Linux /proc scanners) and shellquote (POSIX shell quoting). It is
+// Linux /proc scanners), shellquote (POSIX shell quoting) and runecut
+// (cuts at UTF-8 boundaries). It is
 // published with the other modules and is not for use outside ptyseam.
 package internal

@@ -3,6 +3,8 @@ package scrollback
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // Cursor is an incremental read position. The zero Cursor starts at line 0.
@@ -163,7 +165,7 @@ func fit(d *Delta, pieces []piece, lead bool, open int64, pg Page, maxBytes int)
 		if lead {
 			budget--
 		}
-		if t := tailOf(p.text, budget); t != "" || p.text == "" {
+		if t := runecut.Tail(p.text, budget); t != "" || p.text == "" {
 			p.text = t
 		} else {
 			// Keep the last rune, so the line is still there to continue.

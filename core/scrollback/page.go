@@ -1,6 +1,6 @@
 package scrollback
 
-import "unicode/utf8"
+import "github.com/ptyseam/ptyseam/internal/runecut"
 
 // Page returns the lines req selects, at most maxBytes of text (<= 0: no
 // byte bound). It always returns at least one line when any is selected,
@@ -122,23 +122,7 @@ func (b *Buffer) lineBytes(n int64) lineRef {
 
 // tailString returns the last at most max bytes of l, starting at a rune
 // boundary.
-func tailString(l lineRef, max int) string { return tailOf(l.String(), max) }
-
-// tailOf returns the last at most max bytes of s, starting at a rune
-// boundary.
-func tailOf(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	if max <= 0 {
-		return ""
-	}
-	k := len(s) - max
-	for k < len(s) && !utf8.RuneStart(s[k]) {
-		k++
-	}
-	return s[k:]
-}
+func tailString(l lineRef, max int) string { return runecut.Tail(l.String(), max) }
 
 // Text joins the page's lines with "\n", ending with a newline unless the
 // page ends with the partial current line.

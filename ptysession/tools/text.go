@@ -2,7 +2,8 @@ package tools
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // Bound returns s if it is at most max bytes long. Otherwise it keeps the
@@ -53,32 +54,8 @@ func cutMarker(n int) string {
 
 // HeadRunes returns the longest prefix of s of at most n bytes that does
 // not split a UTF-8 sequence.
-func HeadRunes(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if n <= 0 {
-		return ""
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
-}
+func HeadRunes(s string, n int) string { return runecut.Head(s, n) }
 
 // TailRunes returns the longest suffix of s of at most n bytes that does
 // not start inside a UTF-8 sequence.
-func TailRunes(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if n <= 0 {
-		return ""
-	}
-	i := len(s) - n
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
-}
+func TailRunes(s string, n int) string { return runecut.Tail(s, n) }
