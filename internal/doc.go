@@ -2,6 +2,6 @@
 // home each, for every ptyseam module (Go lets any package below
 // github.com/ptyseam/ptyseam import them, across modules): procfs (the
 // Linux /proc scanners), shellquote (POSIX shell quoting) and runecut
-// (cuts at UTF-8 boundaries). It is
-// published with the other modules and is not for use outside ptyseam.
+// (cuts at UTF-8 boundaries). It is published with the other modules and
+// is not for use outside ptyseam.
 package internal
