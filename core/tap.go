@@ -35,6 +35,8 @@ type Tap struct {
 	wakeBytes int
 	urgent    func([]byte) bool
 	ready     bool // the wake policy's condition held since the last Next
+	// sink, when set, takes every chunk in the read loop (SetSink).
+	sink func([]byte)
 }
 
 // Tap returns a new tap on one of owner's sessions.
@@ -65,6 +67,10 @@ func (t *Tap) feedLocked(p []byte) {
 		return
 	}
 	t.taken += int64(len(p))
+	if t.sink != nil {
+		t.sink(p)
+		return
+	}
 	if t.overflow > 0 || len(t.queued)+len(p) > t.limit {
 		t.overflow += int64(len(p))
 		t.wakeLocked()

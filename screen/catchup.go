@@ -11,21 +11,35 @@ import "bytes"
 // already answered (before st.answered) are replayed without answering
 // again.
 func (st *state) catchUpLocked() {
-	end := st.ring.end
+	start, end := st.ringBounds()
+	st.trimMarksLocked(start)
 	if st.term != nil && st.fed == end && st.term.size == st.sizeAtLocked(end) {
 		return
 	}
-	if st.term == nil || st.fed < st.ring.start {
-		if st.term != nil || st.ring.start > 0 {
-			st.approx = true
-			st.m.log.Debug("ptyseam/screen: rebuilding the screen from the newest output", "session", st.id, "lost", st.ring.start-st.fed)
+	var p *pump
+	defer func() {
+		if p != nil {
+			st.queueRepliesLocked(p.stop())
 		}
-		st.term = newTerm(st.sizeAtLocked(st.ring.start))
-		st.fed = st.ring.start
-	}
-	p := startPump(st.term)
-	defer func() { st.queueRepliesLocked(p.stop()) }()
+	}()
 	for {
+		// The read loop keeps writing while the emulator works: bytes
+		// it overwrote before the emulator saw them are lost.
+		if st.term == nil || st.fed < start {
+			if st.term != nil || start > 0 {
+				st.approx = true
+				st.m.log.Debug("ptyseam/screen: rebuilding the screen from the newest output", "session", st.id, "lost", start-st.fed)
+			}
+			if p != nil {
+				st.queueRepliesLocked(p.stop())
+			}
+			st.term = newTerm(st.sizeAtLocked(start))
+			st.fed = start
+			p = startPump(st.term)
+		}
+		if p == nil {
+			p = startPump(st.term)
+		}
 		if err := st.term.resize(st.sizeAtLocked(st.fed)); err != nil {
 			p = st.replaceTermLocked(p, err)
 			continue
@@ -38,7 +52,12 @@ func (st *state) catchUpLocked() {
 		if next := st.nextMarkLocked(st.fed); next >= 0 && next < limit {
 			limit = next
 		}
-		if err := st.feedLocked(p, st.fed, limit); err != nil {
+		lost, err := st.feedLocked(p, st.fed, limit)
+		if lost {
+			start, _ = st.ringBounds()
+			continue
+		}
+		if err != nil {
 			st.fed = limit // skip what the emulator choked on
 			st.answered = max(st.answered, limit)
 			p = st.replaceTermLocked(p, err)
@@ -49,37 +68,79 @@ func (st *state) catchUpLocked() {
 	}
 }
 
-// feedLocked feeds the ring's bytes [from, to) to the emulator, answering
-// only those at or after st.answered.
-func (st *state) feedLocked(p *pump, from, to int64) error {
+// ringBounds returns the stream offsets of the oldest byte the ring keeps
+// and of the end of what it took in.
+func (st *state) ringBounds() (start, end int64) {
+	st.ringMu.Lock()
+	defer st.ringMu.Unlock()
+	return st.ring.start, st.ring.end
+}
+
+// catchUpPiece bounds the ring bytes copied out at a time for the
+// emulator (the read loop waits for the copy, never for the emulator).
+const catchUpPiece = 64 << 10
+
+// copyOut copies the ring's bytes from offset from, up to to and at most
+// catchUpPiece of them, into st.scratch. It reports false if the ring no
+// longer holds the byte at from (the read loop overwrote it).
+func (st *state) copyOut(from, to int64) ([]byte, bool) {
+	st.ringMu.Lock()
+	defer st.ringMu.Unlock()
+	if from < st.ring.start {
+		return nil, false
+	}
 	a, b := st.ring.slices(from)
-	n := int(to - from)
-	if len(a) > n {
-		a, b = a[:n], nil
-	} else if len(a)+len(b) > n {
-		b = b[:n-len(a)]
+	n := int(min(to-from, catchUpPiece))
+	if cap(st.scratch) < n {
+		st.scratch = make([]byte, 0, catchUpPiece)
 	}
-	mute := int(max(min(st.answered, to)-from, 0)) // leading bytes already answered
-	for _, seg := range [][]byte{a, b} {
-		if len(seg) == 0 {
-			continue
+	out := st.scratch[:0]
+	out = append(out, a[:min(n, len(a))]...)
+	if len(out) < n {
+		out = append(out, b[:min(n-len(out), len(b))]...)
+	}
+	return out, true
+}
+
+// feedLocked feeds the ring's bytes [from, to) to the emulator, answering
+// only those at or after st.answered. It reports lost (and feeds nothing
+// more) when the read loop overwrote bytes the emulator had not seen yet;
+// st.fed then stands after the bytes fed.
+func (st *state) feedLocked(p *pump, from, to int64) (lost bool, err error) {
+	// The replies of the bytes already answered are dropped at one sync
+	// after the last of them, the others' queued at one sync at the end:
+	// a sync is a round trip with the pump's goroutine.
+	mutedTo := min(max(st.answered, from), to)
+	muting := from < mutedTo
+	pending := false // bytes fed since the last sync
+	for from < to {
+		end := to
+		if from < mutedTo {
+			end = mutedTo
 		}
-		k := min(mute, len(seg))
-		if k > 0 {
-			if err := st.writeLocked(seg[:k]); err != nil {
-				return err
+		seg, ok := st.copyOut(from, end)
+		if !ok {
+			if r := p.sync(); pending && !muting {
+				st.queueRepliesLocked(r)
 			}
+			return true, nil
+		}
+		if err := st.writeLocked(seg); err != nil {
+			return false, err
+		}
+		from += int64(len(seg))
+		st.fed = from
+		pending = true
+		if muting && from == mutedTo {
 			p.sync() // answered before: drop
-			seg, mute = seg[k:], mute-k
+			pending, muting = false, false
 		}
-		if len(seg) > 0 {
-			if err := st.writeLocked(seg); err != nil {
-				return err
-			}
-			st.queueRepliesLocked(p.sync())
-		}
+		st.answered = max(st.answered, from)
 	}
-	return nil
+	if pending {
+		st.queueRepliesLocked(p.sync())
+	}
+	return false, nil
 }
 
 // writeLocked feeds bytes to the emulator and notices full redraws, which

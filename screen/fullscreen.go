@@ -33,8 +33,8 @@ func (st *state) mode(ctx context.Context) screenMode {
 	if err := st.sync(ctx); err != nil {
 		return screenMode{}
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.ringMu.Lock()
+	defer st.ringMu.Unlock()
 	return screenMode{known: true, alt: st.scan.alt}
 }
 

@@ -92,12 +92,13 @@ func (o Options) withDefaults() Options {
 //	m.Bind(svc)
 //	defer m.Close()
 //
-// Per session it runs one goroutine that moves the raw output into a
-// bounded buffer and scans it for terminal queries. The terminal emulator
+// Per session the session's read loop copies the raw output into a
+// bounded buffer and scans it for terminal queries (core.Tap's SetSink);
+// one goroutine per session answers the queries and notices the end. The terminal emulator
 // (github.com/charmbracelet/x/vt) is created and fed only when something
 // needs it: a snapshot, a query to answer, or keys whose encoding depends
 // on the terminal's mode. Sessions nobody asks about pay a copy and a scan
-// of their output, nothing more.
+// of their output in the read loop, nothing more.
 //
 // Every method authorizes the caller through the service: another owner's
 // session id gets FOREIGN_SESSION.
@@ -162,35 +163,8 @@ func (m *Manager) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Ta
 		tap.Close()
 		return
 	}
-	// Output is drained in batches (nothing needs it byte by byte until a
-	// snapshot, which drains what is queued); a terminal query, which a
-	// program waits on, wakes the drain at once.
-	st := m.startLocked(info.ID, owner, tap, false, info.Size)
-	st.batch(tap, true)
+	m.startLocked(info.ID, owner, tap, false, info.Size)
 }
-
-// batch makes the drain of tap wake only every drainBatch bytes, or at once
-// for a chunk holding a terminal query. With track, the scan that looks for
-// queries (run by the session's read loop on every chunk, in order) also
-// keeps st.readAlt: track only a tap whose scan sees the output from its
-// first byte (a new session's, before its read loop starts).
-func (st *state) batch(tap *core.Tap, track bool) {
-	var urgent queryScanner
-	if track {
-		st.readAlt.Store(altNormal)
-	}
-	tap.SetWakePolicy(drainBatch, func(p []byte) bool {
-		n := urgent.scan(p)
-		if track {
-			st.noteReadAlt(urgent.alt)
-		}
-		return n > 0
-	})
-}
-
-// drainBatch is how much output queues in a session's tap before the drain
-// goroutine is woken for it.
-const drainBatch = 256 << 10
 
 // startLocked creates a session's state and starts its drain goroutine.
 // m.mu is held.
@@ -209,6 +183,14 @@ func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Ta
 	m.cells += st.cells
 	m.states[id] = st
 	st.follow(tap, 0)
+	// The read loop hands every chunk to the sink; a new session's sink
+	// sees the output from its first byte and keeps readAlt (a late
+	// attach starts mid-stream and leaves it unknown).
+	if !late {
+		st.trackAlt = true
+		st.readAlt.Store(altNormal)
+	}
+	tap.SetSink(st.sink)
 	m.wg.Add(1)
 	go st.run()
 	return st

@@ -20,22 +20,29 @@ type state struct {
 	cells int64 // held in the manager's cell budget; guarded by m.mu
 
 	// The drain goroutine is the only reader of the tap. tapMu guards the
-	// fields it shares with callers that want it to flush (sync).
+	// fields it shares with the sink, which wakes it for a query.
 	tapMu      sync.Mutex
 	tap        *core.Tap
 	waitCtx    context.Context // the drain's current wait; cancelled to make it flush
 	waitCancel context.CancelFunc
-	barriers   []chan struct{} // closed once the drain flushed the tap
-	done       chan struct{}   // closed when the drain goroutine returned
+	done       chan struct{} // closed when the drain goroutine returned
 
 	resizeMu sync.Mutex // one resize at a time
 
+	// ringMu guards what the session's read loop writes (see sink): it
+	// is held only for a copy into or out of the ring, never while the
+	// emulator works, so that the screen never holds the read loop up.
+	ringMu   sync.Mutex
+	ring     ring
+	grew     chan struct{} // closed (and dropped) when output arrives; made by a waiter
+	scan     queryScanner
+	trackAlt bool        // scan saw the output from its first byte: it keeps readAlt
+	queries  atomic.Bool // the read loop saw a terminal query to answer
+	scratch  []byte      // catch-up's copy of ring bytes; guarded by mu
+
 	// mu guards the rest; it is held while the emulator catches up.
 	mu       sync.Mutex
-	ring     ring
-	grew     chan struct{} // closed and replaced whenever output arrives
-	scan     queryScanner
-	base     core.Size  // the size in force at ring.start
+	base     core.Size  // the size in force at the first mark's offset or before
 	marks    []sizeMark // later resizes, by increasing offset
 	term     *term      // nil until something needs the emulator
 	fed      int64      // stream offset the emulator has consumed
@@ -52,9 +59,8 @@ type state struct {
 	repliesLost int64 // bytes of answers dropped (queue full)
 
 	// readAlt is the alternate-screen flag as of the last chunk the
-	// session's read loop handed the tap (altUnknown once the read loop's
-	// scan stopped seeing every chunk): mode answers from it without
-	// waiting for the drain (see batch).
+	// session's read loop handed the sink (altUnknown for a screen that
+	// attached to a running session): mode answers from it.
 	readAlt atomic.Int32
 }
 
@@ -100,7 +106,6 @@ func newState(m *Manager, id core.SessionID, owner *core.Owner, tap *core.Tap) *
 		ring:      newRing(m.opts.RingBytes),
 		base:      m.opts.DefaultSize,
 		replyKick: make(chan struct{}, 1),
-		grew:      make(chan struct{}),
 	}
 	st.waitCtx, st.waitCancel = context.WithCancel(m.ctx)
 	st.readAlt.Store(altUnknown)
@@ -115,7 +120,8 @@ var cancelled = func() context.Context {
 	return ctx
 }()
 
-// run is the drain goroutine: it moves the tap's output into the ring
+// run is the drain goroutine: the read loop puts the output in the ring
+// (sink); run answers the terminal queries it saw, when woken for them,
 // until the output ends or the manager closes.
 func (st *state) run() {
 	defer st.m.wg.Done()
@@ -127,7 +133,7 @@ func (st *state) run() {
 		st.tapMu.Unlock()
 		c, err := tap.Next(ctx)
 		if err == nil {
-			st.ingest(c)
+			st.sink(c) // none after SetSink; kept for a tap read before it
 			continue
 		}
 		if !st.recover(err) {
@@ -137,6 +143,7 @@ func (st *state) run() {
 			if !st.flush() {
 				return
 			}
+			st.answerQueries()
 		}
 	}
 }
@@ -160,21 +167,14 @@ func (st *state) recover(err error) bool {
 // callers waiting for it. It reports whether draining goes on.
 func (st *state) flush() bool {
 	st.tapMu.Lock()
-	bar := st.barriers
-	st.barriers = nil
 	st.waitCancel()
 	st.waitCtx, st.waitCancel = context.WithCancel(st.m.ctx)
 	tap := st.tap
 	st.tapMu.Unlock()
-	defer func() {
-		for _, b := range bar {
-			close(b)
-		}
-	}()
 	for {
 		c, err := tap.Next(cancelled)
 		if err == nil {
-			st.ingest(c)
+			st.sink(c) // none after SetSink; kept for a tap read before it
 			continue
 		}
 		if core.CodeOf(err) == core.CodeCancelled {
@@ -197,8 +197,10 @@ func (st *state) reattach() bool {
 	st.readAlt.Store(altUnknown) // the new tap's scan starts mid-stream
 	st.mu.Lock()
 	st.approx = true
-	base := st.ring.end // the old tap was drained up to its overflow
 	st.mu.Unlock()
+	st.ringMu.Lock()
+	base := st.ring.end // the old tap was drained up to its overflow
+	st.ringMu.Unlock()
 	svc, err := st.m.service("screen")
 	if err != nil {
 		return false
@@ -217,40 +219,53 @@ func (st *state) reattach() bool {
 	st.tap = tap
 	st.tapMu.Unlock()
 	old.Close()
+	tap.SetSink(st.sink)
 	return true
 }
 
 // sync waits until everything the session's tap had received when sync
-// was called is in the ring.
+// was called is in the ring. The read loop hands every chunk to the sink
+// before anyone can see it in the session (the scrollback, a settled
+// send), so there is nothing to wait for: sync only checks ctx.
 func (st *state) sync(ctx context.Context) error {
-	ch := make(chan struct{})
-	st.tapMu.Lock()
-	select {
-	case <-st.done:
-		st.tapMu.Unlock()
-		return nil
-	default:
-	}
-	st.barriers = append(st.barriers, ch)
-	st.waitCancel()
-	st.tapMu.Unlock()
-	select {
-	case <-ch:
-	case <-st.done:
-	case <-ctx.Done():
-		return &core.Error{Code: core.CodeCancelled, Op: "screen", Session: st.id, Msg: "the caller's context ended", Err: ctx.Err()}
+	if err := ctx.Err(); err != nil {
+		return &core.Error{Code: core.CodeCancelled, Op: "screen", Session: st.id, Msg: "the caller's context ended", Err: err}
 	}
 	return nil
 }
 
-// ingest appends a chunk of output and answers the queries in it.
-func (st *state) ingest(c []byte) {
+// sink takes a chunk of output in the session's read loop (core.Tap's
+// SetSink): one copy into the ring and the query scan, nothing that can
+// wait on the emulator. A terminal query wakes the drain goroutine, which
+// answers it.
+func (st *state) sink(p []byte) {
+	st.ringMu.Lock()
+	st.ring.write(p)
+	if st.grew != nil {
+		close(st.grew)
+		st.grew = nil
+	}
+	n := st.scan.scan(p)
+	if st.trackAlt {
+		st.noteReadAlt(st.scan.alt)
+	}
+	st.ringMu.Unlock()
+	if n > 0 {
+		st.queries.Store(true)
+		st.tapMu.Lock()
+		st.waitCancel()
+		st.tapMu.Unlock()
+	}
+}
+
+// answerQueries brings the emulator up to date if the read loop saw a
+// terminal query, which queues the answers.
+func (st *state) answerQueries() {
+	if !st.queries.Swap(false) {
+		return
+	}
 	st.mu.Lock()
-	st.ring.write(c)
-	close(st.grew)
-	st.grew = make(chan struct{})
-	st.trimMarksLocked()
-	if st.scan.scan(c) > 0 && !st.eof {
+	if !st.eof {
 		st.catchUpLocked()
 	}
 	kick := len(st.replies) > 0
@@ -335,10 +350,11 @@ func (st *state) markLocked(off int64, size core.Size) {
 	st.marks = slices.Insert(st.marks, i, sizeMark{off: off, size: size})
 }
 
-// trimMarksLocked folds resizes older than the ring's start into base.
-func (st *state) trimMarksLocked() {
+// trimMarksLocked folds resizes at or before offset start (the ring's
+// start) into base.
+func (st *state) trimMarksLocked(start int64) {
 	i := 0
-	for i < len(st.marks) && st.marks[i].off <= st.ring.start {
+	for i < len(st.marks) && st.marks[i].off <= start {
 		st.base = st.marks[i].size
 		i++
 	}
@@ -406,9 +422,12 @@ func (st *state) replyLoop() {
 // waitOutput waits up to d for output to arrive and reports whether some
 // did.
 func (st *state) waitOutput(ctx context.Context, d time.Duration) bool {
-	st.mu.Lock()
+	st.ringMu.Lock()
+	if st.grew == nil {
+		st.grew = make(chan struct{})
+	}
 	grew := st.grew
-	st.mu.Unlock()
+	st.ringMu.Unlock()
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -445,14 +464,7 @@ func (st *state) awaitRedraw(ctx context.Context, escapeUntil, deadline time.Tim
 	if escapeUntil.After(deadline) {
 		deadline = escapeUntil.Add(redrawMax)
 	}
-	// Watch the output as it comes: wake the drain on every chunk for
-	// the time being, then batch again.
-	st.tapMu.Lock()
-	tap := st.tap
-	st.tapMu.Unlock()
-	st.readAlt.Store(altUnknown) // the scan is replaced: it misses chunks from here
-	tap.SetWakePolicy(0, nil)
-	defer st.batch(tap, false)
+	// The sink wakes waitOutput on every chunk as it arrives.
 	for {
 		now := time.Now()
 		if !now.Before(escapeUntil) {
