@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,7 +109,19 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	op.handBack = sess.takeHandBackLocked()
 	sess.emitLocked(sess.inputEvent(data, echoOff, ""))
 	sess.mu.Unlock()
-	go op.run(ctx, sess.tryWrite(data), p)
+	rest := sess.tryWrite(data)
+	if len(rest) == 0 {
+		// Written whole: the read loop may settle it on the prompt
+		// marker as the marker arrives (settleInlineLocked).
+		sess.mu.Lock()
+		if sess.send == op {
+			pp := p
+			op.inline = &pp
+		}
+		sess.mu.Unlock()
+	}
+	p.op = op
+	go op.run(ctx, rest, p)
 	return op, nil
 }
 
@@ -146,6 +159,10 @@ type operation struct {
 	res      SendResult
 	handBack *HandBackNote // the note this send's result carries
 	writeErr error
+	// inline: the send's data went to the terminal whole, so the read
+	// loop may settle it on the prompt tier (settleInlineLocked) with
+	// these parameters; nil once the send is cancelled.
+	inline *settleParams
 }
 
 // run writes data (what Send did not write at once: see tryWrite) on a
@@ -153,14 +170,16 @@ type operation struct {
 // result.
 func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	sess := op.sess
-	wctx, stopWrite := context.WithCancel(ctx)
-	defer stopWrite()
-	writeDone := make(chan struct{})
-	if len(data) == 0 { // Send wrote it all (tryWrite)
-		close(writeDone)
-	} else {
+	stopWrite := func() {}
+	writeDone := closedChan
+	if len(data) > 0 { // what Send could not write at once (tryWrite)
+		wctx, stop := context.WithCancel(ctx)
+		defer stop()
+		stopWrite = stop
+		ch := make(chan struct{})
+		writeDone = ch
 		go func() {
-			defer close(writeDone)
+			defer close(ch)
 			if _, err := sess.be.Write(wctx, data); err != nil && wctx.Err() == nil {
 				sess.mu.Lock()
 				op.writeErr = err
@@ -170,13 +189,45 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		p.writeDone = writeDone
 	}
 	out := sess.settle(ctx, p, op.cancelCh)
+	if out.preempted {
+		return // the read loop settled the send
+	}
 	if out.reason == WaitCancelled {
+		sess.mu.Lock()
+		settled := op.settled
+		op.inline = nil // the read loop no longer settles it
+		sess.mu.Unlock()
+		if settled {
+			return
+		}
 		op.cancelling.Store(true)
 		op.interrupt(p, writeDone, stopWrite)
 	}
 	stopWrite()
 
 	sess.mu.Lock()
+	published := op.publishLocked(p, out)
+	sess.mu.Unlock()
+	if published {
+		op.published()
+	}
+}
+
+// closedChan is a channel that is always closed.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// publishLocked records the send's result, unless it was already settled,
+// and reports whether it did; the caller then calls published once it
+// released sess.mu. sess.mu is held.
+func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
+	sess := op.sess
+	if op.settled {
+		return false
+	}
 	d := sess.buf.Since(&op.result, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
 	op.res = SendResult{
 		Delta:      d.Text,
@@ -189,6 +240,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		HandBack:   op.handBack,
 	}
 	op.settled = true
+	op.inline = nil
 	if sess.send == op {
 		sess.send = nil
 	}
@@ -198,9 +250,32 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	sess.noteSettledLocked(out.reason, out.shellReading)
 	sess.notifyLocked()
 	sess.emitLocked(Event{Kind: EventSettled, WaitReason: out.reason})
-	sess.mu.Unlock()
+	return true
+}
+
+// published wakes the send's waiters once its result is recorded.
+func (op *operation) published() {
 	close(op.done)
-	sess.svc.log.Debug("ptyseam: send settled", "session", sess.id, "reason", out.reason, "elapsed", op.res.Elapsed)
+	if log := op.sess.svc.log; log.Enabled(context.Background(), slog.LevelDebug) {
+		log.Debug("ptyseam: send settled", "session", op.sess.id, "reason", op.res.WaitReason, "elapsed", op.res.Elapsed)
+	}
+}
+
+// settleInlineLocked is the prompt tier run by the read loop as output
+// arrives: a send written whole settles on the prompt marker here, without
+// waking the send's goroutine first (which then finds it settled). It
+// returns the send it settled, for published once sess.mu is released.
+// sess.mu is held.
+func (sess *session) settleInlineLocked() *operation {
+	op := sess.send
+	if op == nil || op.inline == nil || op.settled || sess.closing != nil || sess.closed || sess.status.Exited() {
+		return nil
+	}
+	out, ok := sess.promptSettled(op.inline, sess.buf.Marks(), sess.buf.Total())
+	if !ok || !op.publishLocked(*op.inline, out) {
+		return nil
+	}
+	return op
 }
 
 // Done is closed when the send has settled.

@@ -153,8 +153,12 @@ func (sess *session) ingest(p []byte) {
 	for _, t := range sess.taps {
 		t.feedLocked(p)
 	}
+	op := sess.settleInlineLocked()
 	sess.notifyLocked()
 	sess.mu.Unlock()
+	if op != nil {
+		op.published()
+	}
 }
 
 func (sess *session) info() SessionInfo {

@@ -22,6 +22,9 @@ type settleParams struct {
 	promptOnly bool
 	// gate says which prompt may settle the wait (promptgate.go).
 	gate promptGate
+	// op is the send this wait is for, if any: the read loop may settle it
+	// first (settleInlineLocked), which ends the wait as preempted.
+	op *operation
 }
 
 // settleOutcome is why a wait ended.
@@ -31,6 +34,8 @@ type settleOutcome struct {
 	// shellReading: a stdin_read whose reader was the session's own
 	// top-level process (a shell at its prompt).
 	shellReading bool
+	// preempted: the read loop settled the send (p.op) first.
+	preempted bool
 }
 
 // probeSchedule is how long output must have been quiet before each
@@ -67,8 +72,12 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		writeDoneAt = p.start
 	}
 	var reads readWatch
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	var timer *time.Timer // made at the first wait: a prompt that is already there needs none
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 
 	for {
 		sess.mu.Lock()
@@ -77,8 +86,12 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		total := sess.buf.Total()
 		lastOutput := sess.lastOutput
 		changed := sess.changed
+		preempted := p.op != nil && p.op.settled
 		sess.mu.Unlock()
 
+		if preempted {
+			return settleOutcome{preempted: true}
+		}
 		if ended {
 			return settleOutcome{reason: WaitSessionExit}
 		}
@@ -118,7 +131,12 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if nextProbe >= 0 {
 			wait = min(wait, nextProbe)
 		}
-		timer.Reset(max(wait, 100*time.Microsecond))
+		wait = max(wait, 100*time.Microsecond)
+		if timer == nil {
+			timer = time.NewTimer(wait)
+		} else {
+			timer.Reset(wait)
+		}
 		select {
 		case <-changed:
 		case <-timer.C:
@@ -247,6 +265,10 @@ func (sess *session) inputWait(base InputBaseline) (InputWait, bool) {
 func (sess *session) leaderInForeground() (leader, ok bool) {
 	if sess.input == nil {
 		return false, false
+	}
+	if fg, ok := sess.be.(ForegroundGrouper); ok {
+		g, leader, err := fg.ForegroundGroup()
+		return leader, err == nil || g != 0
 	}
 	b, err := sess.input.Foreground()
 	return b.Leader, err == nil || b.Group != 0

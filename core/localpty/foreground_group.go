@@ -1,0 +1,15 @@
+package localpty
+
+import "github.com/ptyseam/ptyseam/core"
+
+// ForegroundGroup is the terminal's foreground group from one ioctl (see
+// core.ForegroundGrouper).
+func (s *session) ForegroundGroup() (group int, leader bool, err error) {
+	pgid, err := s.foregroundPGID("probe")
+	if err != nil {
+		return 0, false, err
+	}
+	return pgid, pgid == s.pid, nil
+}
+
+var _ core.ForegroundGrouper = (*session)(nil)
