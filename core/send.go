@@ -71,7 +71,10 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		}
 	}
 	base := sess.baseline()
-	echoOff := sess.echoOff()
+	echoOff := false
+	if sess.svc.opts.OnEvent != nil { // only the input event needs it
+		echoOff = sess.echoOff()
+	}
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
 		sess.mu.Unlock()
@@ -90,6 +93,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		sess:     sess,
 		done:     make(chan struct{}),
 		cancelCh: make(chan struct{}),
+		kick:     make(chan struct{}, 1),
 		result:   sess.buf.End(),
 		reader:   sess.buf.End(),
 		lineSent: bytes.ContainsAny(data, "\r\n"),
@@ -148,7 +152,10 @@ type operation struct {
 	lineSent bool
 	done     chan struct{}
 	cancelCh chan struct{}
-	once     sync.Once
+	// kick wakes the send's settling goroutine: every change of the
+	// session but output, for a send the read loop settles (inline).
+	kick chan struct{}
+	once sync.Once
 	// cancelling is set once the send was cancelled and is interrupting.
 	cancelling atomic.Bool
 
@@ -249,8 +256,17 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 	}
 	sess.noteSettledLocked(out.reason, out.shellReading)
 	sess.notifyLocked()
+	op.kickNow()
 	sess.emitLocked(Event{Kind: EventSettled, WaitReason: out.reason})
 	return true
+}
+
+// kickNow wakes the send's settling goroutine if it waits.
+func (op *operation) kickNow() {
+	select {
+	case op.kick <- struct{}{}:
+	default:
+	}
 }
 
 // published wakes the send's waiters once its result is recorded.

@@ -112,6 +112,9 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 func (sess *session) notifyLocked() {
 	close(sess.changed)
 	sess.changed = make(chan struct{})
+	if op := sess.send; op != nil {
+		op.kickNow()
+	}
 }
 
 // readLoop moves backend output into the scrollback and the taps until end
@@ -154,7 +157,13 @@ func (sess *session) ingest(p []byte) {
 		t.feedLocked(p)
 	}
 	op := sess.settleInlineLocked()
-	sess.notifyLocked()
+	// Output alone does not wake a send that the read loop settles on
+	// its prompt (see settleParams.op): its goroutine keeps to its timers.
+	close(sess.changed)
+	sess.changed = make(chan struct{})
+	if live := sess.send; live != nil && live.inline == nil {
+		live.kickNow()
+	}
 	sess.mu.Unlock()
 	if op != nil {
 		op.published()

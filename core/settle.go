@@ -87,6 +87,14 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		lastOutput := sess.lastOutput
 		changed := sess.changed
 		preempted := p.op != nil && p.op.settled
+		var kick chan struct{}
+		if p.op != nil && p.op.inline != nil && sess.input != nil {
+			// The read loop settles this send on its prompt: output
+			// alone needs no wake-up here (the probes and the quiet
+			// window run from lastOutput on the timer); every other
+			// change kicks.
+			changed, kick = nil, p.op.kick
+		}
 		sess.mu.Unlock()
 
 		if preempted {
@@ -139,6 +147,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		}
 		select {
 		case <-changed:
+		case <-kick:
 		case <-timer.C:
 		case <-writeDone:
 			writeDone = nil

@@ -325,7 +325,7 @@ const (
 // reports as Switches when that thread alone waits on the terminal.
 func (s *session) leaderSwitches() (uint64, error) {
 	var buf [2048]byte
-	b, err := procfs.ReadFile(procfs.TaskPath(s.pid, s.pid, "status"), buf[:0])
+	b, err := procfs.ReadFile(s.leaderStatus, buf[:0])
 	if err != nil {
 		return 0, err
 	}
@@ -335,3 +335,7 @@ func (s *session) leaderSwitches() (uint64, error) {
 	}
 	return ts.VoluntarySwitches, nil
 }
+
+// leaderStatusPath is the status file of the top-level process's main
+// thread, made once per session.
+func leaderStatusPath(pid int) string { return procfs.TaskPath(pid, pid, "status") }

@@ -15,3 +15,5 @@ func (s *session) probe() (foreground, error) {
 func (s *session) leaderSwitches() (uint64, error) {
 	return 0, core.Errorf(core.CodeUnsupported, "wake-up counts need Linux /proc")
 }
+
+func leaderStatusPath(int) string { return "" }

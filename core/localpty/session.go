@@ -24,6 +24,9 @@ type session struct {
 	ttyName string          // /dev/pts/N
 	marker  string
 	plat    platform
+	// leaderStatus is /proc/PID/task/PID/status of the top-level process
+	// (leaderSwitches reads it before every send).
+	leaderStatus string
 
 	exited chan struct{} // closed once cmd.Wait returned
 
@@ -67,6 +70,7 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 		writeSem: make(chan struct{}, 1),
 		closeSem: make(chan struct{}, 1),
 	}
+	s.leaderStatus = leaderStatusPath(s.pid)
 	s.plat.init(s.pid)
 	go s.wait()
 	return s
