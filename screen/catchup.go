@@ -76,28 +76,32 @@ func (st *state) ringBounds() (start, end int64) {
 	return st.ring.start, st.ring.end
 }
 
-// catchUpPiece bounds the ring bytes copied out at a time for the
-// emulator (the read loop waits for the copy, never for the emulator).
-const catchUpPiece = 64 << 10
+// The emulator is fed what the ring holds in one piece when it can: the
+// elision of long runs of text (queryScanner.filter) works within one
+// write, and a flood cut into pieces would make the emulator draw the
+// last screenful of every piece. The copy out holds the read loop for a
+// memmove of at most the ring's size; the copy is dropped after a large
+// catch-up (keepScratch) so that a quiet session holds little.
+const keepScratch = 64 << 10
 
-// copyOut copies the ring's bytes from offset from, up to to and at most
-// catchUpPiece of them, into st.scratch. It reports false if the ring no
-// longer holds the byte at from (the read loop overwrote it).
+// copyOut copies the ring's bytes from offset from up to to into
+// st.scratch. It reports false if the ring no longer holds the byte at
+// from (the read loop overwrote it).
 func (st *state) copyOut(from, to int64) ([]byte, bool) {
 	st.ringMu.Lock()
 	defer st.ringMu.Unlock()
-	if from < st.ring.start {
+	a, b := st.ring.slices(from)
+	n := int(min(to-from, int64(len(a)+len(b))))
+	if from < st.ring.start || n <= 0 {
 		return nil, false
 	}
-	a, b := st.ring.slices(from)
-	n := int(min(to-from, catchUpPiece))
 	if cap(st.scratch) < n {
-		st.scratch = make([]byte, 0, catchUpPiece)
+		st.scratch = make([]byte, 0, n)
 	}
 	out := st.scratch[:0]
 	out = append(out, a[:min(n, len(a))]...)
 	if len(out) < n {
-		out = append(out, b[:min(n-len(out), len(b))]...)
+		out = append(out, b[:n-len(out)]...)
 	}
 	return out, true
 }
@@ -139,6 +143,9 @@ func (st *state) feedLocked(p *pump, from, to int64) (lost bool, err error) {
 	}
 	if pending {
 		st.queueRepliesLocked(p.sync())
+	}
+	if cap(st.scratch) > keepScratch {
+		st.scratch = nil
 	}
 	return false, nil
 }
