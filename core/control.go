@@ -24,6 +24,7 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 	}
 	sess.mu.Lock()
 	_, err = sess.humanGateLocked("signal", false)
+	mark := sess.interruptMarkLocked() // before the shell can react
 	sess.mu.Unlock()
 	if err != nil {
 		return SignalResult{}, err
@@ -34,7 +35,7 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 	}
 	if req.Signal == SIGINT && res.Delivered {
 		sess.mu.Lock()
-		sess.noteInterruptLocked(res.Leader && !sess.relay, res.TargetPGID != 0 && !sess.relay)
+		sess.noteInterruptLocked(mark, res.Leader && !sess.relay, res.TargetPGID != 0 && !sess.relay)
 		sess.mu.Unlock()
 	}
 	if (req.Signal == SIGQUIT || req.Signal == SIGTSTP) && res.Delivered {

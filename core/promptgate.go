@@ -21,9 +21,10 @@ import "github.com/ptyseam/ptyseam/core/scrollback"
 // to the terminal before it). The service keeps a bound on the count: no
 // prompt with line <= bound can answer input written later. Every write
 // raises the bound by the line ends it holds (a line the shell reads raises
-// its count by one at most), a Ctrl-C at a prompt raises it by one, and a
-// send that settled on a prompt sets it to that prompt's count (the shell
-// had read everything by then). A send settles on a prompt only when:
+// its count by one at most), a Ctrl-C at a prompt raises it by one over
+// the bound before the signal was delivered (interruptMark: its prompt
+// may be in first), and a send that settled on a prompt sets it to that
+// prompt's count (the shell had read everything by then). A send settles on a prompt only when:
 //   - its count exceeds the bound taken before the send's write (the shell
 //     read at least one line of it), or the shell was running a command
 //     that had taken all earlier input (a REPL or `read` that the send
@@ -95,6 +96,7 @@ func (sess *session) noteInputLocked(data []byte, takesTerminal bool) {
 		}
 	}
 	sess.raiseBoundLocked(n)
+	sess.noted += n
 	if takesTerminal {
 		sess.running = false
 	}
@@ -112,16 +114,59 @@ func (sess *session) raiseBoundLocked(n int64) {
 	}
 }
 
-// noteInterruptLocked accounts for SIGINT: at a prompt, bash abandons the
-// line and counts it, and prints a new prompt. atPrompt says whether the
-// shell held the terminal; known false means the backend could not tell,
-// and then the session's own belief (a command running) decides.
-func (sess *session) noteInterruptLocked(atPrompt, known bool) {
+// interruptMark is the accounting as it stood just before a SIGINT was
+// delivered. The shell may react to the signal (abandon its line, count
+// it, print a new prompt) and the service take that prompt in before the
+// delivery's result is back: kill(2) returns after the shell could run,
+// a loaded machine deschedules the caller before it takes sess.mu again,
+// and a remote backend's answer may follow the output the signal caused.
+// A raise reckoned from the marks seen after the delivery would then
+// count the abandoned line twice (the newest marker already holds it):
+// the bound would stay one line ahead of the shell, and the next send
+// would refuse the prompt after its own command and settle late on the
+// shell's read (stdin_read) or on silence. So the interrupt's raise is
+// reckoned from the mark.
+type interruptMark struct {
+	bound int64 // max(inBound, the newest marker's count) before delivery
+	valid bool  // bound is known
+	noted int64 // sess.noted before delivery
+}
+
+// interruptMarkLocked takes the mark of a SIGINT about to be delivered.
+// sess.mu is held.
+func (sess *session) interruptMarkLocked() interruptMark {
+	k := interruptMark{noted: sess.noted}
+	if sess.inBoundSet {
+		k.bound, k.valid = sess.inBound, true
+	}
+	if m := sess.buf.Marks(); m.InputLineValid {
+		k.bound, k.valid = max(k.bound, m.InputLine), true
+	}
+	return k
+}
+
+// noteInterruptLocked accounts for a SIGINT delivered after k was taken:
+// at a prompt, bash abandons the line and counts it, and prints a new
+// prompt. atPrompt says whether the shell held the terminal; known false
+// means the backend could not tell, and then the session's own belief (a
+// command running) decides. sess.mu is held.
+func (sess *session) noteInterruptLocked(k interruptMark, atPrompt, known bool) {
 	if !known {
 		atPrompt = !sess.running
 	}
 	if atPrompt {
-		sess.raiseBoundLocked(1)
+		if k.valid {
+			// One line more than before the delivery, besides the
+			// lines written (and interrupts counted) since.
+			b := k.bound + 1 + (sess.noted - k.noted)
+			if !sess.inBoundSet || b > sess.inBound {
+				sess.inBound = b
+			}
+			sess.inBoundSet = true
+		} else {
+			sess.raiseBoundLocked(1)
+		}
+		sess.noted++
 	}
 	sess.running = false
 }

@@ -372,6 +372,7 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 		fg0, _ := sess.inputWait(InputBaseline{})
 		sess.mu.Lock()
 		marks0, total0 := sess.buf.Marks(), sess.buf.Total()
+		mark := sess.interruptMarkLocked() // before the shell can react
 		sess.mu.Unlock()
 		start := time.Now()
 		sigCtx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -388,7 +389,7 @@ func (op *operation) interrupt(p settleParams, writeDone <-chan struct{}, stopWr
 			atPrompt, known = !op.lineSent, true
 		}
 		sess.mu.Lock()
-		sess.noteInterruptLocked(atPrompt, known)
+		sess.noteInterruptLocked(mark, atPrompt, known)
 		sess.mu.Unlock()
 		out := sess.settle(context.Background(), settleParams{
 			start:    start,

@@ -49,6 +49,10 @@ type session struct {
 	inBound    int64
 	inBoundSet bool
 	running    bool
+	// noted counts the line ends written and the interrupts counted at a
+	// prompt, ever: an interrupt's raise adds what was noted after its
+	// mark (interruptMark).
+	noted int64
 	// control is the person in control (human.go), if any; handBack is
 	// the note of a hand-back the next send result carries.
 	control  *Control

@@ -1,0 +1,161 @@
+package localpty
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/promptmark"
+)
+
+// A Ctrl-C at the prompt makes bash abandon the line, count it and print
+// a new prompt. On a loaded machine the service can take that prompt in
+// before the signal's delivery returns (the caller is descheduled between
+// kill(2) and its accounting; a remote answer follows the output). The
+// interrupt must still count once: the send after it settles on its own
+// prompt, not late on the shell's read.
+
+// reactedSignalBackend starts shells whose SIGINT (a signal, or on a
+// relay the interrupt character) returns only once the service has taken
+// in a prompt the shell printed after it: the order a loaded machine
+// produces by chance, made certain.
+type reactedSignalBackend struct{ *Backend }
+
+// Spawn wraps the shell's session.
+func (b reactedSignalBackend) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
+	s, err := b.spawn(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	r := &reactedSignalSession{session: s}
+	r.cond = sync.NewCond(&r.mu)
+	return r, nil
+}
+
+// reactedSignalSession counts the prompt ends Read returns and the Read
+// calls: the service calls Read again only after it took the previous
+// chunk in.
+type reactedSignalSession struct {
+	*session
+	mu      sync.Mutex
+	cond    *sync.Cond
+	tail    []byte // the end of the last chunk (a marker split across reads)
+	reads   int    // Read calls begun
+	prompts int    // prompt ends returned
+	last    int    // the Read call that returned the newest prompt end
+}
+
+var promptEnd = []byte(promptmark.PromptEnd)
+
+func (r *reactedSignalSession) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	r.reads++
+	call := r.reads
+	r.cond.Broadcast()
+	r.mu.Unlock()
+	n, err := r.session.Read(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := append(r.tail, p[:n]...)
+	if c := bytes.Count(seen, promptEnd); c > 0 {
+		r.prompts += c
+		r.last = call
+	}
+	r.tail = append([]byte(nil), seen[max(0, len(seen)-len(promptEnd)+1):]...)
+	r.cond.Broadcast()
+	return n, err
+}
+
+func (r *reactedSignalSession) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
+	before := r.promptsNow()
+	res, err := r.session.Signal(ctx, req)
+	if err == nil && req.Signal == core.SIGINT {
+		err = r.awaitPromptTakenIn(ctx, before)
+	}
+	return res, err
+}
+
+func (r *reactedSignalSession) Write(ctx context.Context, p []byte) (int, error) {
+	before := r.promptsNow()
+	n, err := r.session.Write(ctx, p)
+	if err == nil && bytes.Equal(p, []byte{0x03}) { // a relay's SIGINT
+		err = r.awaitPromptTakenIn(ctx, before)
+	}
+	return n, err
+}
+
+func (r *reactedSignalSession) promptsNow() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.prompts
+}
+
+// awaitPromptTakenIn waits until Read returned a prompt end after the
+// first before ones and the service called Read again (it took that
+// chunk in), or ctx ends.
+func (r *reactedSignalSession) awaitPromptTakenIn(ctx context.Context, before int) error {
+	stop := context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		r.cond.Broadcast()
+		r.mu.Unlock()
+	})
+	defer stop()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for r.prompts <= before || r.reads <= r.last {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("no prompt after the interrupt: %w", err)
+		}
+		r.cond.Wait()
+	}
+	return nil
+}
+
+// reactedShellService is shellService on reactedSignalBackend.
+func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult) {
+	t.Helper()
+	need(t, "bash")
+	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	_, err := svc.Register(reactedSignalBackend{NewShell(ShellOptions{Options: shortOpts(false)})})
+	mustf(t, err, "register")
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	owner := core.NewOwner("interrupt-count")
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	req.Type = TypeShell
+	info, err := svc.Spawn(ctx, owner, req)
+	mustf(t, err, "spawn")
+	return svc, owner, info
+}
+
+// TestInterruptPromptTakenInFirstCountsOnce: each SIGINT's prompt is in
+// before the signal returns; every send after one settles on the prompt
+// after its own command (before the fix the bound ran a line ahead of the
+// shell and the send settled on the shell's read, or on a relay, where
+// that read does not count, on silence).
+func TestInterruptPromptTakenInFirstCountsOnce(t *testing.T) {
+	for _, relay := range []bool{false, true} {
+		t.Run(fmt.Sprintf("relay=%v", relay), func(t *testing.T) {
+			svc, owner, info := reactedShellService(t, core.SpawnRequest{Relay: relay})
+			for i := range 3 {
+				ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+				_, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+				cancel()
+				mustf(t, err, "signal %d", i)
+				res := sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo reacted-%d-$((6*7))", i))
+				wantPrompt(t, fmt.Sprintf("send %d after the interrupt", i), res, fmt.Sprintf("reacted-%d-42", i))
+			}
+		})
+	}
+}
