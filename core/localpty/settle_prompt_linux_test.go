@@ -40,12 +40,16 @@ func shellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Own
 	return svc, owner, info
 }
 
-// sendWait sends data (with Enter) and waits for the result.
+// sendWait sends data (with Enter) and waits for the result. Every caller
+// wants the prompt or a read, so silence is a failure, and the quiet
+// window is its bound: the command's own event settles the send however
+// long a loaded machine takes to start it (python3 behind a pyenv shim,
+// several bash processes, took over 5 s beside busy loops).
 func sendWait(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, data string) core.SendResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: data, QuietWindow: 5 * time.Second})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: 2 * waitLimit})
 	mustf(t, err, "send %q", data)
 	res, err := op.Wait(ctx)
 	mustf(t, err, "wait %q", data)
