@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -24,7 +25,10 @@ import (
 // relay the interrupt character) returns only once the service has taken
 // in a prompt the shell printed after it: the order a loaded machine
 // produces by chance, made certain.
-type reactedSignalBackend struct{ *Backend }
+type reactedSignalBackend struct {
+	*Backend
+	spawned chan *reactedSignalSession // each session, as it starts
+}
 
 // Spawn wraps the shell's session.
 func (b reactedSignalBackend) Spawn(ctx context.Context, req core.BackendRequest) (core.BackendSession, error) {
@@ -34,6 +38,7 @@ func (b reactedSignalBackend) Spawn(ctx context.Context, req core.BackendRequest
 	}
 	r := &reactedSignalSession{session: s}
 	r.cond = sync.NewCond(&r.mu)
+	b.spawned <- r
 	return r, nil
 }
 
@@ -42,12 +47,15 @@ func (b reactedSignalBackend) Spawn(ctx context.Context, req core.BackendRequest
 // chunk in.
 type reactedSignalSession struct {
 	*session
-	mu      sync.Mutex
-	cond    *sync.Cond
-	tail    []byte // the end of the last chunk (a marker split across reads)
-	reads   int    // Read calls begun
-	prompts int    // prompt ends returned
-	last    int    // the Read call that returned the newest prompt end
+	// hideReads: InputWait reports no read, so a send of a partial
+	// line stays live until it is cancelled.
+	hideReads atomic.Bool
+	mu        sync.Mutex
+	cond      *sync.Cond
+	tail      []byte // the end of the last chunk (a marker split across reads)
+	reads     int    // Read calls begun
+	prompts   int    // prompt ends returned
+	last      int    // the Read call that returned the newest prompt end
 }
 
 var promptEnd = []byte(promptmark.PromptEnd)
@@ -89,6 +97,14 @@ func (r *reactedSignalSession) Write(ctx context.Context, p []byte) (int, error)
 	return n, err
 }
 
+func (r *reactedSignalSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
+	w, err := r.session.InputWait(base, taken)
+	if r.hideReads.Load() {
+		w.Reading, w.Waiting = false, false
+	}
+	return w, err
+}
+
 func (r *reactedSignalSession) promptsNow() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -117,11 +133,12 @@ func (r *reactedSignalSession) awaitPromptTakenIn(ctx context.Context, before in
 }
 
 // reactedShellService is shellService on reactedSignalBackend.
-func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult) {
+func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult, *reactedSignalSession) {
 	t.Helper()
 	need(t, "bash")
 	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	_, err := svc.Register(reactedSignalBackend{NewShell(ShellOptions{Options: shortOpts(false)})})
+	b := reactedSignalBackend{NewShell(ShellOptions{Options: shortOpts(false)}), make(chan *reactedSignalSession, 1)}
+	_, err := svc.Register(b)
 	mustf(t, err, "register")
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
@@ -136,7 +153,7 @@ func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *c
 	req.Type = TypeShell
 	info, err := svc.Spawn(ctx, owner, req)
 	mustf(t, err, "spawn")
-	return svc, owner, info
+	return svc, owner, info, <-b.spawned
 }
 
 // TestInterruptPromptTakenInFirstCountsOnce: each SIGINT's prompt is in
@@ -147,7 +164,7 @@ func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *c
 func TestInterruptPromptTakenInFirstCountsOnce(t *testing.T) {
 	for _, relay := range []bool{false, true} {
 		t.Run(fmt.Sprintf("relay=%v", relay), func(t *testing.T) {
-			svc, owner, info := reactedShellService(t, core.SpawnRequest{Relay: relay})
+			svc, owner, info, _ := reactedShellService(t, core.SpawnRequest{Relay: relay})
 			for i := range 3 {
 				ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 				_, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
@@ -157,5 +174,29 @@ func TestInterruptPromptTakenInFirstCountsOnce(t *testing.T) {
 				wantPrompt(t, fmt.Sprintf("send %d after the interrupt", i), res, fmt.Sprintf("reacted-%d-42", i))
 			}
 		})
+	}
+}
+
+// TestCancelledSendAtThePromptCountsItsInterruptOnce: a send of a partial
+// line, cancelled while the shell still holds the line: the cancel's
+// SIGINT finds the shell at its prompt, whose new prompt is in before the
+// interrupt is accounted for. The next send settles on its own prompt
+// (before the fix: on the shell's read, the bound a line ahead).
+func TestCancelledSendAtThePromptCountsItsInterruptOnce(t *testing.T) {
+	svc, owner, info, r := reactedShellService(t, core.SpawnRequest{})
+	for i := range 2 {
+		r.hideReads.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: "echo never", NoSubmit: true, QuietWindow: waitLimit, Timeout: waitLimit})
+		mustf(t, err, "send the partial line %d", i)
+		if !op.Cancel() {
+			res, _ := op.Wait(ctx)
+			cancel()
+			t.Fatalf("cancel %d: the send had settled as %s with %q", i, res.WaitReason, res.Delta)
+		}
+		cancel()
+		r.hideReads.Store(false)
+		res := sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo after-cancel-%d-$((6*7))", i))
+		wantPrompt(t, fmt.Sprintf("send %d after the cancel", i), res, fmt.Sprintf("after-cancel-%d-42", i))
 	}
 }
