@@ -122,6 +122,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 	sess.emitLocked(sess.inputEvent(data, echoOff, ""))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)
+	sess.wrote()
 	if err != nil {
 		if ctx.Err() != nil {
 			return n, cancelled("write", id, ctx.Err())

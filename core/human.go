@@ -128,6 +128,7 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 	sess.emitLocked(sess.inputEvent(data, echoOff, c.person))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)
+	sess.wrote()
 	if err != nil {
 		if ctx.Err() != nil {
 			return n, cancelled("person_write", sess.id, ctx.Err())

@@ -1,6 +1,10 @@
 package core
 
-import "github.com/ptyseam/ptyseam/core/scrollback"
+import (
+	"time"
+
+	"github.com/ptyseam/ptyseam/core/scrollback"
+)
 
 // Which prompt may settle a send.
 //
@@ -24,7 +28,8 @@ import "github.com/ptyseam/ptyseam/core/scrollback"
 // its count by one at most), a Ctrl-C at a prompt raises it by one over
 // the bound before the signal was delivered (interruptMark: its prompt
 // may be in first), and a send that settled on a prompt sets it to that
-// prompt's count (the shell had read everything by then). A send settles on a prompt only when:
+// prompt's count (the shell had read everything by then), as does a send
+// that finds the shell waiting at its prompt (resyncIdleLocked). A send settles on a prompt only when:
 //   - its count exceeds the bound taken before the send's write (the shell
 //     read at least one line of it), or the shell was running a command
 //     that had taken all earlier input (a REPL or `read` that the send
@@ -86,8 +91,9 @@ func (sess *session) gateLocked() promptGate {
 	return g
 }
 
-// noteInputLocked accounts for input written to the terminal: a line
-// the shell reads raises its count by one at most. sess.mu is held.
+// noteInputLocked accounts for input about to be written to the
+// terminal: a line the shell reads raises its count by one at most. The
+// caller calls wrote once the backend's write returned. sess.mu is held.
 func (sess *session) noteInputLocked(data []byte, takesTerminal bool) {
 	n := int64(0)
 	for _, c := range data {
@@ -97,6 +103,7 @@ func (sess *session) noteInputLocked(data []byte, takesTerminal bool) {
 	}
 	sess.raiseBoundLocked(n)
 	sess.noted += n
+	sess.writing++
 	if takesTerminal {
 		sess.running = false
 	}
@@ -196,4 +203,54 @@ func (sess *session) noteSettledLocked(reason WaitReason, shellReading bool) {
 	case WaitInferredIdle, WaitTimeout:
 		sess.running = !atPrompt
 	}
+}
+
+// wrote ends a write that noteInputLocked accounted for.
+func (sess *session) wrote() {
+	sess.mu.Lock()
+	sess.writing--
+	sess.mu.Unlock()
+}
+
+// A shell waiting at its prompt has read every line: its count is the
+// newest marker's. That resets a bound left ahead of it by a Ctrl-C that
+// bash took outside its line editor (a loop or a read the shell runs
+// itself, its prompt command): the signal reached the shell's own group,
+// was counted, and bash counted no line. Without the reset the next send
+// would refuse the prompt after its own command and settle late.
+
+// idleMark is what a send's baseline probe saw: the shell's own group
+// waiting for input, with nothing in flight (waiting), and the accounting
+// and output as they stood before the probe.
+type idleMark struct {
+	waiting    bool
+	quiet      bool // no write was in flight before the probe
+	noted      int64
+	lastOutput time.Time
+}
+
+// idleMarkLocked takes the accounting before a baseline probe. sess.mu is
+// held.
+func (sess *session) idleMarkLocked() idleMark {
+	return idleMark{quiet: sess.writing == 0, noted: sess.noted, lastOutput: sess.lastOutput}
+}
+
+// resyncIdleLocked sets the bound to the newest marker's count when k saw
+// the shell waiting at its prompt and nothing changed since: no output
+// (the marks are those of the probe, which had taken all output in), no
+// input noted or in flight (every line written had reached the shell),
+// no interrupt counted (one delivered but not yet counted raises the bound
+// from its own mark, taken before). The newest output must be a marked
+// prompt: a shell blocked in a read of its own has printed the command
+// line after it. sess.mu is held.
+func (sess *session) resyncIdleLocked(k idleMark) {
+	if !k.waiting || !k.quiet || sess.relay || sess.writing != 0 || sess.noted != k.noted || !sess.lastOutput.Equal(k.lastOutput) {
+		return
+	}
+	m := sess.buf.Marks()
+	if !m.InputLineValid || m.PromptEnds == 0 || m.TextSincePromptEnd != 0 {
+		return
+	}
+	sess.inBound, sess.inBoundSet = m.InputLine, true
+	sess.running = false
 }

@@ -70,7 +70,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			return nil, err
 		}
 	}
-	base := sess.baseline()
+	base, idle := sess.baseline()
 	echoOff := false
 	if sess.svc.opts.OnEvent != nil { // only the input event needs it
 		echoOff = sess.echoOff()
@@ -99,6 +99,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		lineSent: bytes.ContainsAny(data, "\r\n"),
 	}
 	sess.send = op
+	sess.resyncIdleLocked(idle)
 	p := settleParams{
 		start:    time.Now(),
 		quiet:    quiet,
@@ -179,7 +180,9 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 	sess := op.sess
 	stopWrite := func() {}
 	writeDone := closedChan
-	if len(data) > 0 { // what Send could not write at once (tryWrite)
+	if len(data) == 0 { // Send wrote it all (tryWrite)
+		sess.wrote()
+	} else {
 		wctx, stop := context.WithCancel(ctx)
 		defer stop()
 		stopWrite = stop
@@ -187,6 +190,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		writeDone = ch
 		go func() {
 			defer close(ch)
+			defer sess.wrote()
 			if _, err := sess.be.Write(wctx, data); err != nil && wctx.Err() == nil {
 				sess.mu.Lock()
 				op.writeErr = err
@@ -446,16 +450,19 @@ func (sess *session) awaitCommandStart(p settleParams) {
 // baseline returns the foreground before a write, against which a wait
 // seen later counts as new. A marked shell that settled at its prompt with
 // nothing printed since is its own foreground reader: the backend's cheap
-// look stands for the full question.
-func (sess *session) baseline() InputBaseline {
+// look stands for the full question. Otherwise the full question also
+// says whether the shell waits at its prompt (idleMark).
+func (sess *session) baseline() (InputBaseline, idleMark) {
 	sess.mu.Lock()
 	atPrompt := sess.promptMarked && sess.atPrompt && sess.lastOutput.Equal(sess.atPromptOutput)
+	k := sess.idleMarkLocked()
 	sess.mu.Unlock()
 	if sess.input != nil && atPrompt {
 		if b, err := sess.input.Foreground(); err == nil && b.Leader {
-			return b
+			return b, idleMark{}
 		}
 	}
-	w, _ := sess.inputWait(InputBaseline{})
-	return w.Now
+	w, ok := sess.inputWait(InputBaseline{})
+	k.waiting = ok && w.Waiting && w.Now.Leader && !w.Relay
+	return w.Now, k
 }

@@ -53,6 +53,9 @@ type session struct {
 	// prompt, ever: an interrupt's raise adds what was noted after its
 	// mark (interruptMark).
 	noted int64
+	// writing counts the writes noted and not yet returned by the
+	// backend (their lines may not have reached the shell).
+	writing int
 	// control is the person in control (human.go), if any; handBack is
 	// the note of a hand-back the next send result carries.
 	control  *Control

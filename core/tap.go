@@ -249,7 +249,9 @@ func (t *Tap) Reply(ctx context.Context, data []byte) error {
 	sess.mu.Lock()
 	sess.noteInputLocked(data, false)
 	sess.mu.Unlock()
-	if _, err := sess.be.Write(ctx, data); err != nil {
+	_, err := sess.be.Write(ctx, data)
+	sess.wrote()
+	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled("reply", sess.id, ctx.Err())
 		}
