@@ -43,7 +43,31 @@ func TestSendAfterInterruptingABuiltinSettlesOnItsPrompt(t *testing.T) {
 			seen = append(seen, c...)
 		}
 		cancel()
+		waitShellReads(t, svc, owner, info.ID)
 		res = sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo after-builtin-%d-$((6*7))", i))
 		wantPrompt(t, fmt.Sprintf("after interrupting %q", cmd), res, fmt.Sprintf("after-builtin-%d-42", i))
+	}
+}
+
+// waitShellReads waits until the shell waits for input (back in its line
+// editor after printing the prompt): the state in which a send resets
+// the line bound. The probe is the only signal of it, so this polls it,
+// bounded by waitLimit.
+func waitShellReads(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		waiting, ok, err := svc.WaitingForInput(owner, id)
+		mustf(t, err, "probe")
+		if !ok {
+			t.Fatal("the backend cannot tell whether the shell waits for input")
+		}
+		if waiting {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shell did not wait for input within %v", waitLimit)
+		}
+		time.Sleep(time.Millisecond) // the poll's pace, not a schedule
 	}
 }
