@@ -2,7 +2,6 @@ package screen
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -34,7 +33,7 @@ func Tools(m *Manager) []tools.Tool {
 				InputSchema:  screenInput,
 				OutputSchema: screenOutput,
 			},
-			Handler: m.screenTool,
+			Handler: tools.Typed(m.screenTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -46,7 +45,7 @@ func Tools(m *Manager) []tools.Tool {
 				InputSchema:  resizeInput,
 				OutputSchema: resizeOutput,
 			},
-			Handler: m.resizeTool,
+			Handler: tools.Typed(m.resizeTool),
 		},
 		{
 			Definition: tools.Definition{
@@ -62,7 +61,7 @@ func Tools(m *Manager) []tools.Tool {
 				InputSchema:  keysInput,
 				OutputSchema: keysOutput,
 			},
-			Handler: m.keysTool,
+			Handler: tools.Typed(m.keysTool),
 		},
 	}
 }
@@ -98,11 +97,7 @@ type KeysToolResult struct {
 	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
 }
 
-func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a screenArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, a screenArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	s, err := m.Snapshot(ctx, owner, core.SessionID(a.ID), SnapshotOptions{ChangedOnly: a.ChangedOnly})
 	if err != nil {
 		return tools.Result{}, toolErr(err)
@@ -110,11 +105,7 @@ func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, raw json.Ra
 	return tools.Result{Structured: s, Text: s.Text()}, nil
 }
 
-func (m *Manager) resizeTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a resizeArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (m *Manager) resizeTool(ctx context.Context, owner *core.Owner, a resizeArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if a.Rows < 1 || a.Rows > core.MaxDimension {
 		return tools.Result{}, tools.InvalidArgument("rows", "must be 1 to %d", core.MaxDimension)
 	}
@@ -129,11 +120,7 @@ func (m *Manager) resizeTool(ctx context.Context, owner *core.Owner, raw json.Ra
 	return tools.Result{Structured: r, Text: renderResize(a.ID, r)}, nil
 }
 
-func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	var a keysArgs
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return tools.Result{}, err
-	}
+func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, a keysArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	if a.Text == "" && len(a.Keys) == 0 {
 		return tools.Result{}, tools.InvalidArgument("keys", "give text, keys or both")
 	}
