@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -84,11 +83,7 @@ func secretTool(svc *core.Service, maxWait time.Duration) tools.Tool {
 				tools.Range("timeoutMs", 1, maxWait.Milliseconds())),
 			OutputSchema: tools.MustInferSchema[secretResult](tools.Enum("outcome", secretEntered, secretRefused, secretTimeout)),
 		},
-		Handler: func(ctx context.Context, owner *core.Owner, raw json.RawMessage, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-			var a secretArgs
-			if err := tools.DecodeArgs(raw, &a); err != nil {
-				return tools.Result{}, err
-			}
+		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a secretArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 			wait := min(defaultSecretWait, maxWait)
 			if a.TimeoutMs > 0 {
 				wait = time.Duration(a.TimeoutMs) * time.Millisecond
@@ -103,7 +98,7 @@ func secretTool(svc *core.Service, maxWait time.Duration) tools.Tool {
 				secretTimeout: "[the user entered nothing in time: nothing was typed into " + a.ID + "]",
 			}[outcome]
 			return tools.Result{Structured: secretResult{Outcome: outcome}, Text: text}, nil
-		},
+		}),
 	}
 }
 
