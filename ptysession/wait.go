@@ -47,7 +47,6 @@ type ScreenPeeker interface {
 // Bounds of a [WaitRequest].
 const (
 	MaxWaitConditions = 16
-	MaxWaitPattern    = 1024
 	DefaultWaitTime   = 30 * time.Second
 	// waitTick is how often a wait checks its conditions: the server
 	// polls, so that the caller does not.
@@ -323,24 +322,14 @@ func newWatch(c WaitCondition, field func(string) string, screen func(*Watch) (*
 		}
 		return w, nil
 	case WaitOutput:
-		if c.Pattern == "" || len(c.Pattern) > MaxWaitPattern {
-			return nil, invalid("", "", field("pattern"), "must be 1 to %d bytes", MaxWaitPattern)
+		var err error
+		if w.re, err = CompileWaitPattern(field("pattern"), c.Pattern, true); err != nil {
+			return nil, err
 		}
-		re, err := regexp.Compile(c.Pattern)
-		if err != nil {
-			return nil, invalid("", "", field("pattern"), "%v", err)
-		}
-		w.re = re
 	case WaitScreen:
-		if len(c.Pattern) > MaxWaitPattern {
-			return nil, invalid("", "", field("pattern"), "must be at most %d bytes", MaxWaitPattern)
-		}
-		if c.Pattern != "" {
-			re, err := regexp.Compile(c.Pattern)
-			if err != nil {
-				return nil, invalid("", "", field("pattern"), "%v", err)
-			}
-			w.re = re
+		var err error
+		if w.re, err = CompileWaitPattern(field("pattern"), c.Pattern, false); err != nil {
+			return nil, err
 		}
 		if screen == nil {
 			return nil, invalid("", "", field("kind"), "screen conditions are watched by Sessions.Wait")

@@ -3,7 +3,6 @@ package jobtools
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -39,7 +38,8 @@ type ReadyOut struct {
 	WaitedMs int64 `json:"waitedMs"`
 }
 
-// validate checks a waitFor (its pattern compiles) and returns its bound.
+// validate checks a waitFor (its line as pty_wait checks a pattern) and
+// returns its bound.
 func (r *readyArgs) validate() (time.Duration, error) {
 	if !r.URL && r.Port == 0 && r.Line == "" {
 		return 0, tools.InvalidArgument("waitFor", "name url, port or line")
@@ -48,11 +48,8 @@ func (r *readyArgs) validate() (time.Duration, error) {
 		return 0, tools.InvalidArgument("waitFor.port", "must be 1 to 65535")
 	}
 	if r.Line != "" {
-		if len(r.Line) > jobs.MaxPatternLen {
-			return 0, tools.InvalidArgument("waitFor.line", "longer than %d bytes", jobs.MaxPatternLen)
-		}
-		if _, err := regexp.Compile(r.Line); err != nil {
-			return 0, tools.InvalidArgument("waitFor.line", "not a regular expression: %v", err)
+		if _, err := ptysession.CompileWaitPattern("waitFor.line", r.Line, true); err != nil {
+			return 0, toolError(err)
 		}
 	}
 	d := time.Duration(r.TimeoutMs) * time.Millisecond

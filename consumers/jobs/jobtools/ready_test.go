@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptyseam/ptyseam/ptysession"
 )
 
 // TestLaunchWaitsForReadiness launches jobs that become ready by a line
@@ -55,5 +57,25 @@ func TestLaunchWaitsForAPort(t *testing.T) {
 	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo READY first; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":10000}}`)
 	if r := res.Structured.(LaunchOut).Ready; r == nil || !r.Ready || r.By != "line" || r.Detail != "READY first" {
 		t.Fatalf("line wait: %+v", r)
+	}
+}
+
+// TestLaunchWaitPatternAsPtyWait: bg_launch's waitFor.line is a wait
+// pattern like pty_wait's: the same bound (ptysession.MaxWaitPattern) and
+// the same INVALID_ARGUMENT message naming the field.
+func TestLaunchWaitPatternAsPtyWait(t *testing.T) {
+	f := newFixture(t)
+	longest := strings.Repeat("a", ptysession.MaxWaitPattern)
+	if _, err := f.call(ToolLaunch, `{"command":"true","waitFor":{"line":"`+longest+`","timeoutMs":10000}}`); err != nil {
+		t.Errorf("a %d-byte pattern: %v", len(longest), err)
+	}
+	for bad, says := range map[string]string{
+		`{"line":"("}`:                "waitFor.line: error parsing regexp",
+		`{"line":"` + longest + `a"}`: fmt.Sprintf("waitFor.line: must be 1 to %d bytes", ptysession.MaxWaitPattern),
+	} {
+		_, err := f.call(ToolLaunch, `{"command":"true","waitFor":`+bad+`}`)
+		if err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") || !strings.Contains(err.Error(), says) {
+			t.Errorf("waitFor %.40s: %v, want INVALID_ARGUMENT saying %q", bad, err, says)
+		}
 	}
 }

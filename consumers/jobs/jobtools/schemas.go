@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
@@ -86,7 +87,7 @@ func schemaOf[T any](opts ...tools.SchemaOption) json.RawMessage {
 var (
 	launchInput = schemaOf[launchArgs](tools.NonEmpty("command"), tools.AtLeast("timeoutMs", 0),
 		tools.Items("ports", 0, jobs.MaxPorts), tools.Range("ports[]", 1, 65535),
-		tools.Range("waitFor.port", 1, 65535), tools.Length("waitFor.line", 1, jobs.MaxPatternLen),
+		tools.Range("waitFor.port", 1, 65535), tools.Length("waitFor.line", 1, ptysession.MaxWaitPattern),
 		tools.Range("waitFor.timeoutMs", 0, MaxReadyTimeout.Milliseconds()))
 	launchOutput = schemaOf[LaunchOut](tools.Enum("ready.by", "url", "port", "line"), tools.Enum("ready.reason", "timeout", "exited", "cancelled"))
 
