@@ -271,8 +271,13 @@ func openSecretPage(message string) (*secretPage, error) {
 	return p, nil
 }
 
-// close stops the page and waits for its server.
+// close stops the page and waits for its server. A request being served
+// (the submission whose secret was just typed) gets its answer first,
+// within secretPageDeadline; then every connection is closed.
 func (p *secretPage) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), secretPageDeadline)
+	defer cancel()
+	_ = p.srv.Shutdown(ctx)
 	_ = p.srv.Close()
 	<-p.done
 }

@@ -61,3 +61,35 @@ func TestSecretPageIsOneTime(t *testing.T) {
 		t.Fatalf("the page after use: %d", code)
 	}
 }
+
+// The person who sends the secret sees the page that says it was sent,
+// even when the call that took it closes the page at once.
+func TestSecretPageAnswersBeforeItCloses(t *testing.T) {
+	for i := range 20 {
+		p, err := openSecretPage("password")
+		if err != nil {
+			t.Fatal(err)
+		}
+		type answer struct {
+			code int
+			body string
+			err  error
+		}
+		answered := make(chan answer, 1)
+		go func() {
+			resp, err := http.PostForm(p.url, url.Values{"secret": {"hunter2"}})
+			if err != nil {
+				answered <- answer{err: err}
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			answered <- answer{resp.StatusCode, string(b), err}
+		}()
+		<-p.secrets
+		p.close() // as askSecret does once the secret is typed
+		if a := <-answered; a.err != nil || a.code != http.StatusOK || !strings.Contains(a.body, `id="done"`) {
+			t.Fatalf("submission %d: %d %q %v", i, a.code, a.body, a.err)
+		}
+	}
+}
