@@ -47,7 +47,10 @@ type ScreenPeeker interface {
 // Bounds of a [WaitRequest].
 const (
 	MaxWaitConditions = 16
-	DefaultWaitTime   = 30 * time.Second
+	// MaxWaitPattern bounds a pattern to wait for or search with (pty_wait,
+	// pty_search, bg_launch's waitFor.line), in bytes.
+	MaxWaitPattern  = 1024
+	DefaultWaitTime = 30 * time.Second
 	// waitTick is how often a wait checks its conditions: the server
 	// polls, so that the caller does not.
 	waitTick = 100 * time.Millisecond
@@ -308,6 +311,25 @@ func (s *Sessions) resolve(owner *core.Owner, target string, sources []WaitSourc
 	sw := sessionWatcher{s: s, owner: owner, id: core.SessionID(target)}
 	_, err := sw.Status()
 	return sw, err
+}
+
+// CompileWaitPattern checks and compiles a wait pattern (Go RE2 syntax, at
+// most MaxWaitPattern bytes, not empty when required; an empty optional one
+// gives nil). Errors are INVALID_ARGUMENT naming field, for every caller.
+func CompileWaitPattern(field, pattern string, required bool) (*regexp.Regexp, error) {
+	switch {
+	case required && (pattern == "" || len(pattern) > MaxWaitPattern):
+		return nil, invalid("", "", field, "must be 1 to %d bytes", MaxWaitPattern)
+	case len(pattern) > MaxWaitPattern:
+		return nil, invalid("", "", field, "must be at most %d bytes", MaxWaitPattern)
+	case pattern == "":
+		return nil, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, invalid("", "", field, "%v", err)
+	}
+	return re, nil
 }
 
 // newWatch validates condition c, naming its fields with field, and
