@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -25,31 +26,47 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plain8 reports whether the eight bytes of w are printable ASCII other
-// than '"' and '\\': nothing to escape or decode.
-func plain8(w uint64) bool {
+// special8 returns a mask with the high bit set in each byte of w that
+// needs attention (below 0x20, '"', '\\', or not ASCII), at least in the
+// first such byte (the lowest): a byte after it may be marked too (the
+// subtractions borrow across it), never one before it. Zero means the
+// eight bytes are plain printable ASCII, copied as they are.
+func special8(w uint64) uint64 {
 	ctl := (w - ones*0x20) & ^w & highs // a byte below 0x20
 	quote := w ^ ones*'"'
 	back := w ^ ones*'\\'
 	zq := (quote - ones) & ^quote & highs
 	zb := (back - ones) & ^back & highs
-	return (ctl | w&highs | zq | zb) == 0
+	return ctl | w&highs | zq | zb
+}
+
+// plain8 reports whether the eight bytes of w are printable ASCII other
+// than '"' and '\\': nothing to escape or decode.
+func plain8(w uint64) bool { return special8(w) == 0 }
+
+// skipPlain returns the index of the first byte of s at or after i that
+// is not plain printable ASCII (see special8), or len(s): eight bytes at
+// a time, the word holding that byte telling its place.
+func skipPlain(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
 }
 
 // appendJSONChars appends the characters of s as they are inside a JSON
 // string (appendJSONString without the quotes).
 func appendJSONChars(dst, s []byte) []byte {
 	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plain8(binary.LittleEndian.Uint64(s[i:])) {
-			i += 8
-			continue
-		}
+	for i := skipPlain(s, 0); i < len(s); i = skipPlain(s, i) {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && size == 1 {
