@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -21,7 +20,7 @@ func TestPendingEventsAreBoundedAndStopTheRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &rec{f: f, w: bufio.NewWriterSize(f, 64<<10), start: time.Now(), max: 1 << 40, done: make(chan struct{})}
+	x := &rec{f: f, w: f, start: time.Now(), max: 1 << 40, done: make(chan struct{})}
 	r := &Recorder{recs: map[core.SessionID]*rec{"s-1": x}}
 	input := bytes.Repeat([]byte("y"), 64<<10)
 	for range 2 * maxPending / len(input) {
@@ -36,8 +35,8 @@ func TestPendingEventsAreBoundedAndStopTheRecording(t *testing.T) {
 	if !x.eventsLost() {
 		t.Fatal("the recording did not notice the dropped events")
 	}
-	if err := x.w.Flush(); err != nil {
-		t.Fatal(err)
+	if x.flush(); x.err != nil {
+		t.Fatal(x.err)
 	}
 	_ = f.Close()
 	raw, err := os.ReadFile(path)

@@ -22,7 +22,6 @@
 package record
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -107,7 +106,7 @@ func (r *Recorder) Path(id core.SessionID) string {
 // rec is one session's recording.
 type rec struct {
 	f     *os.File
-	w     *bufio.Writer
+	w     io.Writer // the file (or what a test puts before it)
 	start time.Time
 	max   int64
 	done  chan struct{} // closed once the file is complete and closed
@@ -122,8 +121,8 @@ type rec struct {
 	last    float64
 	carry   [utf8.UTFMax]byte // an incomplete UTF-8 sequence at the end of output
 	ncarry  int
-	written int64
-	buf     []byte // the line being written, reused
+	written int64  // bytes written to w
+	out     []byte // lines not yet written to w, reused
 	full    bool   // MaxBytes reached: nothing more is written
 	flushed time.Time
 	err     error
@@ -151,7 +150,7 @@ func (r *Recorder) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.T
 	if r.disk != nil {
 		to = r.disk(f)
 	}
-	x := &rec{f: f, w: bufio.NewWriterSize(to, 64<<10), start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
+	x := &rec{f: f, w: to, start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
 	hdr, _ := json.Marshal(header{Version: 2, Width: int(size.Cols), Height: int(size.Rows), Timestamp: info.Created.Unix(),
 		Title: title(info), Env: map[string]string{"TERM": "xterm-256color"}})
 	x.line(hdr)
@@ -303,7 +302,7 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 				x.flush()
 			} else {
 				state = asleep
-				x.buf = nil
+				x.out = nil
 				tap.Recycle(nil)
 			}
 			err = nil
@@ -334,7 +333,8 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 	if x.ncarry > 0 {
 		x.event(time.Now(), "o", nil, x.carry[:x.ncarry])
 	}
-	err = errors.Join(x.err, x.w.Flush(), x.f.Close())
+	x.flush()
+	err = errors.Join(x.err, x.f.Close())
 	if err != nil {
 		r.log.Error("ptyseam/record: writing the recording failed", "session", id, "error", err)
 	}
@@ -362,11 +362,14 @@ func (r *Recorder) Wait(ctx context.Context, id core.SessionID) error {
 	}
 }
 
-// flush writes what is buffered to the file.
+// flush writes the lines not yet written to the file.
 func (x *rec) flush() {
-	if x.err == nil {
-		x.err = x.w.Flush()
+	if x.err == nil && len(x.out) > 0 {
+		var n int
+		n, x.err = x.w.Write(x.out)
+		x.written += int64(n)
 	}
+	x.out = x.out[:0]
 	x.flushed = time.Now()
 }
 
@@ -468,9 +471,13 @@ func (x *rec) text1(b []byte, now time.Time) {
 	}
 }
 
-// encodeBytes is how much data an event encodes at a time into its line
-// buffer before handing it to the file's buffered writer.
-const encodeBytes = 32 << 10
+// encodeBytes is how much data an event encodes at a time into the
+// recording's buffer, which goes to the file whenever it holds writeBytes
+// (in one write: few system calls, no copy through a second buffer).
+const (
+	encodeBytes = 32 << 10
+	writeBytes  = 256 << 10
+)
 
 // event writes one event line, its data head then data, its time never
 // before the previous one's. A recording stops (with a marker) before an
@@ -479,13 +486,13 @@ func (x *rec) event(at time.Time, code string, head, data []byte) {
 	if x.full || x.err != nil {
 		return
 	}
-	if x.written+int64(6*(len(head)+len(data))+64) > x.max {
+	if x.written+int64(len(x.out)+6*(len(head)+len(data))+64) > x.max {
 		x.stop("recording stopped: the file reached its size limit")
 		return
 	}
 	t := max(at.Sub(x.start).Seconds(), x.last)
 	x.last = t
-	line := append(x.buf[:0], '[')
+	line := append(x.out, '[')
 	line = strconv.AppendFloat(line, t, 'f', 6, 64)
 	line = append(line, `, "`...)
 	line = append(line, code...)
@@ -498,23 +505,25 @@ func (x *rec) event(at time.Time, code string, head, data []byte) {
 		}
 		line = appendJSONChars(line, data[:n])
 		data = data[n:]
-		x.write(line)
-		line = line[:0]
+		if len(line) >= writeBytes {
+			x.out = line
+			x.write()
+			line = x.out
+		}
 	}
 	line = appendJSONChars(line, data)
-	line = append(line, "\"]\n"...)
-	x.buf = line
-	x.write(line)
+	x.out = append(line, "\"]\n"...)
+	if len(x.out) >= writeBytes {
+		x.write()
+	}
 }
 
-// write writes part of a line.
-func (x *rec) write(b []byte) {
-	if x.err != nil {
-		return
-	}
-	n, err := x.w.Write(b)
-	x.written += int64(n)
-	x.err = err
+// write writes the buffered lines to the file (the last one possibly in
+// part) without updating the time of the last flush.
+func (x *rec) write() {
+	flushed := x.flushed
+	x.flush()
+	x.flushed = flushed
 }
 
 // stop ends the recording with a marker saying why: nothing is written
@@ -525,13 +534,12 @@ func (x *rec) stop(why string) {
 	}
 	x.full = true
 	note, _ := json.Marshal(why)
-	_, x.err = fmt.Fprintf(x.w, "[%.6f, \"m\", %s]\n", x.last, note)
+	x.out = fmt.Appendf(x.out, "[%.6f, \"m\", %s]\n", x.last, note)
 }
 
 // line writes one line (the header).
 func (x *rec) line(b []byte) {
-	x.write(b)
-	x.write([]byte{'\n'})
+	x.out = append(append(x.out, b...), '\n')
 }
 
 // Close stops recording and returns once every file was written and
