@@ -70,6 +70,8 @@ type Recorder struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	pool bufPool // buffers of finished recordings, for the next ones
+
 	mu    sync.Mutex
 	recs  map[core.SessionID]*rec
 	paths map[core.SessionID]string
@@ -150,7 +152,7 @@ func (r *Recorder) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.T
 	if r.disk != nil {
 		to = r.disk(f)
 	}
-	x := &rec{f: f, w: to, start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
+	x := &rec{f: f, w: to, out: r.pool.get(), start: info.Created, max: r.opts.MaxBytes, done: make(chan struct{})}
 	hdr, _ := json.Marshal(header{Version: 2, Width: int(size.Cols), Height: int(size.Rows), Timestamp: info.Created.Unix(),
 		Title: title(info), Env: map[string]string{"TERM": "xterm-256color"}})
 	x.line(hdr)
@@ -263,6 +265,21 @@ const (
 func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 	defer r.wg.Done()
 	defer tap.Close()
+	// The tap's buffers: the last two distinct ones given to it (it keeps
+	// at most two), handed to the pool once the tap is closed. The tap
+	// starts with buffers of finished recordings, if any.
+	var mine [2][]byte
+	recycle := func(b []byte) {
+		if cap(b) == 0 {
+			return
+		}
+		tap.Recycle(b)
+		if cap(mine[0]) == 0 || &mine[0][:1][0] != &b[:1][0] {
+			mine[0], mine[1] = b, mine[0]
+		}
+	}
+	recycle(r.pool.get())
+	recycle(r.pool.get())
 	var armed atomic.Bool
 	armed.Store(true) // output queued before the policy is set wakes the pump
 	tap.SetWakePolicy(batchBytes, func([]byte) bool { return armed.CompareAndSwap(true, false) })
@@ -302,8 +319,10 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 				x.flush()
 			} else {
 				state = asleep
+				r.pool.put(x.out)
 				x.out = nil
-				tap.Recycle(nil)
+				tap.Recycle(nil) // the tap may still hold one: not ours any more
+				mine = [2][]byte{}
 			}
 			err = nil
 			continue
@@ -314,7 +333,7 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 		x.output(b, from)
 		if len(b) > 0 {
 			from = time.Now()
-			tap.Recycle(b)
+			recycle(b)
 			if from.Sub(x.flushed) >= flushEvery {
 				x.flush() // a session never quiet for an interval
 			}
@@ -338,6 +357,11 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 	if err != nil {
 		r.log.Error("ptyseam/record: writing the recording failed", "session", id, "error", err)
 	}
+	tap.Close() // from here on the tap holds no buffer
+	r.pool.put(mine[0])
+	r.pool.put(mine[1])
+	r.pool.put(x.out)
+	x.out = nil
 	r.mu.Lock()
 	delete(r.recs, id)
 	r.mu.Unlock()
