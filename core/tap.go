@@ -214,8 +214,9 @@ func (t *Tap) Close() {
 	t.mu.Unlock()
 }
 
-// Recycle gives back a slice Next returned, which the caller no longer
-// uses (nor any slice of it), for the tap to queue the next output in: a
+// Recycle gives back a slice Next returned (or any other buffer), which
+// the caller no longer uses (nor any slice of it), for the tap to queue
+// the next output in: a
 // reader that recycles what it read costs the session's read loop no
 // allocation per read. The tap keeps one such buffer (no larger than its
 // limit); Recycle(nil) drops it (a reader going idle frees its memory).
