@@ -46,8 +46,19 @@ func plain8(w uint64) bool { return special8(w) == 0 }
 
 // skipPlain returns the index of the first byte of s at or after i that
 // is not plain printable ASCII (see special8), or len(s): eight bytes at
-// a time, the word holding that byte telling its place.
+// a time (sixteen while it can), the word holding that byte telling its
+// place.
 func skipPlain(s []byte, i int) int {
+	for ; i+16 <= len(s); i += 16 {
+		m0 := special8(binary.LittleEndian.Uint64(s[i:]))
+		m1 := special8(binary.LittleEndian.Uint64(s[i+8:]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return i + bits.TrailingZeros64(m0)>>3
+			}
+			return i + 8 + bits.TrailingZeros64(m1)>>3
+		}
+	}
 	for ; i+8 <= len(s); i += 8 {
 		if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
@@ -88,6 +99,10 @@ func appendJSONChars(dst, s []byte) []byte {
 			dst = append(dst, '\\', 'n')
 		case '\r':
 			dst = append(dst, '\\', 'r')
+			if i+1 < len(s) && s[i+1] == '\n' { // a line end, most often
+				dst = append(dst, '\\', 'n')
+				i++
+			}
 		case '\t':
 			dst = append(dst, '\\', 't')
 		default:
