@@ -12,7 +12,8 @@
 // faithful to that resolution, and the session's read loop never waits
 // for the recorder nor wakes it per read. A recording that falls 16 MiB
 // behind (a disk too slow) stops with a marker saying so; the session goes
-// on unrecorded.
+// on unrecorded. A Recorder keeps up to 4 MiB of the buffers of finished
+// recordings for the next ones.
 //
 // Plug a [Recorder] into the service:
 //
