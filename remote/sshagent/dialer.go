@@ -66,34 +66,46 @@ func New(b *ssh.Backend, opts Options) *Dialer {
 // (no binary for the far side's platform, or one the kernel refuses) and
 // remote.ErrAgentVersion.
 func (d *Dialer) Connect(ctx context.Context, t *ssh.Target) (*remote.Conn, error) {
-	// One connection for the probe, an upload and the agent's channel.
+	// One connection for the start, an upload and the agent's channel.
 	release, err := d.ssh.Hold(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	p, err := d.install(ctx, t)
+	if d.opts.RemotePath != "" {
+		return d.start(ctx, t, agentPlan{path: d.opts.RemotePath}.command(), d.opts.RemotePath)
+	}
+	// A cached agent starts on one channel: the start script checks it and
+	// execs it, or answers why not.
+	bins := d.binaries()
+	c, err := d.start(ctx, t, startScript(bins), "the agent in the far side's cache")
+	var ae *remote.AgentError
+	if err == nil || !errors.As(err, &ae) {
+		return c, err
+	}
+	a, ok := parseStartAnswer(ae.Output)
+	if !ok { // the agent ran and failed (its words are in err)
+		return nil, err
+	}
+	p, err := plan(a, bins)
 	if err != nil {
 		return nil, err
 	}
-	c, err := d.start(ctx, t, p)
-	var ae *remote.AgentError
-	if p.sum != "" && errors.As(err, &ae) && strings.Contains(ae.Output, mismatch) {
+	if a.status == startMismatch {
 		// The cached file is not the binary its name says (changed or
-		// truncated since): upload it again, once.
+		// truncated since): upload it again.
 		d.log.Warn("sshagent: the cached agent does not match its SHA-256; uploading it again", "host", t.Host, "path", p.path)
-		if err := d.upload(ctx, t, p); err != nil {
-			return nil, err
-		}
-		c, err = d.start(ctx, t, p)
 	}
-	return c, err
+	if err := d.upload(ctx, t, p); err != nil {
+		return nil, err
+	}
+	return d.start(ctx, t, p.command(), p.path)
 }
 
-// start runs the agent and connects to it.
-func (d *Dialer) start(ctx context.Context, t *ssh.Target, p agentPlan) (*remote.Conn, error) {
-	path := p.path
-	st, err := d.ssh.Stream(ctx, t, p.command())
+// start runs command (which execs the agent at what, or fails) and
+// connects to the agent.
+func (d *Dialer) start(ctx context.Context, t *ssh.Target, command, what string) (*remote.Conn, error) {
+	st, err := d.ssh.Stream(ctx, t, command)
 	if err != nil {
 		return nil, fmt.Errorf("sshagent: starting the agent: %w", err)
 	}
@@ -108,10 +120,10 @@ func (d *Dialer) start(ctx context.Context, t *ssh.Target, p agentPlan) (*remote
 			case <-ctx.Done():
 			}
 			stderr := strings.TrimSpace(st.Stderr())
-			out := &remote.AgentError{Kind: ae.Kind, Msg: ae.Msg + " (" + path + ")", Output: strings.TrimSpace(ae.Output + "\n" + stderr)}
+			out := &remote.AgentError{Kind: ae.Kind, Msg: ae.Msg + " (" + what + ")", Output: strings.TrimSpace(ae.Output + "\n" + stderr)}
 			low := strings.ToLower(stderr)
 			if strings.Contains(low, "exec format error") || strings.Contains(low, "cannot execute binary file") {
-				out.Kind, out.Msg = remote.ErrAgentArch, "the far side's kernel cannot run the agent binary ("+path+"): it is of another architecture"
+				out.Kind, out.Msg = remote.ErrAgentArch, "the far side's kernel cannot run the agent binary ("+what+"): it is of another architecture"
 			}
 			err = out
 		}

@@ -8,60 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/remote"
 )
-
-// probeBegin marks the start of the probe's answer (a login script may
-// print before it).
-const probeBegin = "ptyseam-probe-begin"
-
-// probeScript prints the far side's platform, its agent cache directory
-// and the agents already in it.
-const probeScript = `echo ` + probeBegin + `; uname -s; uname -m; ` +
-	`d="${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"; printf '%s\n' "$d"; ` +
-	`for f in "$d"/agent-*; do if [ -x "$f" ]; then printf '%s\n' "$f"; fi; done; true`
-
-// farSide is what the probe found.
-type farSide struct {
-	platform string   // GOOS/GOARCH
-	cacheDir string   // absolute
-	agents   []string // executable files named agent-* in cacheDir
-}
-
-func parseProbe(out []byte) (farSide, error) {
-	i := bytes.Index(out, []byte(probeBegin+"\n"))
-	if i < 0 {
-		return farSide{}, fmt.Errorf("the far side's shell did not run the probe; it printed %q", tail(out))
-	}
-	lines := strings.Split(strings.TrimRight(string(out[i+len(probeBegin)+1:]), "\n"), "\n")
-	if len(lines) < 3 {
-		return farSide{}, fmt.Errorf("the probe's answer is short: %q", tail(out))
-	}
-	p, err := platformOf(lines[0], lines[1])
-	if err != nil {
-		return farSide{}, err
-	}
-	fs := farSide{platform: p, cacheDir: strings.TrimSpace(lines[2])}
-	if !strings.HasPrefix(fs.cacheDir, "/") {
-		return farSide{}, fmt.Errorf("the far side's cache directory %q is not absolute (is HOME set?)", fs.cacheDir)
-	}
-	for _, l := range lines[3:] {
-		if l = strings.TrimSpace(l); l != "" {
-			fs.agents = append(fs.agents, l)
-		}
-	}
-	return fs, nil
-}
-
-func tail(b []byte) string {
-	if len(b) > 300 {
-		b = b[len(b)-300:]
-	}
-	return string(b)
-}
 
 // agentName is the cache file name of a binary: the protocol version and
 // the binary's SHA-256, so that a cached file is the exact binary.
@@ -87,8 +40,8 @@ func sha256File(path string) (string, int64, error) {
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// mismatch is what the start command prints when the cached agent is not
-// the binary its name says.
+// mismatch is what the start command of a just uploaded agent prints
+// when the file is not the binary its name says.
 const mismatch = "ptyseam-agent-mismatch"
 
 // agentPlan is how to start the agent on one far side.
@@ -100,9 +53,9 @@ type agentPlan struct {
 	size  int64
 }
 
-// command is the command line that starts the agent; a cached agent is
-// checked against its SHA-256 first (a file changed since its upload is
-// never run).
+// command is the command line that starts the agent at p.path (after an
+// upload, or RemotePath); a cached agent is checked against its SHA-256
+// first (a file changed since its upload is never run).
 func (p agentPlan) command() string {
 	if p.sum == "" {
 		return "exec " + shellQuote(p.path) + " agent"
@@ -111,39 +64,47 @@ func (p agentPlan) command() string {
 		shellQuote(p.path), p.sum, mismatch)
 }
 
-// install returns how to start an agent on t: RemotePath, or the cached
-// upload of the binary for the far side's platform, uploading it first
-// when missing.
-func (d *Dialer) install(ctx context.Context, t *ssh.Target) (agentPlan, error) {
-	if d.opts.RemotePath != "" {
-		return agentPlan{path: d.opts.RemotePath}, nil
+// binaries returns the configured binaries, by platform, each hashed
+// (once per file version, see hash).
+func (d *Dialer) binaries() []binary {
+	platforms := make([]string, 0, len(d.opts.Binaries))
+	for p := range d.opts.Binaries {
+		platforms = append(platforms, p)
 	}
-	res, err := d.ssh.Run(ctx, t, probeScript, ssh.RunOptions{MaxOutput: 64 << 10})
-	if err != nil {
-		return agentPlan{}, fmt.Errorf("sshagent: probing the far side: %w", err)
+	sort.Strings(platforms)
+	out := make([]binary, 0, len(platforms))
+	for _, p := range platforms {
+		b := binary{platform: p, local: d.opts.Binaries[p]}
+		b.sum, b.size, b.err = d.hash(b.local)
+		out = append(out, b)
 	}
-	fs, err := parseProbe(res.Output)
+	return out
+}
+
+// plan returns how to install the agent on the far side that gave
+// answer a: the binary configured for its platform and its path in the
+// far side's cache.
+func plan(a startAnswer, bins []binary) (agentPlan, error) {
+	platform, err := platformOf(a.kernel, a.machine)
 	if err != nil {
 		return agentPlan{}, &remote.AgentError{Kind: remote.ErrAgentMissing, Msg: "probing the far side: " + err.Error()}
 	}
-	local := d.opts.Binaries[fs.platform]
-	if local == "" {
-		goos, goarch, _ := strings.Cut(fs.platform, "/")
+	if !strings.HasPrefix(a.cacheDir, "/") {
+		return agentPlan{}, &remote.AgentError{Kind: remote.ErrAgentMissing, Msg: fmt.Sprintf(
+			"probing the far side: the far side's cache directory %q is not absolute (is HOME set?)", a.cacheDir)}
+	}
+	i := slices.IndexFunc(bins, func(b binary) bool { return b.platform == platform })
+	if i < 0 || bins[i].local == "" {
+		goos, goarch, _ := strings.Cut(platform, "/")
 		return agentPlan{}, &remote.AgentError{Kind: remote.ErrAgentArch, Msg: fmt.Sprintf(
 			"the far side is %s and no agent binary for it is configured: build one with `CGO_ENABLED=0 GOOS=%s GOARCH=%s go build github.com/ptyseam/ptyseam/cmd/ptyseam` and name it in Options.Binaries[%q] (or install it there and set Options.RemotePath)",
-			fs.platform, goos, goarch, fs.platform)}
+			platform, goos, goarch, platform)}
 	}
-	sum, size, err := d.hash(local)
-	if err != nil {
-		return agentPlan{}, fmt.Errorf("sshagent: reading the agent binary: %w", err)
+	b := bins[i]
+	if b.err != nil {
+		return agentPlan{}, fmt.Errorf("sshagent: reading the agent binary: %w", b.err)
 	}
-	p := agentPlan{path: fs.cacheDir + "/" + agentName(sum), sum: sum, local: local, dir: fs.cacheDir, size: size}
-	for _, a := range fs.agents {
-		if a == p.path {
-			return p, nil
-		}
-	}
-	return p, d.upload(ctx, t, p)
+	return agentPlan{path: a.cacheDir + "/" + agentName(b.sum), sum: b.sum, local: b.local, dir: a.cacheDir, size: b.size}, nil
 }
 
 // hash returns a local binary's SHA-256 and size, computed once per path.
