@@ -35,7 +35,9 @@ type binary struct {
 // unchecked ever runs.
 func startScript(bins []binary) string {
 	var b strings.Builder
-	b.WriteString(`k=$(uname -s); m=$(uname -m); d="${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"; s=; n=; `)
+	// Few processes (each costs a fork and exec on a loaded far side): one
+	// uname, and the hash cut from sha256sum's line by the shell.
+	b.WriteString(`u=$(uname -sm); k=${u% *}; m=${u##* }; d="${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"; s=; n=; `)
 	b.WriteString(`case "$d" in /*) case "$k/$m" in `)
 	for _, bin := range bins {
 		pats := unamePatterns(bin.platform)
@@ -47,7 +49,7 @@ func startScript(bins []binary) string {
 	b.WriteString(`esac;; esac; `)
 	fmt.Fprintf(&b, `if [ -z "$s" ]; then r=%s; else f="$d/$n"; `, startUnknown)
 	fmt.Fprintf(&b, `if [ ! -x "$f" ]; then r=%s; `, startMissing)
-	b.WriteString(`elif [ "$(sha256sum "$f" 2>/dev/null | cut -d ' ' -f 1)" = "$s" ]; then exec "$f" agent; `)
+	b.WriteString(`elif h=$(sha256sum "$f" 2>/dev/null) && [ "${h%% *}" = "$s" ]; then exec "$f" agent; `)
 	fmt.Fprintf(&b, `else r=%s; fi; fi; `, startMismatch)
 	fmt.Fprintf(&b, `printf '%%s\n' "%s $r" "$k" "$m" "$d"; exit 1`, startAnswerMark)
 	return b.String()
