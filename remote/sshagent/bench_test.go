@@ -122,6 +122,40 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	b.ReportMetric(float64(theirsCPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
 }
 
+// BenchmarkAgentConnect measures Dialer.Connect to a far side whose
+// cache holds the agent, on a connection already dialed (held), to the
+// agent's hello: what starting the agent costs beyond the dial.
+func BenchmarkAgentConnect(b *testing.B) {
+	srv := sshdtest.Start(b, sshdtest.Options{})
+	kh := filepath.Join(b.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		b.Fatal(err)
+	}
+	tg := &ssh.Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: ssh.Auth{Password: srv.Password},
+		HostKeys: ssh.HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+	sb := ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)})
+	d := sshagent.New(sb, sshagent.Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)})
+	defer d.Close()
+	ctx := context.Background()
+	release, err := sb.Hold(ctx, tg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	connect := func() {
+		c, err := d.Connect(ctx, tg)
+		if err != nil {
+			b.Fatalf("Connect: %v", err)
+		}
+		_ = c.Close()
+	}
+	connect() // uploads the agent if the cache lacks it
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		connect()
+	}
+}
+
 // selfCPU returns the user and system CPU time of this process so far.
 func selfCPU() time.Duration {
 	var ru syscall.Rusage
