@@ -3,11 +3,8 @@ package ssh
 import (
 	"context"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -85,7 +82,7 @@ func BenchmarkFloodThroughput(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		be := newBackend(nil)
-		cpu0 := selfCPU()
+		cpu0 := sshdtest.ProcessCPU()
 		t0 := time.Now()
 		s, err := be.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", flood}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg})
 		if err != nil {
@@ -93,24 +90,18 @@ func BenchmarkFloodThroughput(b *testing.B) {
 		}
 		n, err := io.Copy(io.Discard, readerFunc(s.Read))
 		ours += time.Since(t0)
-		oursCPU += selfCPU() - cpu0
+		oursCPU += sshdtest.ProcessCPU() - cpu0
 		if err != nil || n < size {
 			b.Fatalf("read %d bytes, %v", n, err)
 		}
 		_ = s.Close(ctx)
 
-		cmd := exec.Command("ssh", "-tt", "-q", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile="+kh, "-i", keyFile,
-			"-p", strconv.Itoa(srv.Port), srv.User+"@"+srv.Host, flood)
-		devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-		cmd.Stdout, cmd.Stdin = devnull, nil
-		t1 := time.Now()
-		err = cmd.Run()
-		theirs += time.Since(t1)
-		_ = devnull.Close()
+		wall, cpu, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
 		if err != nil {
-			b.Fatalf("ssh: %v", err)
+			b.Fatal(err)
 		}
-		theirsCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		theirs += wall
+		theirsCPU += cpu
 	}
 	mb := float64(size) * float64(b.N) / (1 << 20)
 	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
@@ -120,13 +111,4 @@ func BenchmarkFloodThroughput(b *testing.B) {
 	// of a shared machine does not change as much as the wall clock.
 	b.ReportMetric(float64(oursCPU.Microseconds())/1000/mb, "cpu-ms/MB-ours")
 	b.ReportMetric(float64(theirsCPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
-}
-
-// selfCPU returns the user and system CPU time of this process so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

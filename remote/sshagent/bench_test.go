@@ -8,10 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,7 +79,7 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// The agent and its ssh connection end with their last session:
 		// every spawn dials, probes and starts the agent afresh.
-		cpu0 := selfCPU()
+		cpu0 := sshdtest.ProcessCPU()
 		t0 := time.Now()
 		s, err := be.Spawn(ctx, req)
 		if err != nil {
@@ -90,27 +88,18 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 		spawn += time.Since(t0)
 		n, err := io.Copy(io.Discard, readFunc(s.Read))
 		ours += time.Since(t0)
-		oursCPU += selfCPU() - cpu0
+		oursCPU += sshdtest.ProcessCPU() - cpu0
 		if err != nil || n < size {
 			b.Fatalf("read %d bytes, %v", n, err)
 		}
 		_ = s.Close(ctx)
 
-		cmd := exec.Command("ssh", "-tt", "-q", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile="+kh, "-i", keyFile,
-			"-p", strconv.Itoa(srv.Port), srv.User+"@"+srv.Host, flood)
-		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		wall, cpu, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
 		if err != nil {
 			b.Fatal(err)
 		}
-		cmd.Stdout, cmd.Stdin = devnull, nil
-		t1 := time.Now()
-		err = cmd.Run()
-		theirs += time.Since(t1)
-		_ = devnull.Close()
-		if err != nil {
-			b.Fatalf("ssh: %v", err)
-		}
-		theirsCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		theirs += wall
+		theirsCPU += cpu
 	}
 	mb := float64(size) * float64(b.N) / (1 << 20)
 	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
@@ -154,15 +143,6 @@ func BenchmarkAgentConnect(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		connect()
 	}
-}
-
-// selfCPU returns the user and system CPU time of this process so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // readFunc adapts a Read method to io.Reader.
