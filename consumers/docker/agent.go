@@ -25,7 +25,7 @@ const AgentPath = "/.ptyseam/ptyseam"
 // Close ends the whole process tree in the container.
 func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendSession, error) {
 	t := sp.t
-	as := &agentSession{b: b, closing: make(chan struct{})}
+	as := &agentSession{b: b, closing: make(chan struct{}), exited: make(chan struct{})}
 	fail := func(what string, err error) (core.BackendSession, error) {
 		cause := spawnErr(what, err)
 		if ctx.Err() != nil {
@@ -117,6 +117,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 		return fail("starting the session on the agent", err)
 	}
 	as.BackendSession = rs
+	go as.watchExit()
 	return as, nil
 }
 
@@ -136,8 +137,9 @@ type agentSession struct {
 	closing  chan struct{}
 	stopOnce sync.Once
 
-	causeOnce sync.Once
-	cause     error
+	exited chan struct{} // closed once watchExit has classified the end
+	status core.Status   // set before exited is closed
+	cause  error         // set before exited is closed
 }
 
 // Close closes the session on the agent (which ends its whole process
@@ -153,6 +155,11 @@ func (s *agentSession) Close(ctx context.Context) error {
 	err := s.BackendSession.Close(ctx)
 	if err != nil && !errors.Is(err, remote.ErrConnectionLost) && !s.isStopped(ctx) {
 		return err
+	}
+	select {
+	case <-s.exited:
+	case <-ctx.Done():
+		return &core.CleanupError{Err: ctx.Err()}
 	}
 	if err := s.teardown(ctx); err != nil {
 		return &core.CleanupError{Err: err}
@@ -182,33 +189,33 @@ func (s *agentSession) isStopped(ctx context.Context) bool {
 	return err != nil || ins.Container.State == nil || !ins.Container.State.Running
 }
 
+// Exited is closed when the agent's session has ended and the backend
+// knows why (watchExit).
+func (s *agentSession) Exited() <-chan struct{} { return s.exited }
+
+// ExitStatus returns the agent's exit status, with Status.Reason
+// ReasonContainerStopped or ReasonEngineLost when the stream to the agent
+// was lost for that reason.
+func (s *agentSession) ExitStatus() core.Status {
+	select {
+	case <-s.exited:
+		return s.status
+	default:
+		return core.Running
+	}
+}
+
 // ExitCause returns the remote session's cause (a lost stream matches
 // remote.ErrConnectionLost), also matching ErrContainerStopped when the
-// container stopped under the session, and ErrEngineLost when the stream
-// was lost while the container runs on.
+// container was stopped under the session, and ErrEngineLost when the
+// stream was lost while the container ran on or ended by itself.
 func (s *agentSession) ExitCause() error {
-	c, ok := s.BackendSession.(core.ExitCauser)
-	if !ok {
+	select {
+	case <-s.exited:
+		return s.cause
+	default:
 		return nil
 	}
-	cause := c.ExitCause()
-	if cause == nil {
-		return nil
-	}
-	s.causeOnce.Do(func() {
-		s.cause = cause
-		select {
-		case <-s.closing:
-		default:
-			switch {
-			case s.isStopped(context.Background()):
-				s.cause = fmt.Errorf("%w: %w", ErrContainerStopped, cause)
-			case errors.Is(cause, remote.ErrConnectionLost):
-				s.cause = fmt.Errorf("%w: %w", ErrEngineLost, cause)
-			}
-		}
-	})
-	return s.cause
 }
 
 // ContainerID returns the id of the container the session runs in.

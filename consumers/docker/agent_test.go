@@ -205,8 +205,8 @@ func TestAgentExecCloseAndKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := op.Wait(ctx)
-	if err != nil || res.WaitReason != core.WaitSessionExit {
-		t.Fatalf("send after the kill: %+v %v", res, err)
+	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != ReasonContainerStopped {
+		t.Fatalf("send after the kill: %+v %v; want session_exit, exited (%s)", res, err, ReasonContainerStopped)
 	}
 	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
 	if !errors.Is(err, ErrContainerStopped) || !errors.Is(err, remote.ErrConnectionLost) || !errors.Is(err, core.ErrSessionExited) {

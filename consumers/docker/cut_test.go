@@ -145,8 +145,8 @@ func TestEngineConnectionCutMidSend(t *testing.T) {
 			cut := time.Now()
 			res, err := op.Wait(ctx)
 			t.Logf("the send ended %v after the cut: %s", time.Since(cut), res.Status)
-			if err != nil || res.WaitReason != core.WaitSessionExit {
-				t.Fatalf("the send after the cut: %+v, %v; want session_exit", res, err)
+			if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != ReasonEngineLost {
+				t.Fatalf("the send after the cut: %+v, %v; want session_exit, exited (%s)", res, err, ReasonEngineLost)
 			}
 			_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
 			if !errors.Is(err, core.ErrSessionExited) || !errors.Is(err, ErrEngineLost) {
