@@ -60,7 +60,11 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 		labels[LabelSession] = sp.marker
 		created, err := b.cli.ContainerCreate(ctx, client.ContainerCreateOptions{HostConfig: hc, Config: &container.Config{
 			Image: t.Image, Cmd: []string{AgentPath, "agent"}, User: t.User, WorkingDir: t.WorkingDir, Env: t.Env, Labels: labels,
-			OpenStdin: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
+			// StdinOnce: the engine closes the agent's stdin when the
+			// attach connection ends (cut or closed), so the agent ends
+			// everything it started at once instead of when the
+			// protocol's keepalive finds the host gone.
+			OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
 		}})
 		if err != nil {
 			return nil, spawnErr("creating a container from "+t.Image, err)

@@ -156,9 +156,15 @@ func TestEngineConnectionCutMidSend(t *testing.T) {
 				t.Fatalf("a send after the cut: %v; want it to match remote.ErrConnectionLost", err)
 			}
 			if mode.agent {
-				// The agent saw its stream end and closed everything it
-				// started, before anyone closed the session.
-				waitGone(t, ctx, d, cid, "sleep 1001")
+				// The agent saw its stream end (its stdin closed by the
+				// engine when the attach or exec connection ended) and
+				// closed everything it started, before anyone closed the
+				// session. The bound is below the protocol's keepalive
+				// (about 30 s), so an agent that only the keepalive tells
+				// fails it.
+				gctx, gcancel := context.WithTimeout(ctx, stdinEndBound)
+				waitGone(t, gctx, d, cid, "sleep 1001")
+				gcancel()
 				t.Logf("the agent ended the session's processes %v after the cut", time.Since(cut))
 			}
 			if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {
@@ -175,6 +181,11 @@ func TestEngineConnectionCutMidSend(t *testing.T) {
 	}
 }
 
+// stdinEndBound bounds how long, after a cut, an agent takes to end its
+// session's processes: a failure bound well above the milliseconds it
+// takes and well below the keepalive's 30 s.
+const stdinEndBound = 10 * time.Second
+
 // waitGone waits until the container lists no process whose line holds
 // gone, or has stopped.
 func waitGone(t *testing.T, ctx context.Context, d *dockertest.Daemon, id, gone string) {
@@ -184,6 +195,8 @@ func waitGone(t *testing.T, ctx context.Context, d *dockertest.Daemon, id, gone 
 		switch {
 		case err != nil && (cerrdefs.IsNotFound(err) || strings.Contains(err.Error(), "is not running")):
 			return // the container has stopped
+		case err != nil && ctx.Err() != nil:
+			t.Fatalf("%q still runs in the container (or the engine did not answer in time): %v", gone, err)
 		case err != nil:
 			t.Fatal(err)
 		case !strings.Contains(fmt.Sprint(res.Processes), gone):
