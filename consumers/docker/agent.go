@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
@@ -172,7 +175,8 @@ func (s *agentSession) Close(ctx context.Context) error {
 	return nil
 }
 
-// teardown ends the agent's stream and removes a created container.
+// teardown ends the agent's stream and removes a created container, or
+// waits for the agent's exec to end.
 func (s *agentSession) teardown(ctx context.Context) error {
 	if s.conn != nil {
 		_ = s.conn.Close()
@@ -181,7 +185,7 @@ func (s *agentSession) teardown(ctx context.Context) error {
 		_ = s.stream.Close()
 	}
 	if !s.created {
-		return nil
+		return s.waitAgentExec(ctx)
 	}
 	rs := &session{b: s.b, containerID: s.containerID}
 	return rs.closeContainer(ctx)
@@ -261,3 +265,36 @@ var (
 	_ core.ExitCauser        = (*agentSession)(nil)
 	_ core.ControlCharReader = (*agentSession)(nil)
 )
+
+// agentExitWait bounds how long Close waits for the agent's exec to end:
+// the agent's own bound on closing its sessions, and an engine call.
+const agentExitWait = remote.DefaultAgentCloseTimeout + engineAskWait
+
+// waitAgentExec waits, until ctx ends or agentExitWait passed, for the engine to report the
+// agent's exec ended (its stdin ended with the stream: it closes what it
+// started and exits), so that Close leaves no agent behind.
+func (s *agentSession) waitAgentExec(ctx context.Context) error {
+	if s.stream == nil || s.stream.execID == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, agentExitWait)
+	defer cancel()
+	for {
+		ins, err := s.b.cli.ExecInspect(ctx, s.stream.execID, client.ExecInspectOptions{})
+		switch {
+		case cerrdefs.IsNotFound(err):
+			return nil // the container is gone, and the exec with it
+		case err != nil:
+			return fmt.Errorf("docker: asking whether the agent's exec in %s ended: %w", short(s.containerID), err)
+		case !ins.Running:
+			return nil
+		}
+		t := time.NewTimer(execExitPoll)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("docker: the agent's exec in %s still runs: %w", short(s.containerID), ctx.Err())
+		}
+	}
+}

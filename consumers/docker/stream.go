@@ -21,9 +21,10 @@ import (
 // Write feeds its stdin, and its stderr is kept apart (the last 4 KiB, see
 // Stderr). It is the byte stream a remote agent speaks over.
 type Stream struct {
-	conn net.Conn
-	pr   *io.PipeReader
-	done chan struct{}
+	conn   net.Conn
+	execID string // the exec's id, for a stream from ExecStream
+	pr     *io.PipeReader
+	done   chan struct{}
 
 	mu     sync.Mutex
 	stderr []byte
@@ -61,7 +62,9 @@ func (b *Backend) ExecStream(ctx context.Context, id, user string, env, argv []s
 	if err != nil {
 		return nil, fmt.Errorf("docker: starting the exec in %s: %w", short(id), err)
 	}
-	return newStream(hj.HijackedResponse), nil
+	st := newStream(hj.HijackedResponse)
+	st.execID = ex.ID
+	return st, nil
 }
 
 // Read returns the program's stdout.
