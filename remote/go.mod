@@ -7,6 +7,7 @@ require (
 	github.com/ptyseam/ptyseam/consumers/ssh v0.1.0
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
+	golang.org/x/crypto v0.59.0
 )
 
 require (
@@ -16,6 +17,5 @@ require (
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
