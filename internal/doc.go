@@ -1,7 +1,8 @@
 // Package internal is the root of the workspace's shared mechanisms, one
 // home each, for every ptyseam module (Go lets any package below
 // github.com/ptyseam/ptyseam import them, across modules): procfs (the
-// Linux /proc scanners), shellquote (POSIX shell quoting) and runecut
-// (cuts at UTF-8 boundaries). It is published with the other modules and
+// Linux /proc scanners), shellquote (POSIX shell quoting), runecut
+// (cuts at UTF-8 boundaries) and pattern (the bound of a caller's regular
+// expression). It is published with the other modules and
 // is not for use outside ptyseam.
 package internal

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/pattern"
 )
 
 // WaitKind names the kind of a wait condition.
@@ -48,8 +49,9 @@ type ScreenPeeker interface {
 const (
 	MaxWaitConditions = 16
 	// MaxWaitPattern bounds a pattern to wait for or search with (pty_wait,
-	// pty_search, bg_launch's waitFor.line), in bytes.
-	MaxWaitPattern  = 1024
+	// pty_search, bg_launch's waitFor.line, bg_read), in bytes: the one
+	// bound of every caller's pattern.
+	MaxWaitPattern  = pattern.MaxLen
 	DefaultWaitTime = 30 * time.Second
 	// waitTick is how often a wait checks its conditions: the server
 	// polls, so that the caller does not.
@@ -316,16 +318,14 @@ func (s *Sessions) resolve(owner *core.Owner, target string, sources []WaitSourc
 // CompileWaitPattern checks and compiles a wait pattern (Go RE2 syntax, at
 // most MaxWaitPattern bytes, not empty when required; an empty optional one
 // gives nil). Errors are INVALID_ARGUMENT naming field, for every caller.
-func CompileWaitPattern(field, pattern string, required bool) (*regexp.Regexp, error) {
+func CompileWaitPattern(field, p string, required bool) (*regexp.Regexp, error) {
 	switch {
-	case required && (pattern == "" || len(pattern) > MaxWaitPattern):
+	case required && (p == "" || len(p) > MaxWaitPattern):
 		return nil, invalid("", "", field, "must be 1 to %d bytes", MaxWaitPattern)
-	case len(pattern) > MaxWaitPattern:
+	case len(p) > MaxWaitPattern:
 		return nil, invalid("", "", field, "must be at most %d bytes", MaxWaitPattern)
-	case pattern == "":
-		return nil, nil
 	}
-	re, err := regexp.Compile(pattern)
+	re, err := pattern.Compile(p, false)
 	if err != nil {
 		return nil, invalid("", "", field, "%v", err)
 	}

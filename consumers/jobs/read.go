@@ -1,11 +1,13 @@
 package jobs
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/pattern"
 )
 
 // Read bounds.
@@ -15,8 +17,9 @@ const (
 	// MaxReadBytes bounds the text of one read; a read that reaches it
 	// ends early (Truncated, and Next says where to go on).
 	MaxReadBytes = 256 << 10
-	// MaxPatternLen bounds a read's regular expression.
-	MaxPatternLen = 1000
+	// MaxPatternLen bounds a read's regular expression: the bound of
+	// every pattern a caller gives ptyseam (pty_wait's too).
+	MaxPatternLen = pattern.MaxLen
 	// readChunk is how many lines one scrollback page of a read asks for.
 	readChunk = 1000
 )
@@ -113,17 +116,11 @@ func (m *Manager) Read(owner *core.Owner, id string, req ReadRequest) (ReadResul
 }
 
 func compilePattern(p string, ignoreCase bool) (*regexp.Regexp, error) {
-	if p == "" {
-		return nil, nil
-	}
-	if len(p) > MaxPatternLen {
-		return nil, invalid("read", fmt.Sprintf("pattern longer than %d bytes", MaxPatternLen))
-	}
-	if ignoreCase {
-		p = "(?i)" + p
-	}
-	re, err := regexp.Compile(p)
-	if err != nil {
+	re, err := pattern.Compile(p, ignoreCase)
+	switch {
+	case errors.Is(err, pattern.ErrTooLong):
+		return nil, invalid("read", err.Error())
+	case err != nil:
 		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "read", Msg: "bad pattern", Err: err}
 	}
 	return re, nil

@@ -79,3 +79,21 @@ func TestLaunchWaitPatternAsPtyWait(t *testing.T) {
 		}
 	}
 }
+
+// TestReadPatternAsPtyWait: bg_read's pattern has the bound of every
+// caller's pattern (ptysession.MaxWaitPattern); it was 1,000 bytes, so a
+// pattern pty_wait took was refused here.
+func TestReadPatternAsPtyWait(t *testing.T) {
+	f := newFixture(t)
+	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo one; exec sleep 30"],"waitFor":{"line":"^one","timeoutMs":10000}}`)
+	id := res.Structured.(LaunchOut).ID
+	longest := "o" + strings.Repeat("n?", (ptysession.MaxWaitPattern-2)/2) + "e"
+	res = f.mustCall(ToolRead, `{"id":"`+id+`","pattern":"`+longest+`"}`)
+	if r := res.Structured.(ReadOut); len(r.Lines) != 1 || r.Lines[0].Text != "one" {
+		t.Fatalf("a %d-byte pattern read %+v", len(longest), r)
+	}
+	_, err := f.call(ToolRead, `{"id":"`+id+`","pattern":"`+strings.Repeat("a", ptysession.MaxWaitPattern+1)+`"}`)
+	if err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
+		t.Fatalf("a %d-byte pattern: %v, want INVALID_ARGUMENT", ptysession.MaxWaitPattern+1, err)
+	}
+}
