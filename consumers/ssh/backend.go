@@ -104,7 +104,7 @@ func (b *Backend) open(ctx context.Context, t *Target, req core.BackendRequest, 
 	}
 	s.release = func() { b.pool.release(c) }
 	if fresh && c.banner != "" && line == "" {
-		s.pending = bannerBytes(c.banner)
+		s.relay.Prepend(bannerBytes(c.banner))
 	}
 	return s, nil
 }

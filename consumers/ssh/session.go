@@ -1,16 +1,14 @@
 package ssh
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/relay"
 	"github.com/ptyseam/ptyseam/internal/shellquote"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -26,11 +24,7 @@ type session struct {
 	grace   time.Duration
 	release func()
 
-	pending    []byte           // output not yet returned; only Read touches it after start
-	pendingBuf *[chunkSize]byte // the pooled buffer pending is in, returned once pending is empty
-	out        chan chunk       // output chunks from the pumps
-	pumps      atomic.Int32
-	writes     chan writeReq
+	relay *relay.Stream // the channel's output and input
 
 	mu     sync.Mutex
 	status core.Status
@@ -47,16 +41,6 @@ type session struct {
 	wg       sync.WaitGroup
 }
 
-type writeReq struct {
-	p   []byte
-	res chan writeRes
-}
-
-type writeRes struct {
-	n   int
-	err error
-}
-
 // openSession opens and starts the channel. On error it has closed it.
 // A non-empty line is the command line as the remote login shell gets it
 // (Run), in place of req's argv, Env and Dir.
@@ -71,14 +55,17 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 		pty:      !t.NoPTY,
 		modes:    mergedModes(t.Modes),
 		grace:    t.closeGrace(),
-		out:      make(chan chunk, 8),
-		writes:   make(chan writeReq),
 		status:   core.Running,
 		exited:   make(chan struct{}),
 		reqsDone: make(chan struct{}),
 		closing:  make(chan struct{}),
 		closed:   make(chan struct{}),
 	}
+	// Input ends when the channel is closed on both sides, not with the
+	// output: the server's EOF is a half-close, after which a program
+	// without a PTY may still read.
+	s.relay = relay.New(relay.Config{Name: "ssh", Exited: s.exited, Closed: s.closed, WriteEnd: s.reqsDone,
+		Gone: s.errChannelGone, Cause: s.ExitCause})
 	if err := s.setup(ctx, t, req, line); err != nil {
 		_ = s.ch.Close()
 		c.goTracked(func() { gossh.DiscardRequests(s.reqs) })
@@ -176,42 +163,13 @@ func (s *session) request(ctx context.Context, name string, wantReply bool, payl
 	}
 }
 
-// start launches the goroutines that serve the channel.
+// start launches the goroutines that serve the channel: its requests,
+// and the relay of its output (standard output and standard error, merged)
+// and input.
 func (s *session) start() {
-	s.pumps.Store(2)
-	s.wg.Add(4)
+	s.wg.Add(1)
 	go s.serveRequests()
-	go s.pump(s.ch)
-	go s.pump(s.ch.Stderr())
-	go s.writer()
-}
-
-func (s *session) pump(r io.Reader) {
-	defer s.wg.Done()
-	defer func() {
-		if s.pumps.Add(-1) == 0 {
-			close(s.out)
-		}
-	}()
-	var buf *[chunkSize]byte
-	defer func() { putChunkBuf(buf) }()
-	for {
-		if buf == nil {
-			buf = getChunkBuf()
-		}
-		n, err := r.Read(buf[:])
-		if n > 0 {
-			select {
-			case s.out <- chunk{buf: buf, data: buf[:n]}:
-				buf = nil // Read returns it to the pool
-			case <-s.closed:
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
+	s.relay.Start(s.ch, s.ch, s.ch.Stderr())
 }
 
 func (s *session) serveRequests() {
@@ -267,60 +225,13 @@ func (s *session) setExit(st core.Status) bool {
 	return did
 }
 
-func (s *session) writer() {
-	defer s.wg.Done()
-	for {
-		select {
-		case r := <-s.writes:
-			n, err := s.ch.Write(r.p)
-			r.res <- writeRes{n, err}
-		case <-s.closed:
-			return
-		case <-s.reqsDone:
-			return
-		}
-	}
-}
-
 // PID returns 0: a remote process has no local pid.
 func (s *session) PID() int { return 0 }
 
 // Read returns the merged output. The first session of a new connection
 // starts with the server's banner. io.EOF comes once the output ended and
 // the exit is known.
-func (s *session) Read(p []byte) (int, error) {
-	if len(s.pending) > 0 {
-		n := copy(p, s.pending)
-		s.pending = s.pending[n:]
-		s.recycle()
-		return n, nil
-	}
-	select {
-	case c, ok := <-s.out:
-		if ok {
-			n := copy(p, c.data)
-			s.pending, s.pendingBuf = c.data[n:], c.buf
-			s.recycle()
-			return n, nil
-		}
-		select {
-		case <-s.exited:
-		case <-s.closed:
-		}
-		return 0, io.EOF
-	case <-s.closed:
-		return 0, io.EOF
-	}
-}
-
-// recycle returns the pending chunk's buffer to the pool once Read has
-// handed all of it out.
-func (s *session) recycle() {
-	if len(s.pending) == 0 && s.pendingBuf != nil {
-		putChunkBuf(s.pendingBuf)
-		s.pending, s.pendingBuf = nil, nil
-	}
-}
+func (s *session) Read(p []byte) (int, error) { return s.relay.Read(p) }
 
 // errChannelGone is the error of a call on an ended session: it matches
 // core.ErrSessionExited and, when the connection was lost,
@@ -351,34 +262,7 @@ const reasonConnectionLost = "connection lost"
 
 // Write sends input. It returns when ctx is done even if the remote side
 // does not read; the bytes already handed to the channel are still sent.
-func (s *session) Write(ctx context.Context, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	req := writeReq{p: bytes.Clone(p), res: make(chan writeRes, 1)}
-	select {
-	case s.writes <- req:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	case <-s.closed:
-		return 0, s.errChannelGone()
-	case <-s.reqsDone:
-		return 0, s.errChannelGone()
-	}
-	select {
-	case r := <-req.res:
-		if r.err != nil {
-			if s.ExitCause() != nil {
-				// The write raced the loss: say it was the loss.
-				return r.n, s.errChannelGone()
-			}
-			return r.n, fmt.Errorf("ssh write: %w", r.err)
-		}
-		return r.n, nil
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
-}
+func (s *session) Write(ctx context.Context, p []byte) (int, error) { return s.relay.Write(ctx, p) }
 
 // Exited is closed when the remote program reported its exit, or the
 // channel or connection ended.
@@ -460,6 +344,7 @@ func (s *session) Close(ctx context.Context) error {
 		return err
 	}
 	s.wg.Wait()
+	s.relay.Wait()
 	if s.release != nil {
 		s.release()
 	}
