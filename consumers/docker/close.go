@@ -41,6 +41,7 @@ func (s *session) Close(ctx context.Context) error {
 	s.cancel()
 	s.relOnce.Do(func() { close(s.closed) })
 	s.wg.Wait()
+	s.relay.Wait()
 	s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
 	s.closeOK = true
 	return nil

@@ -1,17 +1,15 @@
 package docker
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
 
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/relay"
 )
 
 // session is one program on a container TTY: a core.BackendSession. The
@@ -27,15 +25,12 @@ type session struct {
 	created     bool   // the backend created it (Close removes it)
 	execID      string // the exec, for a session in an existing container
 
-	conn   net.Conn      // the hijacked attach stream
-	reader *bufio.Reader // its buffered reader
+	conn  net.Conn      // the hijacked attach stream
+	relay *relay.Stream // its output and input
 
 	ctx    context.Context // lives until Close finished
 	cancel context.CancelFunc
 
-	pending []byte      // output not yet returned; only Read touches it
-	out     chan []byte // output chunks from the pump
-	writes  chan writeReq
 	ownKill atomic.Int32 // kills the session sent that the engine has not reported yet
 	foreign atomic.Bool  // someone else killed or removed the container
 
@@ -44,9 +39,9 @@ type session struct {
 
 	exited     chan struct{}
 	exitOnce   sync.Once
-	streamDone chan struct{} // the attach stream ended
-	closing    chan struct{} // Close has begun
-	closed     chan struct{} // Close has finished its engine work
+	streamDone <-chan struct{} // the attach stream ended
+	closing    chan struct{}   // Close has begun
+	closed     chan struct{}   // Close has finished its engine work
 	closeMu    sync.Mutex
 	closeOK    bool
 	stopOnce   sync.Once
@@ -54,72 +49,28 @@ type session struct {
 	wg         sync.WaitGroup
 }
 
-type writeReq struct {
-	p   []byte
-	res chan writeRes
-}
-
-type writeRes struct {
-	n   int
-	err error
-}
-
 func newSession(b *Backend, sp spawnParams) *session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &session{
+	s := &session{
 		b: b, t: sp.t, shell: sp.shell, marker: sp.marker,
 		ctx: ctx, cancel: cancel,
-		out:        make(chan []byte, 8),
-		writes:     make(chan writeReq),
-		status:     core.Running,
-		exited:     make(chan struct{}),
-		streamDone: make(chan struct{}),
-		closing:    make(chan struct{}),
-		closed:     make(chan struct{}),
+		status:  core.Running,
+		exited:  make(chan struct{}),
+		closing: make(chan struct{}),
+		closed:  make(chan struct{}),
 	}
+	// Input ends with the output: the attach stream's read side ends only
+	// when the engine ends the stream.
+	s.relay = relay.New(relay.Config{Name: "docker", Exited: s.exited, Closed: s.closed,
+		Gone: s.errGone, Cause: s.ExitCause})
+	s.streamDone = s.relay.OutputDone()
+	return s
 }
 
-// attach keeps the hijacked stream and starts the pump and the writer.
+// attach keeps the hijacked stream and starts its relay.
 func (s *session) attach(hj client.HijackedResponse) {
-	s.conn, s.reader = hj.Conn, hj.Reader
-	s.wg.Add(2)
-	go s.pump()
-	go s.writer()
-}
-
-func (s *session) pump() {
-	defer s.wg.Done()
-	defer close(s.streamDone)
-	defer close(s.out)
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := s.reader.Read(buf)
-		if n > 0 {
-			select {
-			case s.out <- bytes.Clone(buf[:n]):
-			case <-s.closed:
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (s *session) writer() {
-	defer s.wg.Done()
-	for {
-		select {
-		case r := <-s.writes:
-			n, err := s.conn.Write(r.p)
-			r.res <- writeRes{n, err}
-		case <-s.closed:
-			return
-		case <-s.streamDone:
-			return
-		}
-	}
+	s.conn = hj.Conn
+	s.relay.Start(hj.Conn, hj.Reader)
 }
 
 // setExit records the exit once and reports whether this call did.
@@ -162,59 +113,12 @@ func (s *session) ContainerID() string { return s.containerID }
 
 // Read returns the TTY's output. io.EOF comes once the output ended and
 // the exit is known.
-func (s *session) Read(p []byte) (int, error) {
-	if len(s.pending) > 0 {
-		n := copy(p, s.pending)
-		s.pending = s.pending[n:]
-		return n, nil
-	}
-	select {
-	case b, ok := <-s.out:
-		if ok {
-			n := copy(p, b)
-			s.pending = b[n:]
-			return n, nil
-		}
-		select {
-		case <-s.exited:
-		case <-s.closed:
-		}
-		return 0, io.EOF
-	case <-s.closed:
-		return 0, io.EOF
-	}
-}
+func (s *session) Read(p []byte) (int, error) { return s.relay.Read(p) }
 
 // Write sends input to the TTY. It returns when ctx is done even if the
 // program does not read; bytes already handed to the stream are still
 // sent.
-func (s *session) Write(ctx context.Context, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	req := writeReq{p: bytes.Clone(p), res: make(chan writeRes, 1)}
-	select {
-	case s.writes <- req:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	case <-s.closed:
-		return 0, s.errGone()
-	case <-s.streamDone:
-		return 0, s.errGone()
-	}
-	select {
-	case r := <-req.res:
-		if r.err != nil {
-			if s.ExitCause() != nil {
-				return r.n, s.errGone()
-			}
-			return r.n, fmt.Errorf("docker write: %w", r.err)
-		}
-		return r.n, nil
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
-}
+func (s *session) Write(ctx context.Context, p []byte) (int, error) { return s.relay.Write(ctx, p) }
 
 // errGone is the error of a call on an ended session: it matches
 // core.ErrSessionExited and, when the container was stopped under the
