@@ -1,0 +1,60 @@
+package core
+
+import "sync"
+
+// ExitLatch records a backend session's exit once, for the
+// BackendSession methods Exited and ExitStatus: the first Set wins, and
+// Exited is closed after the status is recorded, so that whoever sees
+// Exited closed reads the final status. Its zero value is ready; it must
+// not be copied after first use. A backend embeds it or answers with it.
+type ExitLatch struct {
+	mu     sync.Mutex
+	ch     chan struct{} // made on first use
+	status Status
+	done   bool
+}
+
+// Set records st as the exit status and closes Exited, the first time it
+// is called; later calls change nothing. It reports whether this call
+// recorded the exit.
+func (l *ExitLatch) Set(st Status) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return false
+	}
+	l.status, l.done = st, true
+	close(l.chanLocked())
+	return true
+}
+
+// Exited is closed once the exit is recorded (Set).
+func (l *ExitLatch) Exited() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.chanLocked()
+}
+
+// ExitStatus returns the recorded exit status, Running before Set.
+func (l *ExitLatch) ExitStatus() Status {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		return Running
+	}
+	return l.status
+}
+
+// Done reports whether the exit is recorded: Exited is closed.
+func (l *ExitLatch) Done() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.done
+}
+
+func (l *ExitLatch) chanLocked() chan struct{} {
+	if l.ch == nil {
+		l.ch = make(chan struct{})
+	}
+	return l.ch
+}
