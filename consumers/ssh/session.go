@@ -26,11 +26,8 @@ type session struct {
 
 	relay *relay.Stream // the channel's output and input
 
-	mu     sync.Mutex
-	status core.Status
+	exit core.ExitLatch
 
-	exited   chan struct{}
-	exitOnce sync.Once
 	reqsDone chan struct{} // the channel is closed on both sides
 	closing  chan struct{} // Close has begun
 	closed   chan struct{} // Close has closed the channel
@@ -55,8 +52,6 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 		pty:      !t.NoPTY,
 		modes:    mergedModes(t.Modes),
 		grace:    t.closeGrace(),
-		status:   core.Running,
-		exited:   make(chan struct{}),
 		reqsDone: make(chan struct{}),
 		closing:  make(chan struct{}),
 		closed:   make(chan struct{}),
@@ -64,7 +59,7 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 	// Input ends when the channel is closed on both sides, not with the
 	// output: the server's EOF is a half-close, after which a program
 	// without a PTY may still read.
-	s.relay = relay.New(relay.Config{Name: "ssh", Exited: s.exited, Closed: s.closed, WriteEnd: s.reqsDone,
+	s.relay = relay.New(relay.Config{Name: "ssh", Exited: s.exit.Exited(), Closed: s.closed, WriteEnd: s.reqsDone,
 		Gone: s.errChannelGone, Cause: s.ExitCause})
 	if err := s.setup(ctx, t, req, line); err != nil {
 		_ = s.ch.Close()
@@ -179,12 +174,12 @@ func (s *session) serveRequests() {
 		case "exit-status":
 			var m exitStatusMsg
 			if gossh.Unmarshal(r.Payload, &m) == nil {
-				s.setExit(core.ExitedWithCode(int(m.Status)))
+				s.exit.Set(core.ExitedWithCode(int(m.Status)))
 			}
 		case "exit-signal":
 			var m exitSignalMsg
 			if gossh.Unmarshal(r.Payload, &m) == nil {
-				s.setExit(core.ExitedWithSignal("SIG" + m.Signal))
+				s.exit.Set(core.ExitedWithSignal("SIG" + m.Signal))
 			}
 		}
 		if r.WantReply {
@@ -206,23 +201,10 @@ func (s *session) serveRequests() {
 	if s.c.isDead() && st.Reason != "closed" {
 		st.Reason = reasonConnectionLost
 	}
-	if s.setExit(st) && st.Reason == reasonConnectionLost {
+	if s.exit.Set(st) && st.Reason == reasonConnectionLost {
 		s.c.log.Info("ssh session ended: connection lost", "host", s.c.target.Host, "port", s.c.target.port(), "user", s.c.target.User, "cause", s.c.cause())
 	}
 	close(s.reqsDone)
-}
-
-// setExit records the exit once and reports whether this call did.
-func (s *session) setExit(st core.Status) bool {
-	did := false
-	s.exitOnce.Do(func() {
-		s.mu.Lock()
-		s.status = st
-		s.mu.Unlock()
-		close(s.exited)
-		did = true
-	})
-	return did
 }
 
 // PID returns 0: a remote process has no local pid.
@@ -266,21 +248,17 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) { return s.r
 
 // Exited is closed when the remote program reported its exit, or the
 // channel or connection ended.
-func (s *session) Exited() <-chan struct{} { return s.exited }
+func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }
 
 // ExitStatus returns the remote exit status, core.Running before.
-func (s *session) ExitStatus() core.Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.status
-}
+func (s *session) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // Resize sends a window change. Without a PTY it does nothing.
 func (s *session) Resize(ctx context.Context, size core.Size) error {
 	if !s.pty {
 		return nil
 	}
-	if s.isExited() {
+	if s.exit.Done() {
 		return s.errChannelGone()
 	}
 	_, err := s.request(ctx, "window-change", false, gossh.Marshal(windowChangeMsg{Columns: uint32(size.Cols), Rows: uint32(size.Rows)}))
@@ -288,15 +266,6 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 		return fmt.Errorf("ssh window change: %w", err)
 	}
 	return nil
-}
-
-func (s *session) isExited() bool {
-	select {
-	case <-s.exited:
-		return true
-	default:
-		return false
-	}
 }
 
 // Close ends the remote program and the channel. It hangs the program up
@@ -318,13 +287,13 @@ func (s *session) Close(ctx context.Context) error {
 		wait time.Duration
 	}{{"HUP", s.grace / 2}, {"TERM", s.grace / 2}, {"KILL", s.grace}}
 	for _, st := range steps {
-		if s.isExited() || ctx.Err() != nil {
+		if s.exit.Done() || ctx.Err() != nil {
 			break
 		}
 		_, _ = s.request(ctx, "signal", false, gossh.Marshal(signalMsg{Signal: st.sig}))
 		t := time.NewTimer(st.wait)
 		select {
-		case <-s.exited:
+		case <-s.exit.Exited():
 		case <-t.C:
 		case <-ctx.Done():
 		}

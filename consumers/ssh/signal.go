@@ -57,7 +57,7 @@ func (s *session) ttyChar(sig core.Signal) (byte, bool) {
 //
 // TargetPGID is always 0: the remote group cannot be named.
 func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
-	if s.isExited() {
+	if s.exit.Done() {
 		return core.SignalResult{}, s.errChannelGone()
 	}
 	if req.Signal == core.SIGKILL && !req.AllowLeader {
@@ -74,7 +74,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 		t := time.NewTimer(time.Second)
 		defer t.Stop()
 		select {
-		case <-s.exited:
+		case <-s.exit.Exited():
 			return core.SignalResult{Delivered: true, Leader: true, Method: "ssh-signal"}, nil
 		case <-t.C:
 		case <-ctx.Done():
