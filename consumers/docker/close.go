@@ -33,7 +33,7 @@ func (s *session) Close(ctx context.Context) error {
 		// The program is gone: its stream ends, and the exit is known,
 		// unless the engine stopped reporting it.
 		select {
-		case <-s.exited:
+		case <-s.Exited():
 		case <-ctx.Done():
 		}
 		_ = s.conn.Close()

@@ -34,11 +34,8 @@ type session struct {
 	ownKill atomic.Int32 // kills the session sent that the engine has not reported yet
 	foreign atomic.Bool  // someone else killed or removed the container
 
-	mu     sync.Mutex
-	status core.Status
+	exit core.ExitLatch
 
-	exited     chan struct{}
-	exitOnce   sync.Once
 	streamDone <-chan struct{} // the attach stream ended
 	closing    chan struct{}   // Close has begun
 	closed     chan struct{}   // Close has finished its engine work
@@ -54,14 +51,12 @@ func newSession(b *Backend, sp spawnParams) *session {
 	s := &session{
 		b: b, t: sp.t, shell: sp.shell, marker: sp.marker,
 		ctx: ctx, cancel: cancel,
-		status:  core.Running,
-		exited:  make(chan struct{}),
 		closing: make(chan struct{}),
 		closed:  make(chan struct{}),
 	}
 	// Input ends with the output: the attach stream's read side ends only
 	// when the engine ends the stream.
-	s.relay = relay.New(relay.Config{Name: "docker", Exited: s.exited, Closed: s.closed,
+	s.relay = relay.New(relay.Config{Name: "docker", Exited: s.exit.Exited(), Closed: s.closed,
 		Gone: s.errGone, Cause: s.ExitCause})
 	s.streamDone = s.relay.OutputDone()
 	return s
@@ -74,17 +69,7 @@ func (s *session) attach(hj client.HijackedResponse) {
 }
 
 // setExit records the exit once and reports whether this call did.
-func (s *session) setExit(st core.Status) bool {
-	did := false
-	s.exitOnce.Do(func() {
-		s.mu.Lock()
-		s.status = st
-		s.mu.Unlock()
-		close(s.exited)
-		did = true
-	})
-	return did
-}
+func (s *session) setExit(st core.Status) bool { return s.exit.Set(st) }
 
 // isClosing reports that Close has begun.
 func (s *session) isClosing() bool {
@@ -96,14 +81,8 @@ func (s *session) isClosing() bool {
 	}
 }
 
-func (s *session) isExited() bool {
-	select {
-	case <-s.exited:
-		return true
-	default:
-		return false
-	}
-}
+// isExited reports that the exit is known.
+func (s *session) isExited() bool { return s.exit.Done() }
 
 // PID returns 0: the program's pid lives in the container's namespace.
 func (s *session) PID() int { return 0 }
@@ -145,14 +124,10 @@ func (s *session) ExitCause() error {
 }
 
 // Exited is closed when the program's exit is known.
-func (s *session) Exited() <-chan struct{} { return s.exited }
+func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }
 
 // ExitStatus returns the exit status, core.Running before.
-func (s *session) ExitStatus() core.Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.status
-}
+func (s *session) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // Resize changes the TTY's size.
 func (s *session) Resize(ctx context.Context, size core.Size) error {

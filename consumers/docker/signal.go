@@ -61,7 +61,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 			// The program died before the kill, most likely of an
 			// earlier signal: report delivery once the exit is known.
 			select {
-			case <-s.exited:
+			case <-s.Exited():
 				if req.Signal == core.SIGKILL {
 					return core.SignalResult{Delivered: true, Leader: true, Method: "docker-kill"}, nil
 				}
