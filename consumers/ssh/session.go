@@ -29,11 +29,8 @@ type session struct {
 	exit core.ExitLatch
 
 	reqsDone chan struct{} // the channel is closed on both sides
-	closing  chan struct{} // Close has begun
+	closer   core.CloseGuard
 	closed   chan struct{} // Close has closed the channel
-	closeMu  sync.Mutex
-	closeOK  bool
-	stopOnce sync.Once
 	relOnce  sync.Once
 	wg       sync.WaitGroup
 }
@@ -53,7 +50,6 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 		modes:    mergedModes(t.Modes),
 		grace:    t.closeGrace(),
 		reqsDone: make(chan struct{}),
-		closing:  make(chan struct{}),
 		closed:   make(chan struct{}),
 	}
 	// Input ends when the channel is closed on both sides, not with the
@@ -190,7 +186,7 @@ func (s *session) serveRequests() {
 	st := core.Status{Kind: core.StatusExited, ExitCode: -1}
 	t := time.NewTimer(time.Second)
 	select {
-	case <-s.closing:
+	case <-s.closer.Closing():
 		st.Reason = "closed"
 	case <-s.c.dead:
 		st.Reason = reasonConnectionLost
@@ -276,12 +272,11 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 // the PTY's foreground group when the channel closes. What Close cannot
 // reach is described in the package documentation.
 func (s *session) Close(ctx context.Context) error {
-	s.closeMu.Lock()
-	defer s.closeMu.Unlock()
-	if s.closeOK {
-		return nil
-	}
-	s.stopOnce.Do(func() { close(s.closing) })
+	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
+}
+
+// closeAttempt is one attempt at Close; a failed one may be retried.
+func (s *session) closeAttempt(ctx context.Context) error {
 	steps := []struct {
 		sig  string
 		wait time.Duration
@@ -317,7 +312,6 @@ func (s *session) Close(ctx context.Context) error {
 	if s.release != nil {
 		s.release()
 	}
-	s.closeOK = true
 	return nil
 }
 
