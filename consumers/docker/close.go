@@ -14,12 +14,11 @@ import (
 // left. A Close that cannot prove this returns *core.CleanupError and may
 // be retried.
 func (s *session) Close(ctx context.Context) error {
-	s.closeMu.Lock()
-	defer s.closeMu.Unlock()
-	if s.closeOK {
-		return nil
-	}
-	s.stopOnce.Do(func() { close(s.closing) })
+	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
+}
+
+// closeAttempt is one attempt at Close; a failed one may be retried.
+func (s *session) closeAttempt(ctx context.Context) error {
 	var err error
 	if s.created {
 		err = s.closeContainer(ctx)
@@ -43,6 +42,5 @@ func (s *session) Close(ctx context.Context) error {
 	s.wg.Wait()
 	s.relay.Wait()
 	s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
-	s.closeOK = true
 	return nil
 }

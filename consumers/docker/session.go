@@ -37,11 +37,8 @@ type session struct {
 	exit core.ExitLatch
 
 	streamDone <-chan struct{} // the attach stream ended
-	closing    chan struct{}   // Close has begun
-	closed     chan struct{}   // Close has finished its engine work
-	closeMu    sync.Mutex
-	closeOK    bool
-	stopOnce   sync.Once
+	closer     core.CloseGuard
+	closed     chan struct{} // Close has finished its engine work
 	relOnce    sync.Once
 	wg         sync.WaitGroup
 }
@@ -51,8 +48,7 @@ func newSession(b *Backend, sp spawnParams) *session {
 	s := &session{
 		b: b, t: sp.t, shell: sp.shell, marker: sp.marker,
 		ctx: ctx, cancel: cancel,
-		closing: make(chan struct{}),
-		closed:  make(chan struct{}),
+		closed: make(chan struct{}),
 	}
 	// Input ends with the output: the attach stream's read side ends only
 	// when the engine ends the stream.
@@ -72,14 +68,7 @@ func (s *session) attach(hj client.HijackedResponse) {
 func (s *session) setExit(st core.Status) bool { return s.exit.Set(st) }
 
 // isClosing reports that Close has begun.
-func (s *session) isClosing() bool {
-	select {
-	case <-s.closing:
-		return true
-	default:
-		return false
-	}
-}
+func (s *session) isClosing() bool { return s.closer.IsClosing() }
 
 // isExited reports that the exit is known.
 func (s *session) isExited() bool { return s.exit.Done() }
