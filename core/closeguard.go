@@ -11,8 +11,7 @@ import "sync"
 type CloseGuard struct {
 	mu      sync.Mutex // held while a Close runs
 	ok      bool       // a Close succeeded
-	chMu    sync.Mutex
-	closing chan struct{} // made on first use; closed when Close begins
+	closing signalChan // fired when the first Close begins
 }
 
 // Do closes Closing, then runs close unless an earlier close succeeded,
@@ -25,7 +24,7 @@ func (g *CloseGuard) Do(close func() error) error {
 	if g.ok {
 		return nil
 	}
-	g.begin()
+	g.closing.fire()
 	if err := close(); err != nil {
 		return err
 	}
@@ -34,37 +33,7 @@ func (g *CloseGuard) Do(close func() error) error {
 }
 
 // Closing is closed when the first Close begins.
-func (g *CloseGuard) Closing() <-chan struct{} {
-	g.chMu.Lock()
-	defer g.chMu.Unlock()
-	return g.chanLocked()
-}
+func (g *CloseGuard) Closing() <-chan struct{} { return g.closing.wait() }
 
 // IsClosing reports whether Close has begun.
-func (g *CloseGuard) IsClosing() bool {
-	select {
-	case <-g.Closing():
-		return true
-	default:
-		return false
-	}
-}
-
-// begin closes Closing, once.
-func (g *CloseGuard) begin() {
-	g.chMu.Lock()
-	defer g.chMu.Unlock()
-	ch := g.chanLocked()
-	select {
-	case <-ch:
-	default:
-		close(ch)
-	}
-}
-
-func (g *CloseGuard) chanLocked() chan struct{} {
-	if g.closing == nil {
-		g.closing = make(chan struct{})
-	}
-	return g.closing
-}
+func (g *CloseGuard) IsClosing() bool { return g.closing.isFired() }

@@ -9,9 +9,9 @@ import "sync"
 // not be copied after first use. A backend embeds it or answers with it.
 type ExitLatch struct {
 	mu     sync.Mutex
-	ch     chan struct{} // made on first use
 	status Status
 	done   bool
+	exited signalChan
 }
 
 // Set records st as the exit status and closes Exited, the first time it
@@ -24,16 +24,12 @@ func (l *ExitLatch) Set(st Status) bool {
 		return false
 	}
 	l.status, l.done = st, true
-	close(l.chanLocked())
+	l.exited.fire()
 	return true
 }
 
 // Exited is closed once the exit is recorded (Set).
-func (l *ExitLatch) Exited() <-chan struct{} {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.chanLocked()
-}
+func (l *ExitLatch) Exited() <-chan struct{} { return l.exited.wait() }
 
 // ExitStatus returns the recorded exit status, Running before Set.
 func (l *ExitLatch) ExitStatus() Status {
@@ -46,15 +42,4 @@ func (l *ExitLatch) ExitStatus() Status {
 }
 
 // Done reports whether the exit is recorded: Exited is closed.
-func (l *ExitLatch) Done() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.done
-}
-
-func (l *ExitLatch) chanLocked() chan struct{} {
-	if l.ch == nil {
-		l.ch = make(chan struct{})
-	}
-	return l.ch
-}
+func (l *ExitLatch) Done() bool { return l.exited.isFired() }
