@@ -65,12 +65,26 @@ func TestWaitForTheScreen(t *testing.T) {
 	if err != nil || len(after.Changed) == 0 || before.Rows[4] == after.Rows[4] {
 		t.Fatalf("the snapshot after the wait reports no change: %v %v", after.Changed, err)
 	}
-	// Any change: the program draws a row a second after the wait began.
+	// Any change: the program redraws a row with a new count five times a
+	// second, so whenever the wait begins (however late under load), the
+	// screen changes after it. (A single row drawn a second after the
+	// send was drawn before a wait that began more than a second late,
+	// which then saw no change.)
 	if _, err := s.Signal(ctx, e.owner, r.SessionID, ptysession.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	// The next line is typed once the shell is back at its prompt: a line
+	// typed while the interrupted job was still ending was echoed and then
+	// lost by the shell under load (the send settled inferred_idle and
+	// nothing ran).
+	if back, err := s.Wait(ctx, e.owner, ptysession.WaitRequest{
+		Conditions: []ptysession.WaitCondition{{Kind: ptysession.WaitInput, Target: id}},
+		Timeout:    30 * time.Second,
+	}); err != nil || !back.Fired {
+		t.Fatalf("wait for the shell after the interrupt: %+v %v", back, err)
+	}
 	if _, err := s.Send(ctx, e.owner, r.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{
-		Data:    `printf '\033[?1049h\033[2J\033[H'; sleep 1; printf '\033[9;1Htick'; sleep 60`,
+		Data:    `printf '\033[?1049h\033[2J\033[H'; i=0; while [ $i -lt 300 ]; do i=$((i+1)); printf '\033[9;1Htick %d' $i; sleep 0.2; done`,
 		Timeout: 500 * time.Millisecond,
 	}}); err != nil {
 		t.Fatal(err)
