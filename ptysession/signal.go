@@ -32,8 +32,11 @@ type SignalResult struct {
 // (see [CommandMode]) no shell exists: the top-level process is the
 // program, and every signal reaches it (SIGKILL ends the session). The
 // result holds what the session printed after the signal, until its
-// output went quiet (a few seconds at most), and moves owner's tail
-// position past it, as a send's delta does: a later Tail starts after it.
+// output went quiet and, after a signal to a job, until the session waits
+// for input again where the seam can tell (five seconds at most), so the
+// next send is typed at the shell's prompt, not while the shell takes the
+// terminal back; it moves owner's tail position past that output, as a
+// send's delta does: a later Tail starts after it.
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {
@@ -56,7 +59,7 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 		w.tap.Close()
 		w.tap = nil
 	}
-	res.Output, res.Truncated, _ = w.finish(ctx)
+	res.Output, res.Truncated, _ = w.finish(ctx, r.Delivered && !r.Leader)
 	return res, nil
 }
 

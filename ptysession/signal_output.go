@@ -14,6 +14,10 @@ const (
 	signalFirstOutput = 2 * time.Second
 	signalQuiet       = 250 * time.Millisecond
 	signalMaxWait     = 5 * time.Second
+	// signalInputPoll is how often Signal asks whether the session waits
+	// for input again after a job was signalled (nothing announces that a
+	// program blocked in a read).
+	signalInputPoll = 5 * time.Millisecond
 )
 
 // tapper is implemented by terminals that stream a session's raw output
@@ -51,13 +55,24 @@ func (s *Sessions) watchOutput(owner *core.Owner, id core.SessionID) *signalWatc
 // tail position past it as a send's delta does (output is returned
 // once): what the signal made the program print, and before it whatever
 // owner had not tailed.
-func (w *signalWatch) finish(ctx context.Context) (text string, truncated bool, skipped int64) {
+//
+// After a signal to a job (a group other than the session's top-level
+// one), it also waits, within signalMaxWait, until the session waits for
+// input again, where the seam can tell: a job that prints as it ends and
+// then takes longer than signalQuiet to exit left the caller's next line
+// to be typed while the shell was taking the terminal back, and a shell
+// can lose a line typed in that moment (it was echoed and never ran).
+func (w *signalWatch) finish(ctx context.Context, job bool) (text string, truncated bool, skipped int64) {
 	if w == nil {
 		return "", false, 0
 	}
 	if w.tap != nil {
+		start := time.Now()
 		w.await(ctx)
 		w.tap.Close()
+		if job {
+			w.awaitInput(ctx, signalMaxWait-time.Since(start))
+		}
 	}
 	d, err := w.s.consume(w.owner, w.id, MaxLines)
 	if err != nil {
@@ -80,5 +95,29 @@ func (w *signalWatch) await(ctx context.Context) {
 			return
 		}
 		wait = signalQuiet
+	}
+}
+
+// awaitInput returns once the session waits for input, the seam cannot
+// tell, the session cannot be probed, or within passed.
+func (w *signalWatch) awaitInput(ctx context.Context, within time.Duration) {
+	p, ok := w.s.t.(inputProber)
+	if !ok || within <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	tick := time.NewTicker(signalInputPoll)
+	defer tick.Stop()
+	for {
+		waiting, ok, err := p.WaitingForInput(w.owner, w.id)
+		if waiting || !ok || err != nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }

@@ -50,6 +50,40 @@ func TestSignalReturnsTheOutputThatFollowed(t *testing.T) {
 	})
 }
 
+// TestSignalToAJobReturnsOnceTheShellWaitsForInput interrupts a job that
+// prints as it ends and then takes longer than the output's quiet window
+// to exit: the signal returns once the shell waits for input again, so the
+// next send is typed at its prompt (a line typed while the shell took the
+// terminal back was echoed and lost under load), and the next send runs.
+func TestSignalToAJobReturnsOnceTheShellWaitsForInput(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{
+			Data: `bash -c 'trap "echo ending; sleep 0.8; exit 3" INT; echo waiting; sleep 60 & wait'`,
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Delta, "waiting") {
+			waitTailSuffix(t, s, owner, r.SessionID, "waiting\n")
+		}
+		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
+		if err != nil || !sr.Delivered || sr.Leader {
+			t.Fatalf("signal: %+v %v", sr, err)
+		}
+		waiting, ok, err := s.t.(inputProber).WaitingForInput(owner, r.SessionID)
+		if err != nil || !ok || !waiting {
+			t.Fatalf("right after the signal returned (output %q): waiting %v (can tell %v, %v), want the shell waiting for input", sr.Output, waiting, ok, err)
+		}
+		after, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo next-$((6*7))"}})
+		if err != nil || !strings.Contains(after.Delta, "next-42") {
+			t.Fatalf("the send after the signal: %q %v", after.Delta, err)
+		}
+	})
+}
+
 // TestOpenSetsTheTerminalSize opens a shell on an 80x24 terminal; a half
 // given size takes the default's other dimension.
 func TestOpenSetsTheTerminalSize(t *testing.T) {
