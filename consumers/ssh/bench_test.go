@@ -77,12 +77,13 @@ func BenchmarkFloodThroughput(b *testing.B) {
 	tg := &Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: Auth{KeyFiles: []string{keyFile}},
 		HostKeys: HostKeyPolicy{KnownHostsFiles: []string{kh}}}
 	ctx := context.Background()
-	var ours, theirs, oursCPU, theirsCPU time.Duration
+	var ours, theirs time.Duration
+	var oursUse, theirsUse sshdtest.Usage
 	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		be := newBackend(nil)
-		cpu0 := sshdtest.ProcessCPU()
+		use0 := sshdtest.ProcessUsage()
 		t0 := time.Now()
 		s, err := be.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", flood}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg})
 		if err != nil {
@@ -90,18 +91,18 @@ func BenchmarkFloodThroughput(b *testing.B) {
 		}
 		n, err := io.Copy(io.Discard, readerFunc(s.Read))
 		ours += time.Since(t0)
-		oursCPU += sshdtest.ProcessCPU() - cpu0
+		oursUse = oursUse.Add(sshdtest.ProcessUsage().Sub(use0))
 		if err != nil || n < size {
 			b.Fatalf("read %d bytes, %v", n, err)
 		}
 		_ = s.Close(ctx)
 
-		wall, cpu, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
+		wall, use, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
 		if err != nil {
 			b.Fatal(err)
 		}
 		theirs += wall
-		theirsCPU += cpu
+		theirsUse = theirsUse.Add(use)
 	}
 	mb := float64(size) * float64(b.N) / (1 << 20)
 	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
@@ -109,6 +110,10 @@ func BenchmarkFloodThroughput(b *testing.B) {
 	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "ours/openssh")
 	// The client's own CPU time per MB (user and system), which the load
 	// of a shared machine does not change as much as the wall clock.
-	b.ReportMetric(float64(oursCPU.Microseconds())/1000/mb, "cpu-ms/MB-ours")
-	b.ReportMetric(float64(theirsCPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
+	b.ReportMetric(float64(oursUse.CPU.Microseconds())/1000/mb, "cpu-ms/MB-ours")
+	b.ReportMetric(float64(theirsUse.CPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
+	// Voluntary context switches per MB: how often a thread of the client
+	// went to sleep waiting (for the network, for another thread).
+	b.ReportMetric(float64(oursUse.Waits)/mb, "waits/MB-ours")
+	b.ReportMetric(float64(theirsUse.Waits)/mb, "waits/MB-openssh")
 }

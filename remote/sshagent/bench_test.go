@@ -73,13 +73,14 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	const size = 32 << 20
 	flood := "yes 012345678901234567890123456789012345678901234567890123456789012345678 | head -c " + strconv.Itoa(size)
 	req := core.BackendRequest{Command: []string{"sh", "-c", flood}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg}
-	var ours, spawn, theirs, oursCPU, theirsCPU time.Duration
+	var ours, spawn, theirs time.Duration
+	var oursUse, theirsUse sshdtest.Usage
 	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// The agent and its ssh connection end with their last session:
 		// every spawn dials, probes and starts the agent afresh.
-		cpu0 := sshdtest.ProcessCPU()
+		use0 := sshdtest.ProcessUsage()
 		t0 := time.Now()
 		s, err := be.Spawn(ctx, req)
 		if err != nil {
@@ -88,18 +89,18 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 		spawn += time.Since(t0)
 		n, err := io.Copy(io.Discard, readFunc(s.Read))
 		ours += time.Since(t0)
-		oursCPU += sshdtest.ProcessCPU() - cpu0
+		oursUse = oursUse.Add(sshdtest.ProcessUsage().Sub(use0))
 		if err != nil || n < size {
 			b.Fatalf("read %d bytes, %v", n, err)
 		}
 		_ = s.Close(ctx)
 
-		wall, cpu, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
+		wall, use, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
 		if err != nil {
 			b.Fatal(err)
 		}
 		theirs += wall
-		theirsCPU += cpu
+		theirsUse = theirsUse.Add(use)
 	}
 	mb := float64(size) * float64(b.N) / (1 << 20)
 	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
@@ -107,8 +108,12 @@ func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "ours/openssh")
 	b.ReportMetric(float64(spawn.Milliseconds())/float64(b.N), "ms/spawn-ours")
 	// The local client's CPU time per MB (the agent's is on the far side).
-	b.ReportMetric(float64(oursCPU.Microseconds())/1000/mb, "cpu-ms/MB-ours")
-	b.ReportMetric(float64(theirsCPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
+	b.ReportMetric(float64(oursUse.CPU.Microseconds())/1000/mb, "cpu-ms/MB-ours")
+	b.ReportMetric(float64(theirsUse.CPU.Microseconds())/1000/mb, "cpu-ms/MB-openssh")
+	// Voluntary context switches per MB: how often a thread of the client
+	// went to sleep waiting (for the network, for another thread).
+	b.ReportMetric(float64(oursUse.Waits)/mb, "waits/MB-ours")
+	b.ReportMetric(float64(theirsUse.Waits)/mb, "waits/MB-openssh")
 }
 
 // BenchmarkAgentConnect measures Dialer.Connect to a far side whose
