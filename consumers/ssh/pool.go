@@ -282,6 +282,7 @@ func dial(ctx context.Context, t *Target, key string, log *slog.Logger) (*conn, 
 		Auth:              methods,
 		HostKeyCallback:   hk.check,
 		HostKeyAlgorithms: hk.algorithms(addr),
+		Config:            gossh.Config{Ciphers: clientCiphers()},
 		BannerCallback: func(msg string) error {
 			banner.WriteString(msg)
 			return nil
