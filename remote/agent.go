@@ -115,7 +115,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts AgentOptions) error 
 		return err
 	}
 	cfg := muxConfig()
-	mux, err := yamux.Server(rw, cfg)
+	mux, err := yamux.Server(newFrameConn(rw), cfg)
 	if err != nil {
 		_ = rw.Close()
 		return err

@@ -70,7 +70,7 @@ func Connect(ctx context.Context, rw io.ReadWriteCloser) (*Conn, error) {
 		_ = rw.Close()
 		return nil, r.err
 	}
-	mux, err := yamux.Client(rw, muxConfig())
+	mux, err := yamux.Client(newFrameConn(rw), muxConfig())
 	if err != nil {
 		_ = rw.Close()
 		return nil, err
