@@ -39,7 +39,7 @@ func cipherOrder(supported []string, aesGCMHardware bool) []string {
 // carry-less multiplication instructions on this CPU.
 func hasAESGCMHardware() bool {
 	switch runtime.GOARCH {
-	case "amd64", "386":
+	case "amd64":
 		return cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ
 	case "arm64":
 		return cpu.ARM64.HasAES && cpu.ARM64.HasPMULL
