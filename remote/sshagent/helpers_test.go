@@ -116,6 +116,10 @@ func newService(t *testing.T, b core.Backend) *core.Service {
 // must notice its stream ended and clean up by itself.
 func killConnection(t *testing.T, agentPID int) {
 	t.Helper()
+	// Name the processes first, then kill: once the session's sshd is
+	// killed, its parent (the connection's monitor) exits and can no
+	// longer be read.
+	var kill []int
 	pid := agentPID
 	for range 2 {
 		pid = parentOf(t, pid)
@@ -127,6 +131,9 @@ func killConnection(t *testing.T, agentPID int) {
 		if strings.Contains(string(cmdline), "sshd_config") {
 			break // the listener: keep it
 		}
+		kill = append(kill, pid)
+	}
+	for _, pid := range kill {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
