@@ -143,6 +143,40 @@ func (bs *backendSuite) testInputWatcher(t *testing.T) {
 	require.True(t, again.New, "the wait after a line was read and answered is not new since the baseline before it: %+v, base %+v", again, first.Now)
 }
 
+// testInputWatcherNewReader: the wait after a line is new when the line
+// was read on another thread than the wait before it, though the threads
+// had the same number of wake-ups when blocked (the thread-repl child
+// makes them coincide on purpose; a Go, JVM or Node REPL does it by
+// chance). A backend that told waits apart by the wake-up count alone
+// would never settle such a send on stdin_read. On a loaded machine the Go
+// runtime can add a wake-up to one of the child's reads: the sub-test
+// checks every line and needs at least one pair of waits whose counts
+// coincided.
+func (bs *backendSuite) testInputWatcherNewReader(t *testing.T) {
+	s, c := bs.start(t, suiteSize, "thread-repl")
+	iw, ok := s.(core.InputWatcher)
+	if !ok {
+		t.Skip("the backend's sessions are no core.InputWatcher: it cannot tell when its program waits for input")
+	}
+	mustSee(t, c, "> ")
+	if _, err := iw.InputWait(core.InputBaseline{}, 0); err != nil {
+		t.Skipf("the backend cannot tell here: %v", err)
+	}
+	prev := awaitInput(t, iw, c, core.InputBaseline{})
+	coincided := 0
+	for _, line := range []string{"one", "two", "three", "four", "five"} {
+		write(t, s, line+"\r")
+		mustSee(t, c, line+"\r\n"+line+"\r\n> ")
+		w := awaitInput(t, iw, c, prev.Now)
+		if w.Now.Wakes == prev.Now.Wakes {
+			coincided++
+		}
+		require.True(t, w.New, "the wait after %q, read on another thread, is not new since the baseline before it: %+v, base %+v", line, w, prev.Now)
+		prev = w
+	}
+	require.Positive(t, coincided, "the premise: thread-repl blocks its reads with the same wake-ups; no two did (its output: %q)", c.snapshot())
+}
+
 // awaitInput asks until the program waits for input with everything it
 // printed taken in, and returns that answer.
 func awaitInput(t *testing.T, iw core.InputWatcher, c *collector, base core.InputBaseline) core.InputWait {

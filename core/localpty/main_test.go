@@ -6,11 +6,17 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/ptyseam/ptyseam/internal/threadrepl"
 )
 
 // TestMain checks for leaked goroutines and for any process a test left
 // behind (every test marks its sessions with testMarkerPrefix).
 func TestMain(m *testing.M) {
+	if os.Getenv(threadREPLEnv) == "1" {
+		// A session of a test runs this binary as the thread REPL.
+		os.Exit(threadrepl.Run())
+	}
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
 		if pids := markedProcesses(testMarkerPrefix, true); len(pids) > 0 {
 			fmt.Fprintf(os.Stderr, "localpty tests left processes behind: %v\n", pids)

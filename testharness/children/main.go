@@ -16,6 +16,10 @@
 //	                         position (ESC[6n) in raw mode, print the replies
 //	                         or "timeout"
 //	slow-prompt D            wait D, then behave as echo-repl
+//	thread-repl              an echo REPL ("exit" quits) that reads every
+//	                         line on a new OS thread, each blocked in its
+//	                         read with the same voluntary context switch
+//	                         count (internal/threadrepl)
 //	burst-exit BYTES [CODE]  write BYTES of the burst pattern and its checksum
 //	                         line, then exit at once
 //	exit-with CODE|SIGNAL    exit with the code, or die by the signal
@@ -46,6 +50,7 @@ var commands = map[string]command{
 	"ignore-term":       {runIgnoreTerm, "ignore-term"},
 	"term-queries":      {runTermQueries, "term-queries [SECONDS]"},
 	"slow-prompt":       {runSlowPrompt, "slow-prompt DURATION"},
+	"thread-repl":       {runThreadREPL, "thread-repl"},
 	"burst-exit":        {runBurstExit, "burst-exit BYTES [CODE]"},
 	"exit-with":         {runExitWith, "exit-with CODE|SIGNAL"},
 	"report-size":       {runReportSize, "report-size"},
