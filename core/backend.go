@@ -80,10 +80,12 @@ type BackendSession interface {
 // other evidence (the prompt marker, exit, silence).
 type InputWatcher interface {
 	// Foreground is a cheap look (no walk of the program's processes) at
-	// who holds the terminal: Group and Leader, and when Leader, Wakes of
-	// the top-level process alone (a valid baseline for a shell that is
-	// its terminal's only reader). On an error, Group and Leader are still
-	// filled when the holder was known.
+	// who holds the terminal: Group and Leader, and when Leader, Wakes and
+	// Readers of the top-level process's main thread alone (a valid
+	// baseline for a shell whose main thread is its terminal's only
+	// reader; with any other reader, a later InputWait finds other
+	// Readers and reports the wait New). On an error, Group and Leader
+	// are still filled when the holder was known.
 	Foreground() (InputBaseline, error)
 	// InputWait answers the question against base (zero: any wait is
 	// new). taken counts the bytes of Read's output the service has taken
@@ -91,20 +93,32 @@ type InputWatcher interface {
 	InputWait(base InputBaseline, taken uint64) (InputWait, error)
 }
 
-// InputBaseline marks who holds the terminal and how far their wait for
-// input has got.
+// InputBaseline marks who holds the terminal, which of its tasks wait for
+// input and how far their wait has got.
 type InputBaseline struct {
 	Group  int  // the foreground process group ([SignalResult.TargetPGID]'s ids), 0 when unknown
 	Leader bool // Group is the top-level process's own (a shell at its prompt)
 	// Wakes counts how often the holder's tasks waiting on the terminal
 	// woke and blocked again; only equality means anything.
 	Wakes uint64
+	// Readers names the tasks Wakes counts: the thread id of a lone
+	// reader; for several, a fingerprint of their ids with the top bit
+	// set (never a thread id); 0 when none waits or the backend does not
+	// tell. Wakes alone cannot tell two waits apart when the reading
+	// thread changed in between (a Go, JVM or Node program): another
+	// thread can block with the count the old one had.
+	Readers uint64
 }
 
 // Differs reports whether b marks another wait than base: another group,
-// or a reader that woke since.
+// other readers, or a reader that woke since. Readers count only when both
+// name them: a baseline from a backend or remote peer that does not is
+// compared on Group and Wakes, as before there were Readers.
 func (b InputBaseline) Differs(base InputBaseline) bool {
-	return b.Group != base.Group || b.Wakes != base.Wakes
+	if b.Group != base.Group || b.Wakes != base.Wakes {
+		return true
+	}
+	return b.Readers != 0 && base.Readers != 0 && b.Readers != base.Readers
 }
 
 // InputWait is a backend's answer to the service's question.

@@ -102,10 +102,14 @@ type wireStatus struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
+// wireBaseline is core.InputBaseline. Readers was added within version 1:
+// a peer without it drops it, and core.InputBaseline.Differs then compares
+// Group and Wakes alone, as that peer did.
 type wireBaseline struct {
-	Group  int    `json:"group"`
-	Leader bool   `json:"leader"`
-	Wakes  uint64 `json:"wakes"`
+	Group   int    `json:"group"`
+	Leader  bool   `json:"leader"`
+	Wakes   uint64 `json:"wakes"`
+	Readers uint64 `json:"readers,omitempty"`
 }
 
 type wireInputWait struct {
@@ -152,14 +156,14 @@ func (w *wireStatus) status() core.Status {
 }
 
 func toWireBaseline(b core.InputBaseline) *wireBaseline {
-	return &wireBaseline{Group: b.Group, Leader: b.Leader, Wakes: b.Wakes}
+	return &wireBaseline{Group: b.Group, Leader: b.Leader, Wakes: b.Wakes, Readers: b.Readers}
 }
 
 func (w *wireBaseline) baseline() core.InputBaseline {
 	if w == nil {
 		return core.InputBaseline{}
 	}
-	return core.InputBaseline{Group: w.Group, Leader: w.Leader, Wakes: w.Wakes}
+	return core.InputBaseline{Group: w.Group, Leader: w.Leader, Wakes: w.Wakes, Readers: w.Readers}
 }
 
 func toWireInputWait(iw core.InputWait) *wireInputWait {

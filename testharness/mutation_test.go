@@ -32,6 +32,8 @@ var backendMutations = map[string]string{
 	"drop-tail":    "OutputAtExit", // the last chunk before EOF is lost
 	"wrong-status": "ExitCode",     // the exit code is misreported
 	"ignore-taken": "InputWatcher", // output the caller has not taken in does not count as in flight
+	// waits told apart by the wake-up count alone, as before readers
+	"ignore-readers": "InputWatcherNewReader",
 }
 
 func TestSuitesCatchMutations(t *testing.T) {
@@ -212,6 +214,12 @@ func (s *mutatedSession) Foreground() (core.InputBaseline, error) {
 func (s *mutatedSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
 	if s.mode == "ignore-taken" {
 		taken = ^uint64(0)
+	}
+	if s.mode == "ignore-readers" {
+		base.Readers = 0
+		w, err := s.BackendSession.(core.InputWatcher).InputWait(base, taken)
+		w.Now.Readers = 0
+		return w, err
 	}
 	return s.BackendSession.(core.InputWatcher).InputWait(base, taken)
 }

@@ -9,6 +9,7 @@ type foreground struct {
 	Leader        bool   // PGID is the top-level process's own group
 	ReadingInput  bool   // every live task sleeps, one blocked reading the terminal
 	Switches      uint64 // voluntary switches of the tasks blocked on the terminal
+	Readers       uint64 // which tasks those are (readersID)
 	PendingOutput int    // output not read from the terminal (-1 unknown; >= 1 while a read is uncounted)
 	PendingInput  int    // typed input the program has not read (-1 unknown)
 	Relay         bool   // a task blocked on the terminal also waits on a TCP socket
@@ -16,8 +17,8 @@ type foreground struct {
 }
 
 // Foreground reports who holds the terminal with one TIOCGPGRP and, when
-// the top-level process does, its main thread's wake-ups (one /proc read;
-// see core.InputWatcher).
+// the top-level process does, its main thread's wake-ups (one /proc read)
+// with that thread as the reader (see core.InputWatcher).
 func (s *session) Foreground() (core.InputBaseline, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -26,6 +27,7 @@ func (s *session) Foreground() (core.InputBaseline, error) {
 	b := core.InputBaseline{Group: pgid, Leader: pgid == s.pid}
 	if b.Leader {
 		b.Wakes, err = s.leaderSwitches()
+		b.Readers = readersID([]int{s.pid})
 	}
 	return b, err
 }
@@ -38,7 +40,7 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 	if err != nil {
 		return core.InputWait{}, err
 	}
-	now := core.InputBaseline{Group: st.PGID, Leader: st.Leader, Wakes: st.Switches}
+	now := core.InputBaseline{Group: st.PGID, Leader: st.Leader, Wakes: st.Switches, Readers: st.Readers}
 	return core.InputWait{
 		Now:     now,
 		Reading: st.ReadingInput,

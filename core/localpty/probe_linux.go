@@ -24,7 +24,10 @@ const (
 // least one is blocked in read on the terminal, in select/pselect6 or
 // poll/ppoll watching it for input (the fd set or pollfd array is read
 // from /proc/PID/mem), or in epoll_wait/epoll_pwait on an epoll instance
-// whose fdinfo lists the terminal for input.
+// whose fdinfo lists the terminal for input. Switches sums the voluntary
+// context switches of the tasks blocked on the terminal, and Readers names
+// them (readersID): the reading thread of a multi-threaded program can
+// change from one read to the next.
 func (s *session) probe() (foreground, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -32,6 +35,8 @@ func (s *session) probe() (foreground, error) {
 	}
 	st := foreground{PGID: pgid, Leader: pgid == s.pid, PendingOutput: s.pendingOutput()}
 	var buf [2048]byte
+	var readerArr [4]int
+	readers := readerArr[:0] // the tasks blocked on the terminal
 	live, sleeping, blocked := 0, true, false
 	for _, m := range s.groupMembers(pgid, buf[:0]) {
 		for _, tid := range m.tids {
@@ -61,9 +66,11 @@ func (s *session) probe() (foreground, error) {
 				blocked = true
 				st.Relay = st.Relay || w.relay
 				st.Switches += ts.VoluntarySwitches
+				readers = append(readers, tid)
 			}
 		}
 	}
+	st.Readers = readersID(readers)
 	st.ReadingInput = live > 0 && sleeping && blocked
 	// Loaded after PendingOutput was measured: output that left the
 	// terminal buffer before that measurement is counted here, unless a
