@@ -1,7 +1,6 @@
 package localpty
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/core/promptmark"
 )
 
 // Which prompt settles a send on a real bash: never one the shell printed
@@ -104,19 +102,31 @@ func TestSendAfterSigintSkipsTheInterruptPrompt(t *testing.T) {
 			t.Fatalf("try %d: settled as %s after %v before the command ran: %q", i, res.WaitReason, res.Elapsed, res.Delta)
 		}
 	}
-	// Once the interrupt's prompt is in, the next send still settles on
-	// its own prompt.
-	tap, err := svc.Tap(owner, info.ID)
-	mustf(t, err, "tap")
-	defer tap.Close()
+	// Once the shell is back waiting for input after an interrupt at its
+	// idle prompt, the next send still settles on its own prompt. The
+	// interrupt prints a new prompt only when readline takes it; one that
+	// lands while the shell is outside its line editor (still finishing the
+	// prompt of the send before) prints none, so the test waits for the
+	// shell to block reading again (kill makes it runnable at once, so the
+	// probe cannot see the wait from before the signal), not for a prompt.
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	_, err = svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+	_, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
 	mustf(t, err, "signal")
-	for seen := []byte(nil); !bytes.Contains(seen, []byte(promptmark.PromptEnd)); {
-		chunk, err := tap.Next(ctx)
-		mustf(t, err, "waiting for the interrupt's prompt (output so far %q)", seen)
-		seen = append(seen, chunk...)
+	for {
+		waiting, ok, err := svc.WaitingForInput(owner, info.ID)
+		mustf(t, err, "probe")
+		if !ok {
+			t.Fatal("the local backend cannot tell when the shell waits for input")
+		}
+		if waiting {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the shell did not wait for input again after the interrupt")
+		case <-time.After(2 * time.Millisecond): // nothing signals a blocked read
+		}
 	}
 	res := sendWait(t, svc, owner, info.ID, "echo settled")
 	wantPrompt(t, "after the interrupt prompt", res, "settled")
