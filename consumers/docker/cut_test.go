@@ -34,7 +34,7 @@ type engineProxy struct {
 	wg    sync.WaitGroup
 }
 
-func startEngineProxy(t *testing.T, d *dockertest.Daemon) *engineProxy {
+func startEngineProxy(t testing.TB, d *dockertest.Daemon) *engineProxy {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "ptyseam-proxy-") // short: a socket path has 108 bytes
 	if err != nil {
@@ -215,7 +215,7 @@ func waitGone(t *testing.T, ctx context.Context, d *dockertest.Daemon, id, gone 
 }
 
 // waitTop waits until the container lists a process whose line holds want.
-func waitTop(t *testing.T, ctx context.Context, d *dockertest.Daemon, id, want string) {
+func waitTop(t testing.TB, ctx context.Context, d *dockertest.Daemon, id, want string) {
 	t.Helper()
 	for procs := top(t, d.Client, id); !strings.Contains(procs, want); procs = top(t, d.Client, id) {
 		if ctx.Err() != nil {

@@ -31,7 +31,7 @@ func newFacade(t *testing.T, b *Backend, targets map[string]ptysession.Target) (
 }
 
 // sessionContainers lists the containers the backend created.
-func sessionContainers(t *testing.T, cli *client.Client) []string {
+func sessionContainers(t testing.TB, cli *client.Client) []string {
 	t.Helper()
 	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true,
 		Filters: client.Filters{}.Add("label", LabelSession)})
@@ -160,7 +160,7 @@ func TestExecCloseLeavesNoProcess(t *testing.T) {
 }
 
 // top lists the container's processes as the engine sees them.
-func top(t *testing.T, cli *client.Client, id string) string {
+func top(t testing.TB, cli *client.Client, id string) string {
 	t.Helper()
 	res, err := cli.ContainerTop(context.Background(), id, client.ContainerTopOptions{Arguments: []string{"-eo", "pid,args"}})
 	if err != nil {
@@ -233,7 +233,7 @@ func TestContainerKilledMidSend(t *testing.T) {
 }
 
 // newContainer returns the one id in after that is not in before.
-func newContainer(t *testing.T, before, after []string) string {
+func newContainer(t testing.TB, before, after []string) string {
 	t.Helper()
 	var fresh []string
 	for _, id := range after {

@@ -88,7 +88,7 @@ func sessionProcesses(t *testing.T, d *dockertest.Daemon, cid string) []string {
 
 // newTerminalsService is a service with b registered, shut down when t
 // ends.
-func newTerminalsService(t *testing.T, b *Backend) *core.Service {
+func newTerminalsService(t testing.TB, b *Backend) *core.Service {
 	t.Helper()
 	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
 	if _, err := svc.Register(b); err != nil {

@@ -1,0 +1,120 @@
+package docker
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// BenchmarkSendEndAfterCut measures how long a send waiting on a
+// long-running command takes to end (session_exit) after its session is
+// cut from under it, in each mode (relayed or on the agent, new container
+// or exec) and for each cut: the engine connections cut through a proxy
+// (the container runs on), the container killed (docker kill -s KILL) or
+// stopped (docker stop). It fails when the send ends another way or with
+// another Status.Reason. It reports the median and the largest latency
+// (p50-ms, max-ms); ns/op is the median. Run it with -benchtime=Nx: each
+// iteration starts a session (and, for an exec, a container).
+func BenchmarkSendEndAfterCut(b *testing.B) {
+	for _, mode := range cutModes {
+		for _, how := range []string{"cut", "kill", "stop"} {
+			b.Run(mode.name+"/"+how, func(b *testing.B) {
+				if how == "stop" && !mode.agent && !mode.exec {
+					b.Skip("an interactive bash, the container's program, ignores docker stop's SIGTERM")
+				}
+				d := dockertest.Shared(b)
+				p := startEngineProxy(b, d)
+				opts := BackendOptions{Host: p.host}
+				if mode.agent {
+					opts.AgentBinary = agentBinary(b)
+				}
+				be, err := NewBackend(opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = be.Close() })
+				svc := newTerminalsService(b, be)
+				b.StopTimer()
+				var lat []time.Duration
+				for range b.N {
+					lat = append(lat, sendEndAfterCut(b, svc, d, p, mode.exec, how))
+				}
+				slices.Sort(lat)
+				p50, worst := lat[len(lat)/2], lat[len(lat)-1]
+				b.ReportMetric(float64(p50.Nanoseconds()), "ns/op")
+				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms")
+			})
+		}
+	}
+}
+
+// cutModes are the backend's four modes.
+var cutModes = []struct {
+	name  string
+	agent bool
+	exec  bool
+}{{"relay-container", false, false}, {"relay-exec", false, true}, {"agent-container", true, false}, {"agent-exec", true, true}}
+
+// sendEndAfterCut starts a session (in a new container, or as an exec in
+// a new running container), sends a long sleep, cuts it (how: "cut",
+// "kill" or "stop"), and returns how long the send took to end after the
+// cut began. The session is closed before it returns.
+func sendEndAfterCut(b *testing.B, svc *core.Service, d *dockertest.Daemon, p *engineProxy, exec bool, how string) time.Duration {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	owner := core.NewOwner("bench")
+	tg := &Target{Image: d.Image, Shell: []string{"/bin/bash"}}
+	var cid string
+	if exec {
+		cid = runContainer(b, d)
+		tg = &Target{Container: cid, Shell: []string{"/bin/bash"}}
+	}
+	before := sessionContainers(b, d.Client)
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: tg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {
+			b.Fatal(err)
+		}
+	}()
+	if !exec {
+		cid = newContainer(b, before, sessionContainers(b, d.Client))
+	}
+	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "sleep 1003", QuietWindow: 10 * time.Minute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	waitTop(b, ctx, d, cid, "sleep 1003")
+	want := ReasonContainerStopped
+	b.StartTimer()
+	start := time.Now()
+	switch how {
+	case "cut":
+		p.cut()
+		want = ReasonEngineLost
+	case "kill":
+		_, err = d.Client.ContainerKill(ctx, cid, client.ContainerKillOptions{Signal: "KILL"})
+	case "stop":
+		grace := 60 // seconds: every program here ends on SIGTERM long before
+		_, err = d.Client.ContainerStop(ctx, cid, client.ContainerStopOptions{Timeout: &grace})
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := op.Wait(ctx)
+	took := time.Since(start)
+	b.StopTimer()
+	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != want {
+		b.Fatalf("the send after the %s: %+v, %v; want session_exit, exited (%s)", how, res, err, want)
+	}
+	b.Logf("%s: the send ended %v after the %s began", b.Name(), took, how)
+	return took
+}
