@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moby/moby/api/types/events"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
@@ -40,15 +41,20 @@ func BenchmarkSendEndAfterCut(b *testing.B) {
 				b.Cleanup(func() { _ = be.Close() })
 				svc := newTerminalsService(b, be)
 				b.StopTimer()
-				var lat []time.Duration
+				var lat, afterDie []time.Duration
 				for range b.N {
-					lat = append(lat, sendEndAfterCut(b, svc, d, p, mode.exec, how))
+					took, sinceDie := sendEndAfterCut(b, svc, d, p, mode.exec, how)
+					lat, afterDie = append(lat, took), append(afterDie, sinceDie)
 				}
 				slices.Sort(lat)
+				slices.Sort(afterDie)
 				p50, worst := lat[len(lat)/2], lat[len(lat)-1]
 				b.ReportMetric(float64(p50.Nanoseconds()), "ns/op")
 				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 				b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms")
+				if how != "cut" {
+					b.ReportMetric(float64(afterDie[len(afterDie)/2].Microseconds())/1000, "after-die-p50-ms")
+				}
 			})
 		}
 	}
@@ -64,8 +70,10 @@ var cutModes = []struct {
 // sendEndAfterCut starts a session (in a new container, or as an exec in
 // a new running container), sends a long sleep, cuts it (how: "cut",
 // "kill" or "stop"), and returns how long the send took to end after the
-// cut began. The session is closed before it returns.
-func sendEndAfterCut(b *testing.B, svc *core.Service, d *dockertest.Daemon, p *engineProxy, exec bool, how string) time.Duration {
+// cut began, and, for a kill or a stop, after the engine reported the
+// container's death (its die event's time). The session is closed before
+// it returns.
+func sendEndAfterCut(b *testing.B, svc *core.Service, d *dockertest.Daemon, p *engineProxy, exec bool, how string) (took, afterDie time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("bench")
@@ -94,6 +102,10 @@ func sendEndAfterCut(b *testing.B, svc *core.Service, d *dockertest.Daemon, p *e
 	}
 	waitTop(b, ctx, d, cid, "sleep 1003")
 	want := ReasonContainerStopped
+	evctx, evcancel := context.WithCancel(ctx)
+	defer evcancel()
+	ev := d.Client.Events(evctx, client.EventsListOptions{Filters: client.Filters{}.
+		Add("type", string(events.ContainerEventType)).Add("container", cid)})
 	b.StartTimer()
 	start := time.Now()
 	switch how {
@@ -110,11 +122,26 @@ func sendEndAfterCut(b *testing.B, svc *core.Service, d *dockertest.Daemon, p *e
 		b.Fatal(err)
 	}
 	res, err := op.Wait(ctx)
-	took := time.Since(start)
+	end := time.Now()
+	took = end.Sub(start)
 	b.StopTimer()
 	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != want {
 		b.Fatalf("the send after the %s: %+v, %v; want session_exit, exited (%s)", how, res, err, want)
 	}
-	b.Logf("%s: the send ended %v after the %s began", b.Name(), took, how)
-	return took
+	if how == "cut" {
+		b.Logf("%s: the send ended %v after the cut", b.Name(), took)
+		return took, 0
+	}
+	for {
+		select {
+		case m := <-ev.Messages:
+			if m.Action == events.ActionDie {
+				afterDie = end.Sub(time.Unix(0, m.TimeNano))
+				b.Logf("%s: the send ended %v after the %s began, %v after the engine reported the death", b.Name(), took, how, afterDie)
+				return took, afterDie
+			}
+		case err := <-ev.Err:
+			b.Fatalf("the container's events ended before its death: %v", err)
+		}
+	}
 }

@@ -4,12 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,81 +14,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
 )
-
-// engineProxy forwards connections on its own unix socket to the engine's,
-// so that a test can cut every connection the backend holds to the engine
-// (as a network or a daemon restart would) while the engine and the
-// container live on.
-type engineProxy struct {
-	host string // "unix://" + the proxy's socket
-	ln   net.Listener
-	up   string
-
-	mu    sync.Mutex
-	conns []net.Conn
-	wg    sync.WaitGroup
-}
-
-func startEngineProxy(t testing.TB, d *dockertest.Daemon) *engineProxy {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ptyseam-proxy-") // short: a socket path has 108 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "engine.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &engineProxy{host: "unix://" + sock, ln: ln, up: strings.TrimPrefix(d.Host, "unix://")}
-	p.wg.Add(1)
-	go p.serve()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		p.cut()
-		p.wg.Wait()
-		_ = os.RemoveAll(dir)
-	})
-	return p
-}
-
-func (p *engineProxy) serve() {
-	defer p.wg.Done()
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		u, err := net.Dial("unix", p.up)
-		if err != nil {
-			_ = c.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns = append(p.conns, c, u)
-		p.mu.Unlock()
-		p.wg.Add(2)
-		go p.pipe(u, c)
-		go p.pipe(c, u)
-	}
-}
-
-func (p *engineProxy) pipe(dst, src net.Conn) {
-	defer p.wg.Done()
-	_, _ = io.Copy(dst, src)
-	_ = dst.Close()
-	_ = src.Close()
-}
-
-// cut closes every connection made so far; new ones are still served.
-func (p *engineProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		_ = c.Close()
-	}
-	p.conns = nil
-}
 
 // Cutting the backend's connections to the engine mid-send ends the send
 // (session_exit) and the session, whose later calls fail with an error

@@ -1,0 +1,198 @@
+package docker
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
+)
+
+// engineProxy forwards connections on its own unix socket to the engine's,
+// so that a test can cut every connection the backend holds to the engine
+// (as a network or a daemon restart would) while the engine and the
+// container live on, hold new requests until it releases them, and see
+// when the engine has answered a request.
+type engineProxy struct {
+	host string // "unix://" + the proxy's socket
+	ln   net.Listener
+	up   string
+
+	mu       sync.Mutex
+	conns    []net.Conn
+	held     chan struct{}  // non-nil while new connections wait: closed by release
+	answered []*answerWatch // requests whose answer someone waits for
+	closed   chan struct{}  // the proxy is shutting down
+	wg       sync.WaitGroup
+}
+
+// answerWatch is one awaited request: a request line holding match, on a
+// connection accepted after answeredTo; done is closed once the engine's
+// answer to it has passed the proxy.
+type answerWatch struct {
+	match []byte
+	done  chan struct{}
+	once  sync.Once
+}
+
+func startEngineProxy(t testing.TB, d *dockertest.Daemon) *engineProxy {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ptyseam-proxy-") // short: a socket path has 108 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "engine.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &engineProxy{host: "unix://" + sock, ln: ln, up: strings.TrimPrefix(d.Host, "unix://"), closed: make(chan struct{})}
+	p.wg.Add(1)
+	go p.serve()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		close(p.closed)
+		p.cut()
+		p.wg.Wait()
+		_ = os.RemoveAll(dir)
+	})
+	return p
+}
+
+func (p *engineProxy) serve() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		watches := append([]*answerWatch(nil), p.answered...)
+		p.mu.Unlock()
+		p.wg.Add(1)
+		go p.forward(c, watches)
+	}
+}
+
+// forward connects c to the engine and relays both ways: a request waits
+// while the proxy holds requests, and a watch's done is closed when the
+// answer to its request comes back.
+func (p *engineProxy) forward(c net.Conn, watches []*answerWatch) {
+	defer p.wg.Done()
+	u, err := net.Dial("unix", p.up)
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns = append(p.conns, c, u)
+	p.mu.Unlock()
+	var mu sync.Mutex
+	var pending []*answerWatch // asked on this connection, not yet answered
+	p.wg.Add(2)
+	go p.pipe(u, c, func(b []byte) { // requests, and input on a hijacked stream
+		if httpRequest.Match(b) {
+			p.wait()
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, w := range watches {
+			if bytes.Contains(b, w.match) {
+				pending = append(pending, w)
+			}
+		}
+	})
+	go p.pipe(c, u, func([]byte) { // answers
+		mu.Lock()
+		defer mu.Unlock()
+		for _, w := range pending {
+			w.once.Do(func() { close(w.done) })
+		}
+		pending = nil
+	})
+}
+
+// pipe copies src to dst, showing each chunk to seen before it forwards
+// it.
+func (p *engineProxy) pipe(dst, src net.Conn, seen func([]byte)) {
+	defer p.wg.Done()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			seen(buf[:n])
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	_ = dst.Close()
+	_ = src.Close()
+}
+
+// cut closes every connection made so far; new ones are still served.
+func (p *engineProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns = nil
+}
+
+// httpRequest matches the start of an API request (not the bytes of a
+// hijacked attach or exec stream).
+var httpRequest = regexp.MustCompile(`^(GET|HEAD|POST|PUT|DELETE) /`)
+
+// wait returns once the proxy does not hold requests (or shuts down).
+func (p *engineProxy) wait() {
+	p.mu.Lock()
+	held := p.held
+	p.mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-p.closed:
+		}
+	}
+}
+
+// hold makes every new API request, on a new connection or on one the
+// client keeps alive, wait until release; requests already sent and
+// hijacked streams go on.
+func (p *engineProxy) hold() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held == nil {
+		p.held = make(chan struct{})
+	}
+}
+
+// release forwards the held requests, and new ones at once.
+func (p *engineProxy) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held != nil {
+		close(p.held)
+		p.held = nil
+	}
+}
+
+// answeredTo returns a channel closed once the engine has answered a
+// request, on a connection made from now on, whose request line holds
+// match (for example "/containers/ID/json", an inspect).
+func (p *engineProxy) answeredTo(match string) <-chan struct{} {
+	w := &answerWatch{match: []byte(match), done: make(chan struct{})}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answered = append(p.answered, w)
+	return w.done
+}
