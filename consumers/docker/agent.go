@@ -73,6 +73,9 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 			return nil, spawnErr("creating a container from "+t.Image, err)
 		}
 		as.containerID, as.created = created.ID, true
+		// Every event of a container created for the session is the
+		// session's: the watch replays all the engine still holds.
+		as.watch = watchSince(ctx, b.cli, as.containerID, "1")
 		if !b.opts.AgentMount {
 			if err := b.CopyFile(ctx, as.containerID, b.opts.AgentBinary, AgentPath, 0o755); err != nil {
 				return fail("copying the agent into the container", err)
@@ -93,6 +96,13 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 			return nil, spawnErr("inspecting container "+t.Container, err)
 		}
 		as.containerID = ins.Container.ID
+		// The container's events from its current start on: a die of an
+		// earlier run is not this session's.
+		var since string
+		if ins.Container.State != nil {
+			since = sinceStart(ins.Container.State.StartedAt)
+		}
+		as.watch = watchSince(ctx, b.cli, as.containerID, since)
 		if err := b.CopyFile(ctx, as.containerID, b.opts.AgentBinary, AgentPath, 0o755); err != nil {
 			return fail("copying the agent into the container", err)
 		}
@@ -138,6 +148,7 @@ type agentSession struct {
 	stream      *Stream
 	containerID string
 	created     bool
+	watch       *containerWatch // the container's events, from before the agent started
 
 	closeMu  sync.Mutex
 	closeOK  bool
@@ -178,6 +189,9 @@ func (s *agentSession) Close(ctx context.Context) error {
 // teardown ends the agent's stream and removes a created container, or
 // waits for the agent's exec to end.
 func (s *agentSession) teardown(ctx context.Context) error {
+	if s.watch != nil {
+		s.watch.stop()
+	}
 	if s.conn != nil {
 		_ = s.conn.Close()
 	}

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
-	"github.com/moby/moby/api/types/container"
-	"github.com/moby/moby/api/types/events"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
@@ -25,6 +22,7 @@ import (
 // remote.ErrConnectionLost.
 func (s *agentSession) watchExit() {
 	defer close(s.exited)
+	defer s.watch.stop() // the session has ended: nothing more to learn
 	<-s.BackendSession.Exited()
 	s.status = s.BackendSession.ExitStatus()
 	if c, ok := s.BackendSession.(core.ExitCauser); ok {
@@ -38,9 +36,7 @@ func (s *agentSession) watchExit() {
 		return
 	default:
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), engineAskWait)
-	defer cancel()
-	if s.stoppedUnder(ctx) {
+	if s.stoppedUnder(context.Background()) {
 		s.cause = fmt.Errorf("%w: %w", ErrContainerStopped, s.cause)
 		s.status.Reason = ReasonContainerStopped
 		s.b.log.Info("docker session ended: container stopped by someone else", "container", s.containerID)
@@ -51,73 +47,80 @@ func (s *agentSession) watchExit() {
 	s.b.log.Info("docker session ended: the connection to the engine was lost", "container", s.containerID)
 }
 
-// stoppedUnder reports whether someone else stopped, killed or removed the
-// session's container. An existing container counts as stopped when it no
-// longer runs or stops within dieEventWait: the agent's exec may see its
-// stream end (the kernel killed it with the container's init) before the
-// engine reports the container's exit. A created container ends by itself when the engine closes
-// the agent's stdin (its attach connection was cut), so it counts as
-// stopped only when it is gone, exited with a non-zero code, or the
-// engine reports a stopping kill, an OOM kill or its removal. An engine
-// that does not answer means the connection to it was lost: not stopped.
+// stoppedUnder reports whether someone else stopped, killed or removed
+// the session's container, from its events (containerWatch, subscribed
+// before the agent started) once the agent's stream has ended:
+//
+//   - A new container counts as stopped when the engine reported a kill
+//     with a stopping signal (the session never kills its container
+//     through the engine before Close), an OOM kill, its removal, or a
+//     non-zero exit. It ends by itself, with exit code 0, when the engine
+//     closes the agent's stdin (its attach connection was cut): a die with
+//     code 0 and no such kill before it is not a stop.
+//   - An existing container counts as stopped when it died or was
+//     removed: the kernel kills the agent's exec with the container's
+//     init, so its stream may end just before the engine reports that.
+//
+// A cut of the engine connections breaks the events stream at the same
+// moment as the agent's stream: the engine is then asked for the
+// container's state on a new connection (engineSays), and an engine that
+// does not answer means the connection was lost: not stopped. The wait
+// for an event is bounded (verdictWait) in case the agent's stream ended
+// alone (the agent was killed inside a container that runs on); the
+// engine is then asked too.
 func (s *agentSession) stoppedUnder(ctx context.Context) bool {
-	ins, err := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
-	switch {
-	case cerrdefs.IsNotFound(err):
-		return true
-	case err != nil || ins.Container.State == nil:
-		return false
-	case !s.created && !ins.Container.State.Running:
-		return true
-	case !s.created:
-		return s.stopsSoon(ctx)
-	case !ins.Container.State.Running && ins.Container.State.ExitCode != 0:
-		return true
-	}
-	return s.stopReported(ctx, ins.Container.Created)
-}
-
-// stopReported asks the engine for the container's past events (since
-// its creation, until now) and reports whether one of them stopped it: a
-// kill with a stopping signal (the session never kills its container
-// through the engine before Close), an OOM kill, or its removal.
-func (s *agentSession) stopReported(ctx context.Context, created string) bool {
-	since, err := time.Parse(time.RFC3339Nano, created)
-	if err != nil {
-		return false
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	now := time.Now()
-	ev := s.b.cli.Events(ctx, client.EventsListOptions{
-		Since: strconv.FormatInt(since.Unix(), 10),
-		Until: fmt.Sprintf("%d.%09d", now.Unix(), now.Nanosecond()),
-		Filters: client.Filters{}.Add("type", string(events.ContainerEventType)).
-			Add("container", s.containerID),
-	})
+	bound := time.NewTimer(s.verdictWait())
+	defer bound.Stop()
 	for {
+		f := s.watch.now()
+		switch {
+		case f.removed, f.died && (!s.created || f.exitCode != 0), s.created && f.stopKill:
+			return true
+		case f.died: // a new container whose agent ended by itself
+			return false
+		case f.broken:
+			return s.engineSays(ctx)
+		}
 		select {
-		case m := <-ev.Messages:
-			switch {
-			case m.Action == events.ActionKill && stopSignals[m.Actor.Attributes["signal"]],
-				m.Action == events.ActionOOM, m.Action == events.ActionDestroy:
-				return true
-			}
-		case <-ev.Err:
+		case <-s.watch.changed:
+		case <-bound.C:
+			return s.engineSays(ctx)
+		case <-s.closing:
+			return false
+		case <-ctx.Done():
 			return false
 		}
 	}
 }
 
-// stopsSoon waits up to dieEventWait for the container to stop.
-func (s *agentSession) stopsSoon(ctx context.Context) bool {
-	ctx, cancel := context.WithTimeout(ctx, dieEventWait)
-	defer cancel()
-	w := s.b.cli.ContainerWait(ctx, s.containerID, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
-	select {
-	case <-w.Result:
-		return true
-	case err := <-w.Error:
-		return cerrdefs.IsNotFound(err)
+// verdictWait bounds how long stoppedUnder waits for the container's
+// events once the agent's stream ended: an existing container's exit is
+// reported right after its init's (dieEventWait); a new container's
+// agent closes what it started before it exits (its own bound, and an
+// engine call).
+func (s *agentSession) verdictWait() time.Duration {
+	if s.created {
+		return agentExitWait
 	}
+	return dieEventWait
+}
+
+// engineSays asks the engine for the container's state: gone, or no
+// longer running (a new container: with a non-zero exit code or killed
+// by the OOM killer), means stopped under the session; running, exited 0
+// (a new container's agent ends by itself when its stdin ends), or no
+// answer, means not.
+func (s *agentSession) engineSays(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, engineAskWait)
+	defer cancel()
+	ins, err := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
+	switch {
+	case cerrdefs.IsNotFound(err):
+		return true
+	case err != nil || ins.Container.State == nil || ins.Container.State.Running:
+		return false
+	case !s.created:
+		return true
+	}
+	return ins.Container.State.ExitCode != 0 || ins.Container.State.OOMKilled
 }
