@@ -13,13 +13,13 @@ import (
 )
 
 // watchExit waits for the agent's session to end and, when its stream was
-// lost (not closed by the session), asks the engine why before reporting
-// the end: a container stopped under the session gives
-// ErrContainerStopped and Status.Reason ReasonContainerStopped, a
-// container that runs on, or ended by itself because its stdin ended
-// (the agent's contract when its stream ends), or an engine that does not
-// answer, gives ErrEngineLost and ReasonEngineLost. Both also match
-// remote.ErrConnectionLost.
+// lost (not closed by the session), learns why from the container's
+// events (stoppedUnder) before it reports the end: a container stopped
+// under the session gives ErrContainerStopped and Status.Reason
+// ReasonContainerStopped; a container that runs on, or ended by itself
+// because its stdin ended (the agent's contract when its stream ends), or
+// an engine that does not answer, gives ErrEngineLost and
+// ReasonEngineLost. Both also match remote.ErrConnectionLost.
 func (s *agentSession) watchExit() {
 	defer close(s.exited)
 	defer s.watch.stop() // the session has ended: nothing more to learn

@@ -114,8 +114,9 @@ func TestAgentStopReportedAfterHistoryRolled(t *testing.T) {
 	if _, err := d.Client.ContainerStop(ctx, victim, client.ContainerStopOptions{Timeout: &grace}); err != nil {
 		t.Fatal(err)
 	}
-	for n := 0; killInHistory(t, ctx, d, victim); n++ {
-		if n == 100 {
+	n := 0
+	for ; killInHistory(t, ctx, d, victim); n += 50 {
+		if n == 5000 {
 			t.Fatal("the engine still holds the stop's kill event after 5000 more events")
 		}
 		for range 50 {
@@ -124,6 +125,7 @@ func TestAgentStopReportedAfterHistoryRolled(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("the stop's kill event left the engine's history after %d more events", n)
 	p.release()
 	res, err := op.Wait(ctx)
 	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != ReasonContainerStopped {
