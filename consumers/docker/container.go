@@ -66,7 +66,10 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 	s.attach(hj.HijackedResponse)
 	// One events stream per session reports both whose kill stopped the
 	// container and its exit (the die event's exit code): no wait call.
-	ev := b.cli.Events(s.ctx, client.EventsListOptions{Filters: client.Filters{}.
+	// Since: every event the engine still holds for the new container,
+	// then the live ones (the engine writes the stream's headers before
+	// it subscribes: the replay closes that gap).
+	ev := b.cli.Events(s.ctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
 		Add("type", string(events.ContainerEventType)).Add("container", s.containerID)})
 	s.wg.Add(1)
 	go s.watchContainer(ev)
