@@ -86,15 +86,30 @@ const dieEventWait = 2 * time.Second
 // too, or the engine reports the exec running for execExitWait.
 func (s *session) watchExec(cwait client.ContainerWaitResult) {
 	defer s.wg.Done()
+	waited := false // the wait call answered (its channels are then spent)
+	defer func() {
+		if !waited {
+			// The client's wait call blocks on an unbuffered send until
+			// its answer is taken: take it when it comes (at the latest
+			// when Close cancels s.ctx).
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				select {
+				case <-cwait.Result:
+				case <-cwait.Error:
+				}
+			}()
+		}
+	}()
 	select {
 	case <-s.streamDone:
 	case <-s.ctx.Done():
 		s.setExit(core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "closed"})
 		return
 	}
-	// stopped: the container's end was reported; waited: the wait call
-	// answered (its channels are then spent).
-	stopped, waited := false, false
+	// stopped: the container's end was reported.
+	stopped := false
 	takeWait := func(err error, ok bool) {
 		waited = true
 		stopped = ok || s.containerGone(err)
