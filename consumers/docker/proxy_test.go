@@ -16,19 +16,21 @@ import (
 // engineProxy forwards connections on its own unix socket to the engine's,
 // so that a test can cut every connection the backend holds to the engine
 // (as a network or a daemon restart would) while the engine and the
-// container live on, hold new requests until it releases them, and see
-// when the engine has answered a request.
+// container live on, hold requests or the answers to some until it
+// releases them, and see when the engine has answered a request.
 type engineProxy struct {
 	host string // "unix://" + the proxy's socket
 	ln   net.Listener
 	up   string
 
-	mu       sync.Mutex
-	conns    []net.Conn
-	held     chan struct{}  // non-nil while new connections wait: closed by release
-	answered []*answerWatch // requests whose answer someone waits for
-	closed   chan struct{}  // the proxy is shutting down
-	wg       sync.WaitGroup
+	mu        sync.Mutex
+	conns     []net.Conn
+	held      chan struct{} // non-nil while new requests wait: closed by release
+	heldAns   chan struct{} // non-nil while answers to heldMatch wait: closed by releaseAnswers
+	heldMatch []byte
+	answered  []*answerWatch // requests whose answer someone waits for
+	closed    chan struct{}  // the proxy is shutting down
+	wg        sync.WaitGroup
 }
 
 // answerWatch is one awaited request: a request line holding match, on a
@@ -94,10 +96,14 @@ func (p *engineProxy) forward(c net.Conn, watches []*answerWatch) {
 	p.mu.Unlock()
 	var mu sync.Mutex
 	var pending []*answerWatch // asked on this connection, not yet answered
+	var lastReq []byte         // the last request's first bytes on this connection
 	p.wg.Add(2)
 	go p.pipe(u, c, func(b []byte) { // requests, and input on a hijacked stream
 		if httpRequest.Match(b) {
 			p.wait()
+			mu.Lock()
+			lastReq = append(lastReq[:0], b[:min(len(b), 512)]...)
+			mu.Unlock()
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -108,6 +114,10 @@ func (p *engineProxy) forward(c net.Conn, watches []*answerWatch) {
 		}
 	})
 	go p.pipe(c, u, func([]byte) { // answers
+		mu.Lock()
+		req := bytes.Clone(lastReq)
+		mu.Unlock()
+		p.waitAnswer(req)
 		mu.Lock()
 		defer mu.Unlock()
 		for _, w := range pending {
@@ -183,6 +193,46 @@ func (p *engineProxy) release() {
 	if p.held != nil {
 		close(p.held)
 		p.held = nil
+	}
+}
+
+// holdAnswers makes the engine's answers to requests whose first line
+// holds match wait until releaseAnswers, on connections old and new
+// (the rest of an answer already begun, such as the result of a wait
+// call whose headers came back at once, waits too).
+func (p *engineProxy) holdAnswers(match string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.heldAns == nil {
+		p.heldAns, p.heldMatch = make(chan struct{}), []byte(match)
+	}
+}
+
+// releaseAnswers forwards the held answers.
+func (p *engineProxy) releaseAnswers() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.heldAns != nil {
+		close(p.heldAns)
+		p.heldAns, p.heldMatch = nil, nil
+	}
+}
+
+// waitAnswer returns once an answer to req may pass.
+func (p *engineProxy) waitAnswer(req []byte) {
+	p.mu.Lock()
+	held, match := p.heldAns, p.heldMatch
+	p.mu.Unlock()
+	if held == nil {
+		return
+	}
+	line, _, _ := bytes.Cut(req, []byte("\r\n"))
+	if !bytes.Contains(line, match) {
+		return
+	}
+	select {
+	case <-held:
+	case <-p.closed:
 	}
 }
 
