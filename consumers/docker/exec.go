@@ -71,19 +71,23 @@ const (
 	execExitWait = 10 * time.Second
 )
 
-// dieEventWait bounds how long an exec that died of SIGKILL waits for its
-// container's exit report, which says whether the container stopped under
-// it.
+// dieEventWait bounds how long an agent's exec session, whose stream
+// ended while its container's events go on, waits for the container's
+// die event (agent_exit.go).
 const dieEventWait = 2 * time.Second
 
 // watchExec records the exec's exit once its stream ended: the exit code
 // from the engine, and whether the container stopped under it. When a
 // container's init ends, the kernel kills every other process in it, so
-// an exec that died of SIGKILL waits (up to dieEventWait) for the
-// container's exit report before its own exit is reported. A stream that
-// ended while the exec and its container run on means the connection to
-// the engine was lost (ReasonEngineLost): the container's wait call broke
-// too, or the engine reports the exec running for execExitWait.
+// an exec that died of SIGKILL waits for the container's exit report (the
+// wait call's answer) or a probe of the container (probe): one that shows
+// the container runs on means the exec alone was killed, one that shows
+// it ended means it stopped (the wait call's answer can lag by seconds on
+// a loaded engine), and when the probe cannot tell, the report is awaited
+// up to engineAskWait. A stream that ended while the exec and its
+// container run on means the connection to the engine was lost
+// (ReasonEngineLost): the container's wait call broke too, or the engine
+// reports the exec running for execExitWait.
 func (s *session) watchExec(cwait client.ContainerWaitResult) {
 	defer s.wg.Done()
 	waited := false // the wait call answered (its channels are then spent)
@@ -149,28 +153,15 @@ poll:
 		return
 	}
 	if !s.isClosing() && !waited {
-		var wait <-chan time.Time // nil: only a report already there counts
-		if st.Signal == "SIGKILL" {
-			t := time.NewTimer(dieEventWait)
-			defer t.Stop()
-			wait = t.C
-		}
 		select {
 		case <-cwait.Result:
 			takeWait(nil, true)
 		case err := <-cwait.Error:
 			takeWait(err, false)
 		case <-s.ctx.Done():
-		default:
-			if wait != nil {
-				select {
-				case <-cwait.Result:
-					takeWait(nil, true)
-				case err := <-cwait.Error:
-					takeWait(err, false)
-				case <-wait:
-				case <-s.ctx.Done():
-				}
+		default: // only a report already there counts, unless SIGKILL
+			if st.Signal == "SIGKILL" {
+				s.awaitEnd(cwait, takeWait, &stopped)
 			}
 		}
 	}
@@ -201,6 +192,41 @@ func waitError(w client.ContainerWaitResult, spent bool) <-chan error {
 	return w.Error
 }
 
+// awaitEnd waits, for an exec that died of SIGKILL, until the wait call
+// answers (takeWait) or a probe of the container shows whether it runs;
+// when the probe cannot tell, the answer is awaited up to engineAskWait.
+// It sets *stopped when the probe shows the container ended.
+func (s *session) awaitEnd(cwait client.ContainerWaitResult, takeWait func(error, bool), stopped *bool) {
+	probe := s.probe()
+	var bound <-chan time.Time // set once the probe could not tell
+	for {
+		select {
+		case <-cwait.Result:
+			takeWait(nil, true)
+			return
+		case err := <-cwait.Error:
+			takeWait(err, false)
+			return
+		case v := <-probe:
+			switch v {
+			case probeAlive:
+				return
+			case probeDead:
+				*stopped = true
+				return
+			}
+			probe = nil
+			t := time.NewTimer(engineAskWait)
+			defer t.Stop()
+			bound = t.C
+		case <-bound:
+			return
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
 // containerGone reports whether a failed wait call (err) means that the
 // container has gone or stopped, rather than that the connection to the
 // engine broke: it asks the engine again on a new connection.
@@ -210,11 +236,7 @@ func (s *session) containerGone(err error) bool {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, engineAskWait)
 	defer cancel()
-	ins, ierr := s.b.cli.ContainerInspect(ctx, s.containerID, client.ContainerInspectOptions{})
-	if cerrdefs.IsNotFound(ierr) {
-		return true
-	}
-	return ierr == nil && ins.Container.State != nil && !ins.Container.State.Running
+	return s.stateEnded(ctx)
 }
 
 // sweepScript signals every process of the container whose environment
