@@ -54,3 +54,39 @@ func TestExecKilledWhileEngineLags(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A relayed exec killed alone by SIGKILL, in a container that runs on,
+// ends with its own exit (exited (SIGKILL), no Status.Reason): the probe
+// exec starts, so the container is not reported stopped.
+func TestExecKilledAloneNotStopped(t *testing.T) {
+	d := dockertest.Shared(t)
+	b, err := NewBackend(BackendOptions{Host: d.Host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	svc := newTerminalsService(t, b)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	owner := core.NewOwner("test")
+	cid := runContainer(t, d)
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: &Target{Container: cid, Shell: []string{"/bin/bash"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "kill -KILL $$", QuietWindow: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := op.Wait(ctx)
+	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Signal != "SIGKILL" || res.Status.Reason != "" {
+		t.Fatalf("the send of a self-kill: %+v, %v; want session_exit, exited (SIGKILL) without a reason", res, err)
+	}
+	ins, err := d.Client.ContainerInspect(ctx, cid, client.ContainerInspectOptions{})
+	if err != nil || ins.Container.State == nil || !ins.Container.State.Running {
+		t.Fatalf("the container after the exec's self-kill: %+v, %v; want running", ins.Container.State, err)
+	}
+	if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+}
