@@ -331,8 +331,8 @@ const (
 // process's main thread (one read of its /proc status): the count probe
 // reports as Switches when that thread alone waits on the terminal.
 func (s *session) leaderSwitches() (uint64, error) {
-	var buf [2048]byte
-	b, err := procfs.ReadFile(s.leaderStatus, buf[:0])
+	var buf [4096]byte
+	b, err := s.leaderStatus.read(buf[:0])
 	if err != nil {
 		return 0, err
 	}

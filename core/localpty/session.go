@@ -25,8 +25,9 @@ type session struct {
 	marker  string
 	plat    platform
 	// leaderStatus is /proc/PID/task/PID/status of the top-level process
-	// (leaderSwitches reads it before every send).
-	leaderStatus string
+	// (leaderSwitches reads it before every send), held open until the
+	// process is reaped or the session closed.
+	leaderStatus procFile
 
 	exited chan struct{} // closed once cmd.Wait returned
 
@@ -70,7 +71,7 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 		writeSem: make(chan struct{}, 1),
 		closeSem: make(chan struct{}, 1),
 	}
-	s.leaderStatus = leaderStatusPath(s.pid)
+	s.leaderStatus.path = leaderStatusPath(s.pid)
 	s.plat.init(s.pid)
 	go s.wait()
 	return s
@@ -90,6 +91,7 @@ func (s *session) wait() {
 		_ = s.master.SetReadDeadline(time.Unix(1, 0))
 	}
 	s.mu.Unlock()
+	s.leaderStatus.close() // its /proc entry is gone
 	close(s.exited)
 	s.log.Debug("localpty: top-level process exited", "pid", s.pid, "status", st.String())
 }
@@ -134,6 +136,7 @@ func (s *session) closeMaster() {
 	}
 	s.masterClosed = true
 	_ = s.master.Close()
+	s.leaderStatus.close()
 }
 
 // withMaster runs f on the master's descriptor unless the session is
