@@ -140,11 +140,15 @@ func (s *session) closeMaster() {
 }
 
 // withMaster runs f on the master's descriptor unless the session is
-// closed. Holding mu keeps Close from closing the descriptor meanwhile.
+// closed. The descriptor cannot be released while f runs: RawConn.Control
+// holds a reference to it, which the master's Close waits for. mu is not
+// held across f, so that the system calls of a probe never hold up the
+// read loop (Read takes mu) or a write.
 func (s *session) withMaster(op string, f func(fd int) error) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.masterClosed {
+	closed := s.masterClosed
+	s.mu.Unlock()
+	if closed {
 		return errClosed(op)
 	}
 	var ferr error
