@@ -1,6 +1,7 @@
 package core
 
 import (
+	"runtime"
 	"sync"
 	"time"
 
@@ -174,6 +175,10 @@ func (sess *session) ingest(p []byte) {
 	sess.mu.Unlock()
 	if op != nil {
 		op.published()
+		// The send's caller, just woken, runs on this loop's processor
+		// before the loop reads again (a read that finds nothing, then
+		// parking): the loop waits its turn on another one.
+		runtime.Gosched()
 	}
 }
 
