@@ -87,12 +87,9 @@ func (s *session) prepareRead() bool {
 // system call itself, not while parked, so the probe can tell an idle
 // reader from one holding uncounted bytes.
 func (s *session) pollRead(p []byte) (int, error) {
-	var n int
-	var rerr error
-	err := s.rc.Read(func(fd uintptr) bool {
-		n, rerr = s.countedRead(int(fd), p)
-		return !errors.Is(rerr, syscall.EAGAIN) // EAGAIN: park until readable
-	})
+	s.rd.p = p
+	err := s.rc.Read(s.rd.fn)
+	n, rerr := s.rd.results()
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return 0, err

@@ -1,6 +1,7 @@
 package localpty
 
 import (
+	"errors"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -48,6 +49,11 @@ type session struct {
 	status       core.Status // valid once exitSeen
 	masterClosed bool
 
+	// rd is Read's state for its RawConn callback and tw TryWrite's
+	// (guarded by writeSem), made once: a read or a write of the master
+	// allocates nothing (a closure holding its results would, per call).
+	rd, tw rawOp
+
 	writeSem chan struct{} // one writer at a time
 	closeSem chan struct{} // one teardown at a time
 	closed   bool          // guarded by closeSem: a Close succeeded
@@ -72,6 +78,14 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 		closeSem: make(chan struct{}, 1),
 	}
 	s.leaderStatus.path = leaderStatusPath(s.pid)
+	s.rd.fn = func(fd uintptr) bool {
+		s.rd.n, s.rd.err = s.countedRead(int(fd), s.rd.p)
+		return !errors.Is(s.rd.err, syscall.EAGAIN) // EAGAIN: park until readable
+	}
+	s.tw.fn = func(fd uintptr) bool {
+		s.tw.n, s.tw.err = syscall.Write(int(fd), s.tw.p)
+		return true // one attempt: never wait for room
+	}
 	s.plat.init(s.pid)
 	go s.wait()
 	return s
@@ -161,3 +175,20 @@ func (s *session) withMaster(op string, f func(fd int) error) error {
 // EmitsPromptMarker reports whether the session runs the "shell" type,
 // whose prompt carries the OSC 133;B marker (see core.PromptMarker).
 func (s *session) EmitsPromptMarker() bool { return s.typ == TypeShell }
+
+// rawOp is the state of a RawConn callback made once per session: the
+// buffer it works on, its results and the callback itself.
+type rawOp struct {
+	p   []byte
+	n   int
+	err error
+	fn  func(fd uintptr) bool
+}
+
+// results returns the callback's results and forgets them and its
+// buffer.
+func (o *rawOp) results() (int, error) {
+	n, err := o.n, o.err
+	o.p, o.n, o.err = nil, 0, nil
+	return n, err
+}

@@ -23,12 +23,10 @@ func (s *session) TryWrite(p []byte) (int, error) {
 	if closed {
 		return 0, errClosed("write")
 	}
-	var n int
-	var werr error
-	if err := s.rc.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), p)
-		return true // one attempt: never wait for room
-	}); err != nil {
+	s.tw.p = p
+	err := s.rc.Write(s.tw.fn)
+	n, werr := s.tw.results()
+	if err != nil {
 		return 0, errClosed("write")
 	}
 	switch {
