@@ -10,10 +10,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// threadREPLEnv makes the test binary run as the thread REPL
-// (internal/threadrepl): TestMain checks it.
-const threadREPLEnv = "LOCALPTY_TEST_THREAD_REPL"
-
 // startThreadREPL runs this test binary as the thread REPL on a terminal.
 func startThreadREPL(t *testing.T) *term {
 	t.Helper()

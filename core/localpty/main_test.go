@@ -10,6 +10,10 @@ import (
 	"github.com/ptyseam/ptyseam/internal/threadrepl"
 )
 
+// threadREPLEnv makes the test binary run as the thread REPL
+// (internal/threadrepl): TestMain checks it.
+const threadREPLEnv = "LOCALPTY_TEST_THREAD_REPL"
+
 // TestMain checks for leaked goroutines and for any process a test left
 // behind (every test marks its sessions with testMarkerPrefix).
 func TestMain(m *testing.M) {
