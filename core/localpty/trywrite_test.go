@@ -43,9 +43,10 @@ func TestTryWriteNeverWaits(t *testing.T) {
 	if total == 0 || total >= 1<<20 {
 		t.Fatalf("TryWrite took %d bytes before the buffer filled; want some, and less than 1 MiB", total)
 	}
-	if n, err := tm.s.TryWrite(line); n != 0 || err != nil {
-		t.Fatalf("TryWrite on a full terminal = %d, %v; want 0, nil", n, err)
-	}
+	// No second TryWrite is asked to return 0 here: the terminal moves its
+	// queued input to the line discipline asynchronously (a kernel worker),
+	// so room can open between two calls (CI saw one take 64 bytes right
+	// after a 0). A terminal that stays full is shown by the Write below.
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if _, err := tm.s.Write(ctx, bytes.Repeat(line, 64)); !errors.Is(err, context.DeadlineExceeded) {
