@@ -30,16 +30,7 @@ func BenchmarkSendEndAfterCut(b *testing.B) {
 				}
 				d := dockertest.Shared(b)
 				p := startEngineProxy(b, d)
-				opts := BackendOptions{Host: p.host}
-				if mode.agent {
-					opts.AgentBinary = agentBinary(b)
-				}
-				be, err := NewBackend(opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { _ = be.Close() })
-				svc := newTerminalsService(b, be)
+				svc := serviceOn(b, p.host, mode.agent)
 				b.StopTimer()
 				var lat, afterDie []time.Duration
 				for range b.N {

@@ -25,25 +25,11 @@ func TestEngineCutThenContainerRemoved(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			d := dockertest.Shared(t)
 			p := startEngineProxy(t, d)
-			opts := BackendOptions{Host: p.host}
-			if mode.agent {
-				opts.AgentBinary = agentBinary(t)
-			}
-			b, err := NewBackend(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = b.Close() })
-			svc := newTerminalsService(t, b)
+			svc := serviceOn(t, p.host, mode.agent)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			owner := core.NewOwner("test")
-			tg := &Target{Image: d.Image, Shell: []string{"/bin/bash"}}
-			var cid string
-			if mode.exec {
-				cid = runContainer(t, d)
-				tg = &Target{Container: cid, Shell: []string{"/bin/bash"}}
-			}
+			tg, cid := bashTarget(t, d, mode.exec)
 			before := sessionContainers(t, d.Client)
 			sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: tg})
 			if err != nil {
@@ -88,12 +74,7 @@ func TestEngineCutThenContainerRemoved(t *testing.T) {
 func TestAgentStopReportedAfterHistoryRolled(t *testing.T) {
 	d := dockertest.Shared(t)
 	p := startEngineProxy(t, d)
-	b, err := NewBackend(BackendOptions{Host: p.host, AgentBinary: agentBinary(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	svc := newTerminalsService(t, b)
+	svc := serviceOn(t, p.host, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("test")

@@ -21,12 +21,7 @@ import (
 func TestExecKilledWhileEngineLags(t *testing.T) {
 	d := dockertest.Shared(t)
 	p := startEngineProxy(t, d)
-	b, err := NewBackend(BackendOptions{Host: p.host})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	svc := newTerminalsService(t, b)
+	svc := serviceOn(t, p.host, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("test")
@@ -60,12 +55,7 @@ func TestExecKilledWhileEngineLags(t *testing.T) {
 // exec starts, so the container is not reported stopped.
 func TestExecKilledAloneNotStopped(t *testing.T) {
 	d := dockertest.Shared(t)
-	b, err := NewBackend(BackendOptions{Host: d.Host})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	svc := newTerminalsService(t, b)
+	svc := serviceOn(t, d.Host, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("test")

@@ -83,3 +83,31 @@ func containerExists(t testing.TB, cli *client.Client, id string) bool {
 	_, err := cli.ContainerInspect(context.Background(), id, client.ContainerInspectOptions{})
 	return err == nil
 }
+
+// serviceOn starts a backend on the engine at host (a daemon's socket, or
+// an engine proxy's), with the agent inside sessions when agent is set,
+// and the terminals service over it; both end with tb.
+func serviceOn(tb testing.TB, host string, agent bool) *core.Service {
+	tb.Helper()
+	opts := BackendOptions{Host: host}
+	if agent {
+		opts.AgentBinary = agentBinary(tb)
+	}
+	b, err := NewBackend(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = b.Close() })
+	return newTerminalsService(tb, b)
+}
+
+// bashTarget is a bash session's target: in a new container from d's
+// image, or, with exec, in a running container it starts (its id cid).
+func bashTarget(tb testing.TB, d *dockertest.Daemon, exec bool) (tg *Target, cid string) {
+	tb.Helper()
+	if !exec {
+		return &Target{Image: d.Image, Shell: []string{"/bin/bash"}}, ""
+	}
+	cid = runContainer(tb, d)
+	return &Target{Container: cid, Shell: []string{"/bin/bash"}}, cid
+}

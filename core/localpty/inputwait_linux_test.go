@@ -2,7 +2,6 @@ package localpty
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -70,16 +69,7 @@ func TestInputWaitNewWhenAnotherThreadReads(t *testing.T) {
 func TestSendSettlesOnReadWhenAnotherThreadReads(t *testing.T) {
 	exe, err := os.Executable()
 	mustf(t, err, "the test binary's path")
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	_, err = svc.Register(NewExec(ExecOptions{Options: shortOpts(false)}))
-	mustf(t, err, "register")
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
+	svc := serviceOf(t, NewExec(ExecOptions{Options: shortOpts(false)}))
 	owner := core.NewOwner("thread-repl")
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -149,17 +147,8 @@ func (r *reactedSignalSession) awaitPromptTakenIn(ctx context.Context, before, o
 func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult, *reactedSignalSession) {
 	t.Helper()
 	need(t, "bash")
-	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	b := reactedSignalBackend{NewShell(ShellOptions{Options: shortOpts(false)}), make(chan *reactedSignalSession, 1)}
-	_, err := svc.Register(b)
-	mustf(t, err, "register")
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
+	svc := serviceOf(t, b)
 	owner := core.NewOwner("interrupt-count")
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()

@@ -3,7 +3,6 @@ package localpty
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -19,16 +18,7 @@ import (
 func shellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult) {
 	t.Helper()
 	need(t, "bash")
-	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	_, err := svc.Register(NewShell(ShellOptions{Options: shortOpts(false)}))
-	mustf(t, err, "register")
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
+	svc := serviceOf(t, NewShell(ShellOptions{Options: shortOpts(false)}))
 	owner := core.NewOwner("settle-prompt")
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
@@ -52,6 +42,23 @@ func sendWait(t *testing.T, svc *core.Service, owner *core.Owner, id core.Sessio
 	res, err := op.Wait(ctx)
 	mustf(t, err, "wait %q", data)
 	return res
+}
+
+// serviceOf returns a quiet service with backend b registered, shut down
+// (and checked) when t ends.
+func serviceOf(t *testing.T, b core.Backend) *core.Service {
+	t.Helper()
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	_, err := svc.Register(b)
+	mustf(t, err, "register")
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return svc
 }
 
 // wantPrompt fails unless res settled on the prompt holding every want.
