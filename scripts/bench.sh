@@ -24,6 +24,8 @@ run ./remote/ 'RemoteSettle'
 # The agent over a real sshd: flood throughput against the OpenSSH client.
 run ./remote/sshagent/ 'RemoteFloodThroughput'
 run ./screen/... 'IngestScreen'
+# What recording a session to an asciicast file costs its ingest (sessions in turn).
+run ./core/record/ 'Ingest' 4x
 run ./cmd/ptyseam/ 'ResultBytes|ToolListBytes'
 python3 - "$out" <<'PY'
 import re, sys
