@@ -133,8 +133,12 @@ func (bs *backendSuite) testInputWatcher(t *testing.T) {
 		t.Skipf("the backend cannot tell here: %v", err)
 	}
 	first := awaitInput(t, iw, c, core.InputBaseline{})
-	w, err := iw.InputWait(core.InputBaseline{}, 0)
-	require.NoError(t, err)
+	// With nothing taken in, the prompt Read returned is in flight: the
+	// program reads but does not wait. Asked until the program is seen
+	// reading: on a loaded machine one of the REPL's runtime threads can
+	// run for a moment, and an answer that is not Reading proves nothing.
+	w := awaitAnswer(t, iw, core.InputBaseline{}, func() uint64 { return 0 },
+		func(w core.InputWait) bool { return w.Reading }, "was never seen reading again")
 	require.False(t, w.Waiting, "InputWait with nothing taken in reports Waiting, though the prompt was read from the terminal")
 
 	write(t, s, "hello watcher\r")
@@ -181,15 +185,24 @@ func (bs *backendSuite) testInputWatcherNewReader(t *testing.T) {
 // printed taken in, and returns that answer.
 func awaitInput(t *testing.T, iw core.InputWatcher, c *collector, base core.InputBaseline) core.InputWait {
 	t.Helper()
+	return awaitAnswer(t, iw, base, func() uint64 { return uint64(len(c.snapshot())) },
+		func(w core.InputWait) bool { return w.Waiting && w.Reading }, "never waited for input")
+}
+
+// awaitAnswer asks InputWait (with taken() bytes taken in) until its
+// answer satisfies ok, and returns that answer; it fails the test with
+// what after suiteTimeout.
+func awaitAnswer(t *testing.T, iw core.InputWatcher, base core.InputBaseline, taken func() uint64, ok func(core.InputWait) bool, what string) core.InputWait {
+	t.Helper()
 	deadline := time.Now().Add(suiteTimeout)
 	for {
-		w, err := iw.InputWait(base, uint64(len(c.snapshot())))
+		w, err := iw.InputWait(base, taken())
 		require.NoError(t, err, "InputWait")
-		if w.Waiting && w.Reading {
+		if ok(w) {
 			return w
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the REPL at its prompt never waited for input: %+v", w)
+			t.Fatalf("the REPL at its prompt %s: %+v", what, w)
 		}
 		// Nothing signals that a program blocked in a read: ask again.
 		time.Sleep(2 * time.Millisecond)
