@@ -175,7 +175,10 @@ func (s *session) lostEventsStatus(err error) core.Status {
 // checks that the engine no longer knows it.
 func (s *session) closeContainer(ctx context.Context) error {
 	s.ownKill.Add(1)
-	_, err := s.b.cli.ContainerRemove(ctx, s.containerID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
+	err := removeAgain(ctx, func(ctx context.Context) error {
+		_, err := s.b.cli.ContainerRemove(ctx, s.containerID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
+		return err
+	})
 	if err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("docker: removing container %s: %w", short(s.containerID), err)
 	}
