@@ -312,6 +312,11 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 			}
 			b, err = tap.Next(ctx)
 			cancel()
+			if state == busy && len(b) == 0 && errors.Is(err, core.ErrCancelled) && r.ctx.Err() == nil {
+				// The interval ended: take what the wake policy held
+				// (less than batchBytes); only none is a quiet one.
+				b, err = tap.Next(ended)
+			}
 		}
 		if len(b) == 0 && errors.Is(err, core.ErrCancelled) && r.ctx.Err() == nil {
 			// An interval without output.
