@@ -129,6 +129,7 @@ type rec struct {
 	full    bool   // MaxBytes reached: nothing more is written
 	flushed time.Time
 	err     error
+	pages   pageDropper // the file's pages in the page cache
 }
 
 // OnSpawn starts recording a new session when it should be
@@ -398,6 +399,9 @@ func (x *rec) flush() {
 		var n int
 		n, x.err = x.w.Write(x.out)
 		x.written += int64(n)
+		if x.err == nil && x.f != nil {
+			x.pages.wrote(x.f, x.written)
+		}
 	}
 	x.out = x.out[:0]
 	x.flushed = time.Now()
