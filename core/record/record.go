@@ -13,7 +13,9 @@
 // for the recorder nor wakes it per read. A recording that falls 16 MiB
 // behind (a disk too slow) stops with a marker saying so; the session goes
 // on unrecorded. A Recorder keeps up to 4 MiB of the buffers of finished
-// recordings for the next ones.
+// recordings for the next ones. On Linux a busy recording has its file
+// written back and dropped from the page cache every 2 MiB, a round
+// behind, so that its writes reuse warm pages (see pageDropper).
 //
 // Plug a [Recorder] into the service:
 //
