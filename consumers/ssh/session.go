@@ -182,7 +182,13 @@ func (s *session) serveRequests() {
 			_ = r.Reply(false, nil)
 		}
 	}
-	// The channel is closed. Without an exit report, say why.
+	// The channel is closed. With the exit reported, that is all: the
+	// input side ends now (a write the channel refused is waiting for
+	// it). Without an exit report, say why.
+	if s.exit.Done() {
+		close(s.reqsDone)
+		return
+	}
 	st := core.Status{Kind: core.StatusExited, ExitCode: -1}
 	t := time.NewTimer(time.Second)
 	select {
@@ -216,10 +222,13 @@ func (s *session) Read(p []byte) (int, error) { return s.relay.Read(p) }
 // ErrConnectionLost.
 func (s *session) errChannelGone() error {
 	if cause := s.ExitCause(); cause != nil {
-		return &core.Error{Code: core.CodeSessionExited, Msg: "the ssh session ended", Err: cause}
+		return &core.Error{Code: core.CodeSessionExited, Msg: "the ssh session ended" + goneNext, Err: cause}
 	}
-	return core.Errorf(core.CodeSessionExited, "the ssh channel is closed")
+	return core.Errorf(core.CodeSessionExited, "the ssh channel is closed: the program has ended"+goneNext)
 }
+
+// goneNext says what to do with an ended session.
+const goneNext = "; read its last output and exit status, then close the session"
 
 // ExitCause returns an error matching ErrConnectionLost, with the cause
 // seen ("keepalive timed out", the network error), when the session ended

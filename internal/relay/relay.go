@@ -19,10 +19,16 @@ import (
 // nil.
 var ErrEnded = errors.New("the stream has ended")
 
-// Config is what a Stream needs from its session.
+// Config is what a Stream needs from its session. The stream's writer
+// fails only once the stream has ended or broken (an ssh channel closed
+// by either side or with its connection, a socket whose far side is
+// gone), and the session then learns its end: WriteEnd (or, without one,
+// the output's end) or Closed is closed. A write the stream failed waits
+// for that, bounded by the write's context, and is Gone's error.
 type Config struct {
-	// Name names the transport in errors: a write the stream failed is
-	// "<Name> write: <the stream's error>".
+	// Name names the transport in errors: a write the stream failed and
+	// whose context ended before the session learnt its end is
+	// "<Name> write: <the stream's error> (…)".
 	Name string
 	// Exited is closed when the session's exit is known. Read reports
 	// io.EOF once the output ended and Exited (or Closed) is closed, so
@@ -44,8 +50,8 @@ type Config struct {
 	Gone func() error
 	// Cause reports why the session ended when that was a loss (its
 	// core.ExitCauser answer). A stream write that fails while Cause is
-	// not nil raced the loss, and Write says so with Gone's error. Nil
-	// means no loss is ever known.
+	// not nil raced the loss, and Write says so with Gone's error at
+	// once. Nil means no loss is ever known.
 	Cause func() error
 }
 

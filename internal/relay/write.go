@@ -42,9 +42,10 @@ func (s *Stream) writer() {
 //
 // Its errors: ctx's error; Config.Gone's error when the input side ended
 // (Config.WriteEnd) or the session closed (Config.Closed) before the
-// write was handed over, or when the stream's write failed while
-// Config.Cause reports a loss; otherwise the stream's error, wrapped as
-// "<Name> write: …".
+// write was handed over, or when the stream's write failed (once the
+// session has learnt its end: see writeFailed); the stream's error,
+// wrapped as "<Name> write: …" together with ctx's, only when ctx ended
+// before the session learnt the end of a stream that failed the write.
 func (s *Stream) Write(ctx context.Context, p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
@@ -72,14 +73,34 @@ func (s *Stream) Write(ctx context.Context, p []byte) (int, error) {
 	select {
 	case r := <-req.res:
 		if r.err != nil {
-			if s.cfg.Cause != nil && s.cfg.Cause() != nil {
-				// The write raced the loss: say it was the loss.
-				return r.n, s.cfg.Gone()
-			}
-			return r.n, fmt.Errorf("%s write: %w", s.cfg.Name, r.err)
+			return r.n, s.writeFailed(ctx, r.err)
 		}
 		return r.n, nil
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	}
+}
+
+// writeFailed is Write's error for a write the stream failed with err. A
+// stream refuses input only once it has ended or broken (Config), and the
+// stream knows that before its session does: an ssh channel refuses input
+// as soon as the server's close arrives, before the session's request
+// loop has taken the requests queued ahead of it; a socket refuses input
+// the moment its far side is gone, while the pump is still to read the
+// end. So a failed write waits, bounded by ctx, until the session has
+// learnt its end (the input side's end, or Closed), and then says it
+// with Gone's error, the cause of a loss included. A loss Config.Cause
+// already reports needs no wait. When ctx ends first, the error matches
+// both the stream's error and ctx's.
+func (s *Stream) writeFailed(ctx context.Context, err error) error {
+	if s.cfg.Cause != nil && s.cfg.Cause() != nil {
+		return s.cfg.Gone() // the write raced the loss: say it was the loss
+	}
+	select {
+	case <-s.writeEnd:
+	case <-s.cfg.Closed:
+	case <-ctx.Done():
+		return fmt.Errorf("%s write: %w (the session had not learnt its end when the caller gave up: %w)", s.cfg.Name, err, ctx.Err())
+	}
+	return s.cfg.Gone()
 }
