@@ -93,10 +93,13 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) { return s.r
 // session, ErrContainerStopped.
 func (s *session) errGone() error {
 	if cause := s.ExitCause(); cause != nil {
-		return &core.Error{Code: core.CodeSessionExited, Msg: "the container session ended", Err: cause}
+		return &core.Error{Code: core.CodeSessionExited, Msg: "the container session ended" + goneNext, Err: cause}
 	}
-	return core.Errorf(core.CodeSessionExited, "the container session has ended")
+	return core.Errorf(core.CodeSessionExited, "the container session has ended"+goneNext)
 }
+
+// goneNext says what to do with an ended session.
+const goneNext = "; read its last output and exit status, then close the session"
 
 // ExitCause returns ErrContainerStopped when the session ended because
 // its container was stopped, killed or removed by someone else,

@@ -1,0 +1,55 @@
+package docker
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Input written once the program exited and the engine ended its attach
+// stream fails with the typed SESSION_EXITED error saying what to do
+// next, never the stream's own error (which the service reports as
+// INTERNAL). A write that the engine's socket refuses before the relay
+// saw the stream end waits for it (internal/relay's
+// TestWriteFailedWaitsForTheEnd). While the stream is open the engine
+// takes input after the exit: a write then succeeds, as on a local
+// terminal.
+func TestWriteAfterExitRelay(t *testing.T) {
+	b, d := newBackend(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "exit 3"}, Size: core.DefaultSize,
+		Marker: "write-after-exit", Options: &Target{Image: d.Image}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := s.Close(context.WithoutCancel(ctx)); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	}()
+	go drain(s)
+	select {
+	case <-s.(*session).relay.OutputDone():
+	case <-ctx.Done():
+		t.Fatal("the attach stream did not end after the program exited")
+	}
+	_, err = s.Write(ctx, []byte("after the exit\n"))
+	if code := core.CodeOf(err); code != core.CodeSessionExited {
+		t.Fatalf("write after the exit: %v (code %q), want %s", err, code, core.CodeSessionExited)
+	}
+	if strings.Contains(err.Error(), "docker write") || !strings.Contains(err.Error(), "close the session") {
+		t.Fatalf("the session-exited error carries the stream's write error or does not say what to do next: %v", err)
+	}
+	select {
+	case <-s.Exited():
+	case <-ctx.Done():
+		t.Fatal("the exit is not known after the stream ended")
+	}
+	if st := s.ExitStatus(); st.ExitCode != 3 {
+		t.Fatalf("status %+v, want exit code 3", st)
+	}
+}
