@@ -10,22 +10,37 @@ import "sync"
 type ExitLatch struct {
 	mu     sync.Mutex
 	status Status
+	cause  error
 	done   bool
 	exited signalChan
 }
 
 // Set records st as the exit status and closes Exited, the first time it
-// is called; later calls change nothing. It reports whether this call
-// recorded the exit.
-func (l *ExitLatch) Set(st Status) bool {
+// is called (Set or SetCause); later calls change nothing. It reports
+// whether this call recorded the exit.
+func (l *ExitLatch) Set(st Status) bool { return l.SetCause(st, nil) }
+
+// SetCause is Set for a backend that learns why its session ended
+// together with the status (its ExitCauser answer, such as a lost
+// connection): cause is recorded with st by the same first call, and
+// Cause returns it.
+func (l *ExitLatch) SetCause(st Status, cause error) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.done {
 		return false
 	}
-	l.status, l.done = st, true
+	l.status, l.cause, l.done = st, cause, true
 	l.exited.fire()
 	return true
+}
+
+// Cause returns the cause SetCause recorded with the exit: nil before the
+// exit, and when Set recorded it.
+func (l *ExitLatch) Cause() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cause
 }
 
 // Exited is closed once the exit is recorded (Set).

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"sync"
 	"testing"
 )
@@ -42,5 +43,36 @@ func TestExitLatchFirstSetWins(t *testing.T) {
 	}
 	if l.Exited() != exited {
 		t.Fatal("Exited is not the same channel before and after Set")
+	}
+}
+
+// SetCause records the cause with the status, by the same first call:
+// nil before the exit; a later Set or SetCause changes neither; an exit
+// Set recorded has no cause.
+func TestExitLatchCause(t *testing.T) {
+	var l ExitLatch
+	if l.Cause() != nil {
+		t.Fatalf("cause before the exit: %v", l.Cause())
+	}
+	lost := errors.New("connection lost")
+	st := Status{Kind: StatusExited, ExitCode: -1, Reason: "connection lost"}
+	seen := make(chan error, 1)
+	go func() { <-l.Exited(); seen <- l.Cause() }()
+	if !l.SetCause(st, lost) {
+		t.Fatal("the first SetCause did not record the exit")
+	}
+	if got := <-seen; got != lost {
+		t.Fatalf("after Exited closed: cause %v, want %v", got, lost)
+	}
+	if l.SetCause(ExitedWithCode(0), errors.New("other")) || l.Set(ExitedWithCode(1)) {
+		t.Fatal("a later call recorded the exit again")
+	}
+	if l.Cause() != lost || l.ExitStatus() != st {
+		t.Fatalf("a later call changed the exit: %+v, %v", l.ExitStatus(), l.Cause())
+	}
+	var plain ExitLatch
+	plain.Set(ExitedWithCode(0))
+	if plain.Cause() != nil {
+		t.Fatalf("an exit Set recorded has cause %v", plain.Cause())
 	}
 }
