@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/yamux"
@@ -27,18 +26,12 @@ type session struct {
 	remotePID    int
 	promptMarker bool
 
-	exited   chan struct{}
-	exitOnce sync.Once
-	mu       sync.Mutex
-	status   core.Status
-
-	closeMu  sync.Mutex
-	closedOK bool
+	exit   core.ExitLatch
+	closer core.CloseGuard
 }
 
 func newSession(c *Conn, out *yamux.Stream, resp response) *session {
-	return &session{c: c, out: out, id: resp.Session, remotePID: resp.PID, promptMarker: resp.PromptMarker,
-		exited: make(chan struct{}), status: core.Running}
+	return &session{c: c, out: out, id: resp.Session, remotePID: resp.PID, promptMarker: resp.PromptMarker}
 }
 
 // start waits for the exit status in the background.
@@ -59,14 +52,9 @@ func (s *session) start() {
 	}()
 }
 
-func (s *session) setExit(st core.Status) {
-	s.exitOnce.Do(func() {
-		s.mu.Lock()
-		s.status = st
-		s.mu.Unlock()
-		close(s.exited)
-	})
-}
+// setExit records the exit; the first report wins (the agent's status,
+// the lost stream, or the status Close brought).
+func (s *session) setExit(st core.Status) { s.exit.Set(st) }
 
 // lost ends the session because the stream ended.
 func (s *session) lost() {
@@ -140,15 +128,11 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 
 // Exited is closed when the top-level process has exited, or the stream
 // ended.
-func (s *session) Exited() <-chan struct{} { return s.exited }
+func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }
 
-// ExitStatus returns the exit status once Exited is closed; a lost stream
-// gives ExitCode -1 and Reason "connection lost".
-func (s *session) ExitStatus() core.Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.status
-}
+// ExitStatus returns the exit status once Exited is closed, core.Running
+// before; a lost stream gives ExitCode -1 and Reason "connection lost".
+func (s *session) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // ExitCause returns ErrConnectionLost for a session the lost stream ended
 // (core.ExitCauser).
@@ -181,12 +165,15 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 // until its output has all arrived. When the stream has ended there is
 // nothing left to ask: the agent closed every session when it saw the
 // stream end, and Close returns nil.
+//
+// Calls are serialised; a failed Close may be retried, and a Close after
+// a successful one returns nil.
 func (s *session) Close(ctx context.Context) error {
-	s.closeMu.Lock()
-	defer s.closeMu.Unlock()
-	if s.closedOK {
-		return nil
-	}
+	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
+}
+
+// closeAttempt is one attempt at Close.
+func (s *session) closeAttempt(ctx context.Context) error {
 	if s.c.Err() == nil {
 		resp, err := s.c.call(ctx, request{Op: opClose, Session: s.id})
 		var e *core.Error
@@ -200,14 +187,13 @@ func (s *session) Close(ctx context.Context) error {
 	// The program has exited (or the stream ended): Exited is closed when
 	// Close returns, as for a local session.
 	select {
-	case <-s.exited:
+	case <-s.exit.Exited():
 	case <-s.c.done:
 		s.lost()
 	case <-ctx.Done():
 		return &core.Error{Code: core.CodeCancelled, Op: "close", Msg: "closed on the far side, but its exit status had not arrived when the caller gave up", Err: ctx.Err()}
 	}
 	_ = s.out.Close()
-	s.closedOK = true
 	s.c.forget(s)
 	return nil
 }
