@@ -23,11 +23,9 @@ type session struct {
 	in     *os.File // write end of the program's stdin
 	out    *os.File // read end of the program's merged stdout and stderr
 
-	exited chan struct{} // closed once the program has been reaped
-	status core.Status   // valid once exited is closed
+	exit core.ExitLatch // set once the program has been reaped
 
-	stopHangup chan struct{} // closed by Close: the hang-up stops waiting
-	waitDone   chan struct{} // closed when wait (and its hang-up) returned
+	waitDone chan struct{} // closed when wait (and its hang-up) returned
 
 	draining bool // Read only: the drain window is armed
 
@@ -36,23 +34,18 @@ type session struct {
 	dlGen  uint64
 	inDone bool // stdin was closed
 
-	cmu    sync.Mutex // serialises Close
-	closed bool
+	closer core.CloseGuard // its Closing stops the hang-up: Close ends the whole session itself
 }
 
 func newSession(o Options, cmd *exec.Cmd, in, out *os.File, marker string) *session {
 	s := &session{
-		opts:   o,
-		cmd:    cmd,
-		pid:    cmd.Process.Pid,
-		marker: marker,
-		in:     in,
-		out:    out,
-		exited: make(chan struct{}),
-		status: core.Running,
-
-		stopHangup: make(chan struct{}),
-		waitDone:   make(chan struct{}),
+		opts:     o,
+		cmd:      cmd,
+		pid:      cmd.Process.Pid,
+		marker:   marker,
+		in:       in,
+		out:      out,
+		waitDone: make(chan struct{}),
 	}
 	go s.wait()
 	return s
@@ -65,13 +58,12 @@ func (s *session) wait() {
 	defer close(s.waitDone)
 	err := localpty.WaitChild(s.cmd)
 	st := statusOf(s.cmd.ProcessState, err)
-	s.status = st
-	// The deadline goes first: a Read that sees exited closed then arms
-	// its own drain window after it, never before.
+	// The deadline goes first: a Read that sees the exit then arms its
+	// own drain window after it, never before.
 	_ = s.out.SetReadDeadline(time.Now())
-	close(s.exited)
+	s.exit.Set(st)
 	s.opts.Logger.Debug("pipebackend: program exited", "pid", s.pid, "status", st.String())
-	s.hangup(s.stopHangup)
+	s.hangup(s.closer.Closing())
 }
 
 func statusOf(ps *os.ProcessState, err error) core.Status {
@@ -98,17 +90,10 @@ func (s *session) PID() int { return s.pid }
 func (s *session) Enter() []byte { return []byte{'\n'} }
 
 // Exited is closed when the program has exited.
-func (s *session) Exited() <-chan struct{} { return s.exited }
+func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }
 
-// ExitStatus returns the program's status.
-func (s *session) ExitStatus() core.Status {
-	select {
-	case <-s.exited:
-		return s.status
-	default:
-		return core.Running
-	}
-}
+// ExitStatus returns the program's status, core.Running before it exited.
+func (s *session) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // Read reads the merged output. Once the program has exited it keeps
 // returning what is buffered in the pipe, and reports io.EOF when the pipe
@@ -134,7 +119,7 @@ func (s *session) Read(p []byte) (int, error) {
 			}
 			// Only the waiter sets a deadline before draining starts: the
 			// program exited during the read. Drain from now on.
-			<-s.exited
+			<-s.exit.Exited()
 			continue
 		case errors.Is(err, io.EOF), errors.Is(err, os.ErrClosed):
 			return 0, io.EOF
@@ -144,14 +129,7 @@ func (s *session) Read(p []byte) (int, error) {
 	}
 }
 
-func (s *session) isExited() bool {
-	select {
-	case <-s.exited:
-		return true
-	default:
-		return false
-	}
-}
+func (s *session) isExited() bool { return s.exit.Done() }
 
 // Write writes p to the program's stdin. It returns when ctx ends even if
 // the program does not read. Writing after the program and every other
@@ -230,21 +208,16 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 // documentation), then closes the pipes. A failed Close may be retried;
 // Close after a successful Close returns nil.
 func (s *session) Close(ctx context.Context) error {
-	s.cmu.Lock()
-	defer s.cmu.Unlock()
-	if s.closed {
-		return nil
-	}
-	select {
-	case <-s.stopHangup:
-	default:
-		close(s.stopHangup) // terminate ends the whole session itself
-	}
+	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
+}
+
+// closeAttempt is one attempt at Close. The hang-up has stopped waiting
+// (the closer's Closing): terminate ends the whole session itself.
+func (s *session) closeAttempt(ctx context.Context) error {
 	if err := s.terminate(ctx); err != nil {
 		return err
 	}
-	<-s.waitDone // the program is reaped: wait returns once stopHangup is seen
-	s.closed = true
+	<-s.waitDone // the program is reaped: wait returns once Closing is seen
 	s.dlMu.Lock()
 	s.inDone = true
 	_ = s.in.SetWriteDeadline(time.Now()) // unblock a writer stuck on a full pipe
