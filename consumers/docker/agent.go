@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -28,7 +27,7 @@ const AgentPath = "/.ptyseam/ptyseam"
 // Close ends the whole process tree in the container.
 func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendSession, error) {
 	t := sp.t
-	as := &agentSession{b: b, closing: make(chan struct{}), exited: make(chan struct{})}
+	as := &agentSession{b: b}
 	fail := func(what string, err error) (core.BackendSession, error) {
 		cause := spawnErr(what, err)
 		if ctx.Err() != nil {
@@ -150,39 +149,31 @@ type agentSession struct {
 	created     bool
 	watch       *containerWatch // the container's events, from before the agent started
 
-	closeMu  sync.Mutex
-	closeOK  bool
-	closing  chan struct{}
-	stopOnce sync.Once
-
-	exited chan struct{} // closed once watchExit has classified the end
-	status core.Status   // set before exited is closed
-	cause  error         // set before exited is closed
+	closer core.CloseGuard
+	exit   core.ExitLatch // set, with its cause, once watchExit has classified the end
 }
 
 // Close closes the session on the agent (which ends its whole process
 // tree and proves it), then the agent's stream, then removes a created
 // container.
 func (s *agentSession) Close(ctx context.Context) error {
-	s.closeMu.Lock()
-	defer s.closeMu.Unlock()
-	if s.closeOK {
-		return nil
-	}
-	s.stopOnce.Do(func() { close(s.closing) })
+	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
+}
+
+// closeAttempt is one attempt at Close; a failed one may be retried.
+func (s *agentSession) closeAttempt(ctx context.Context) error {
 	err := s.BackendSession.Close(ctx)
 	if err != nil && !errors.Is(err, remote.ErrConnectionLost) && !s.isStopped(ctx) {
 		return err
 	}
 	select {
-	case <-s.exited:
+	case <-s.exit.Exited():
 	case <-ctx.Done():
 		return &core.CleanupError{Err: ctx.Err()}
 	}
 	if err := s.teardown(ctx); err != nil {
 		return &core.CleanupError{Err: err}
 	}
-	s.closeOK = true
 	return nil
 }
 
@@ -213,32 +204,18 @@ func (s *agentSession) isStopped(ctx context.Context) bool {
 
 // Exited is closed when the agent's session has ended and the backend
 // knows why (watchExit).
-func (s *agentSession) Exited() <-chan struct{} { return s.exited }
+func (s *agentSession) Exited() <-chan struct{} { return s.exit.Exited() }
 
 // ExitStatus returns the agent's exit status, with Status.Reason
 // ReasonContainerStopped or ReasonEngineLost when the stream to the agent
 // was lost for that reason.
-func (s *agentSession) ExitStatus() core.Status {
-	select {
-	case <-s.exited:
-		return s.status
-	default:
-		return core.Running
-	}
-}
+func (s *agentSession) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // ExitCause returns the remote session's cause (a lost stream matches
 // remote.ErrConnectionLost), also matching ErrContainerStopped when the
 // container was stopped under the session, and ErrEngineLost when the
 // stream was lost while the container ran on or ended by itself.
-func (s *agentSession) ExitCause() error {
-	select {
-	case <-s.exited:
-		return s.cause
-	default:
-		return nil
-	}
-}
+func (s *agentSession) ExitCause() error { return s.exit.Cause() }
 
 // ContainerID returns the id of the container the session runs in.
 func (s *agentSession) ContainerID() string { return s.containerID }

@@ -21,29 +21,26 @@ import (
 // an engine that does not answer, gives ErrEngineLost and
 // ReasonEngineLost. Both also match remote.ErrConnectionLost.
 func (s *agentSession) watchExit() {
-	defer close(s.exited)
+	var st core.Status
+	var cause error
+	defer func() { s.exit.SetCause(st, cause) }()
 	defer s.watch.stop() // the session has ended: nothing more to learn
 	<-s.BackendSession.Exited()
-	s.status = s.BackendSession.ExitStatus()
+	st = s.BackendSession.ExitStatus()
 	if c, ok := s.BackendSession.(core.ExitCauser); ok {
-		s.cause = c.ExitCause()
+		cause = c.ExitCause()
 	}
-	if s.cause == nil || !errors.Is(s.cause, remote.ErrConnectionLost) {
+	if cause == nil || !errors.Is(cause, remote.ErrConnectionLost) || s.closer.IsClosing() {
 		return
-	}
-	select {
-	case <-s.closing:
-		return
-	default:
 	}
 	if s.stoppedUnder(context.Background()) {
-		s.cause = fmt.Errorf("%w: %w", ErrContainerStopped, s.cause)
-		s.status.Reason = ReasonContainerStopped
+		cause = fmt.Errorf("%w: %w", ErrContainerStopped, cause)
+		st.Reason = ReasonContainerStopped
 		s.b.log.Info("docker session ended: container stopped by someone else", "container", s.containerID)
 		return
 	}
-	s.cause = fmt.Errorf("%w: %w", ErrEngineLost, s.cause)
-	s.status.Reason = ReasonEngineLost
+	cause = fmt.Errorf("%w: %w", ErrEngineLost, cause)
+	st.Reason = ReasonEngineLost
 	s.b.log.Info("docker session ended: the connection to the engine was lost", "container", s.containerID)
 }
 
@@ -85,7 +82,7 @@ func (s *agentSession) stoppedUnder(ctx context.Context) bool {
 		case <-s.watch.changed:
 		case <-bound.C:
 			return s.engineSays(ctx)
-		case <-s.closing:
+		case <-s.closer.Closing():
 			return false
 		case <-ctx.Done():
 			return false
