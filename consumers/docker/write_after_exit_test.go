@@ -2,11 +2,11 @@ package docker
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // Input written once the program exited and the engine ended its attach
@@ -38,18 +38,5 @@ func TestWriteAfterExitRelay(t *testing.T) {
 		t.Fatal("the attach stream did not end after the program exited")
 	}
 	_, err = s.Write(ctx, []byte("after the exit\n"))
-	if code := core.CodeOf(err); code != core.CodeSessionExited {
-		t.Fatalf("write after the exit: %v (code %q), want %s", err, code, core.CodeSessionExited)
-	}
-	if strings.Contains(err.Error(), "docker write") || !strings.Contains(err.Error(), "close the session") {
-		t.Fatalf("the session-exited error carries the stream's write error or does not say what to do next: %v", err)
-	}
-	select {
-	case <-s.Exited():
-	case <-ctx.Done():
-		t.Fatal("the exit is not known after the stream ended")
-	}
-	if st := s.ExitStatus(); st.ExitCode != 3 {
-		t.Fatalf("status %+v, want exit code 3", st)
-	}
+	testharness.WantEndedWrite(t, ctx, s, err, "docker", 3)
 }
