@@ -22,8 +22,16 @@ type Stat struct {
 	PPID      int    // field 4
 	PGRP      int    // field 5
 	Session   int    // field 6
+	Flags     uint64 // field 9, the kernel's PF_* flags (PFExiting)
 	StartTime uint64 // field 22, clock ticks since boot
 }
+
+// PFExiting is the flag (Stat.Flags) of a process that is exiting: it
+// has begun to end and takes no more signals.
+const PFExiting = 0x4
+
+// Exiting reports whether the process is exiting or gone.
+func (s Stat) Exiting() bool { return s.Gone() || s.Flags&PFExiting != 0 }
 
 // gone reports whether the process is a zombie or dead (it counts as gone).
 func (s Stat) Gone() bool { return s.State == 'Z' || s.State == 'X' || s.State == 'x' }
@@ -52,6 +60,9 @@ func ParseStat(b []byte) (Stat, error) {
 	if st.Session, err = atoi(f[3]); err != nil {
 		return Stat{}, err
 	}
+	if st.Flags, err = strconv.ParseUint(string(f[6]), 10, 64); err != nil {
+		return Stat{}, ErrParse
+	}
 	if st.StartTime, err = strconv.ParseUint(string(f[19]), 10, 64); err != nil {
 		return Stat{}, ErrParse
 	}
@@ -70,6 +81,10 @@ func atoi(b []byte) (int, error) {
 type TaskStatus struct {
 	State             byte   // first letter of the State: line
 	VoluntarySwitches uint64 // voluntary_ctxt_switches
+	// Signal sets, bit sig-1 for signal sig (0 where the line is absent):
+	// pending for the task (SigPnd) and for its whole process (ShdPnd),
+	// blocked (SigBlk), ignored (SigIgn) and caught by a handler (SigCgt).
+	SigPnd, ShdPnd, SigBlk, SigIgn, SigCgt uint64
 }
 
 // ParseStatus parses /proc/PID/status (or a task's status).
@@ -98,6 +113,25 @@ func ParseStatus(b []byte) (TaskStatus, error) {
 			}
 			ts.VoluntarySwitches = n
 			haveSwitches = true
+		case "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt":
+			n, err := strconv.ParseUint(string(val), 16, 64)
+			if err != nil {
+				return TaskStatus{}, ErrParse
+			}
+			switch key[3] { // Pnd, Blk, Ign, Cgt
+			case 'B':
+				ts.SigBlk = n
+			case 'I':
+				ts.SigIgn = n
+			case 'C':
+				ts.SigCgt = n
+			default:
+				if key[1] == 'i' {
+					ts.SigPnd = n
+				} else {
+					ts.ShdPnd = n
+				}
+			}
 		}
 	}
 	if !haveState || !haveSwitches {

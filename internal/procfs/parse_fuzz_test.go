@@ -38,6 +38,9 @@ func FuzzParseStat(f *testing.F) {
 		if strconv.FormatUint(st.StartTime, 10) != want {
 			t.Fatalf("starttime %d from %q", st.StartTime, f[19])
 		}
+		if flags := strings.TrimLeft(string(f[6]), "0"); strconv.FormatUint(st.Flags, 10) != flags && !(flags == "" && st.Flags == 0) {
+			t.Fatalf("flags %d from %q", st.Flags, f[6])
+		}
 	})
 }
 
@@ -53,6 +56,11 @@ func FuzzParseStatus(f *testing.F) {
 		}
 		if bytes.IndexByte(b, ts.State) < 0 {
 			t.Fatalf("state %q not in input", ts.State)
+		}
+		for key, set := range map[string]uint64{"SigPnd:": ts.SigPnd, "ShdPnd:": ts.ShdPnd, "SigBlk:": ts.SigBlk, "SigIgn:": ts.SigIgn, "SigCgt:": ts.SigCgt} {
+			if set != 0 && !bytes.Contains(b, []byte(key)) {
+				t.Fatalf("%s %x parsed from input without the line", key, set)
+			}
 		}
 	})
 }

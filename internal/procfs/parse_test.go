@@ -8,11 +8,17 @@ import (
 func TestParseStatFields(t *testing.T) {
 	st, err := ParseStat([]byte("4242 (my (odd) prog) T 17 4242 4000 34816 4242 4194560 1 2 3 4 5 6 7 8 20 0 1 0 98765 1000 100\n"))
 	mustf(t, err, "parse")
-	want := Stat{State: 'T', PPID: 17, PGRP: 4242, Session: 4000, StartTime: 98765}
+	want := Stat{State: 'T', PPID: 17, PGRP: 4242, Session: 4000, Flags: 4194560, StartTime: 98765}
 	if st != want {
 		t.Fatalf("got %+v, want %+v", st, want)
 	}
-	for _, bad := range []string{"", "1 (x", "1 (x) S 1 2", "1 (x) SS 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {
+	if st.Exiting() {
+		t.Fatal("a stopped process without PF_EXITING counts as exiting")
+	}
+	if st, err := ParseStat([]byte("4242 (p) R 17 4242 4000 34816 4242 4194564 1 2 3 4 5 6 7 8 20 0 1 0 98765 1000 100\n")); err != nil || !st.Exiting() {
+		t.Fatalf("an exiting process: %+v %v", st, err)
+	}
+	for _, bad := range []string{"", "1 (x", "1 (x) S 1 2", "1 (x) S 1 1 1 1 1 -4 1 1 1 1 1 1 1 1 1 1 1 1 1 1", "1 (x) SS 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {
 		if _, err := ParseStat([]byte(bad)); err == nil {
 			t.Errorf("ParseStat(%q) succeeded", bad)
 		}
@@ -39,6 +45,15 @@ func TestParseStatusAndSyscall(t *testing.T) {
 	mustf(t, err, "status")
 	if ts != (TaskStatus{State: 'S', VoluntarySwitches: 12}) {
 		t.Fatalf("status %+v", ts)
+	}
+	ts, err = ParseStatus([]byte("State:\tS (sleeping)\nSigQ:\t0/63704\nSigPnd:\t0000000000000100\nShdPnd:\t0000000000000002\n" +
+		"SigBlk:\t0000000000010000\nSigIgn:\t0000000000384004\nSigCgt:\t000000004b813efb\nvoluntary_ctxt_switches:\t1\n"))
+	mustf(t, err, "status with signal sets")
+	if ts != (TaskStatus{State: 'S', VoluntarySwitches: 1, SigPnd: 0x100, ShdPnd: 0x2, SigBlk: 0x10000, SigIgn: 0x384004, SigCgt: 0x4b813efb}) {
+		t.Fatalf("status with signal sets %+v", ts)
+	}
+	if _, err := ParseStatus([]byte("State:\tS\nSigCgt:\tzz\nvoluntary_ctxt_switches:\t1\n")); err == nil {
+		t.Fatal("a malformed signal set parsed")
 	}
 	sc, err := ParseSyscall([]byte("270 0x1 0x7ffd6e0e6c40 0x0 0x0 0x0 0x7ffd6e0e6bb0 0x7ffd6e0e6b78 0x7f3c2a4f1a7e\n"))
 	mustf(t, err, "syscall")
