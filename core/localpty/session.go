@@ -43,6 +43,10 @@ type session struct {
 	// goroutine can be descheduled there for milliseconds on a loaded
 	// machine), and probe must not call that quiet.
 	readInFlight atomic.Bool
+	// writes counts the writes to the terminal begun (Write and TryWrite):
+	// an interrupt's follow-up (followInterrupt) gives up once input was
+	// typed after the interrupt, as a job started then may be that input's.
+	writes atomic.Uint64
 
 	mu           sync.Mutex
 	exitSeen     bool        // the waiter saw the exit (guards read deadlines)

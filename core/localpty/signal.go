@@ -39,7 +39,11 @@ const signalTries = 14
 
 // Signal delivers req.Signal to the terminal's foreground process group
 // with kill(-pgid). SIGKILL aimed at the top-level process's own group is
-// refused with CodeSignalRefused unless req.AllowLeader is set.
+// refused with CodeSignalRefused unless req.AllowLeader is set. An
+// interrupt that the shell may hold back (it reached the shell, or a
+// command's process not yet running its program, between two commands of
+// a list) is followed up on the command the shell starts in spite of it,
+// within a few seconds (see followInterrupt).
 func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return core.SignalResult{}, err
@@ -73,9 +77,16 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 		if err := s.plat.verifyGroup(s.pid, pgid); err != nil {
 			return core.SignalResult{}, wrapErr(core.CodeInternal, err, "the foreground group failed verification")
 		}
+		var risk interruptRisk
+		if sig == unix.SIGINT {
+			risk = s.interruptRiskOf(pgid)
+		}
 		err = unix.Kill(-pgid, sig)
 		if err == nil {
 			s.log.Debug("localpty: signal delivered", "pid", s.pid, "pgid", pgid, "signal", string(req.Signal))
+			if sig == unix.SIGINT {
+				s.followInterrupt(ctx, pgid, risk)
+			}
 			return core.SignalResult{Delivered: true, TargetPGID: pgid, Leader: leader, Method: "pgid"}, nil
 		}
 		if !errors.Is(err, unix.ESRCH) {

@@ -17,6 +17,7 @@ func (s *session) TryWrite(p []byte) (int, error) {
 		return 0, nil // a write is in progress: keep the order, wait in Write
 	}
 	defer func() { <-s.writeSem }()
+	s.writes.Add(1)
 	s.mu.Lock()
 	closed := s.masterClosed
 	s.mu.Unlock()

@@ -22,6 +22,7 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 		return 0, ctx.Err()
 	}
 	defer func() { <-s.writeSem }()
+	s.writes.Add(1)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

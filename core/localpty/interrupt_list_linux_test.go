@@ -1,0 +1,84 @@
+package localpty
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// interruptedLists are command lists typed at an interactive bash, each
+// printing READY at the moment it is interrupted (the test signals as soon
+// as it reads it): right after a builtin, before the next command forks;
+// between builtins; after an external command; inside a group. Each ends
+// in a long sleep that only a lost interrupt would leave running.
+var interruptedLists = []string{
+	`sleep 0.2; printf 'RE''ADY'; sleep 60`,
+	`printf 'RE''ADY'; sleep 60`,
+	`sleep 0.2; printf 'RE''ADY'; x=1; : ; sleep 60`,
+	`sleep 0.2; /bin/echo RE''ADY; sleep 60`,
+	`{ sleep 0.2; printf 'RE''ADY'; sleep 60; }`,
+	`sleep 0.2; printf 'RE''ADY'; sleep 60; sleep 60`,
+}
+
+// TestInterruptingACommandListReturnsToThePrompt types command lists at an
+// interactive bash and interrupts each the moment it prints: the shell
+// waits for input again, the list abandoned. bash holds back an interrupt
+// that reaches it between two commands (the shell itself in the
+// foreground, or the next command's process before it runs the program)
+// until the next command ends, so without the seam's follow-up the sleep
+// ran on (most of these lists, on a quiet machine).
+func TestInterruptingACommandListReturnsToThePrompt(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	tap, err := svc.Tap(owner, info.ID)
+	mustf(t, err, "tap")
+	defer tap.Close()
+	for round := range 3 {
+		for i, list := range interruptedLists {
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: list, Timeout: 100 * time.Millisecond})
+			mustf(t, err, "send %q", list)
+			for seen := []byte(nil); !bytes.Contains(seen, []byte("READY")); {
+				c, err := tap.Next(ctx)
+				mustf(t, err, "waiting for READY from %q (output so far %q)", list, seen)
+				seen = append(seen, c...)
+			}
+			res, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+			mustf(t, err, "signal %q", list)
+			_, err = op.Wait(ctx)
+			mustf(t, err, "the send of %q", list)
+			if !shellReadsWithin(svc, owner, info.ID, waitLimit) {
+				t.Fatalf("round %d list %d %q: the shell did not wait for input within %v of the interrupt (%+v)\n%s",
+					round, i, list, waitLimit, res, sessionTree(info.PID))
+			}
+			cancel()
+		}
+	}
+}
+
+// shellReadsWithin polls the input probe until the session waits for
+// input, up to within (a failure bound).
+func shellReadsWithin(svc *core.Service, owner *core.Owner, id core.SessionID, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if waiting, ok, err := svc.WaitingForInput(owner, id); err == nil && ok && waiting {
+			return true
+		}
+		time.Sleep(time.Millisecond) // the poll's pace, not a schedule
+	}
+	return false
+}
+
+// sessionTree is ps's view of a session's processes and its terminal's
+// foreground group, for a failure message.
+func sessionTree(pid int) string {
+	out, err := exec.Command("ps", "-o", "pid,ppid,pgid,tpgid,stat,wchan:20,cmd", "--ppid", strconv.Itoa(pid), "-p", strconv.Itoa(pid)).CombinedOutput()
+	if err != nil {
+		return "ps: " + err.Error() + "\n" + string(out)
+	}
+	return string(out)
+}
