@@ -82,3 +82,37 @@ func sessionTree(pid int) string {
 	}
 	return string(out)
 }
+
+// TestInterruptAProgramHandlesLeavesTheListRunning: a program that
+// catches the interrupt and exits normally lets bash go on with the list
+// (a terminal's Ctrl-C does the same); the seam's follow-up of a held-back
+// interrupt must not take the next command for one and interrupt it.
+func TestInterruptAProgramHandlesLeavesTheListRunning(t *testing.T) {
+	need(t, "python3")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	tap, err := svc.Tap(owner, info.ID)
+	mustf(t, err, "tap")
+	defer tap.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+	defer cancel()
+	list := `python3 -c $'import time\ntry:\n print("RE"+"ADY", flush=True); time.sleep(60)\nexcept KeyboardInterrupt:\n print("handled")'; sleep 0.5; echo next-$((6*7))`
+	op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: list, Timeout: 100 * time.Millisecond})
+	mustf(t, err, "send")
+	for seen := []byte(nil); !bytes.Contains(seen, []byte("READY")); {
+		c, err := tap.Next(ctx)
+		mustf(t, err, "waiting for READY (output so far %q)", seen)
+		seen = append(seen, c...)
+	}
+	res, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+	mustf(t, err, "signal")
+	_, err = op.Wait(ctx)
+	mustf(t, err, "the send")
+	for seen := []byte(nil); !bytes.Contains(seen, []byte("next-42")); {
+		c, err := tap.Next(ctx)
+		mustf(t, err, "waiting for the list's next command (%+v, output so far %q)\n%s", res, seen, sessionTree(info.PID))
+		seen = append(seen, c...)
+	}
+	if !shellReadsWithin(svc, owner, info.ID, waitLimit) {
+		t.Fatalf("the shell did not wait for input after the list\n%s", sessionTree(info.PID))
+	}
+}
