@@ -21,12 +21,16 @@ import (
 //     it runs the program: it still catches SIGINT with the shell's
 //     handler, which notes it in that process, and it then resets the
 //     handler and runs the program without looking at the note.
+//   - The command that printed, already ending: the interrupt reaches
+//     nothing, the command exits with its own status, and the shell goes
+//     on to the next.
 //
 // A user's Ctrl-C meets the same windows, but a person rarely presses it
 // within a millisecond of the output; a caller that interrupts the moment
-// it reads a line does (most of the time, for a list typed at the shell).
-// So after an interrupt Signal watches, for a bounded time, the commands
-// that started in those windows, and interrupts them too.
+// it reads a line does (more often than not, for a list typed at the
+// shell). So after an interrupt Signal watches, for a bounded time, for
+// the commands that started in spite of it, and interrupts them too
+// (docs/localpty.md, "An interrupt typed between two commands of a list").
 
 const (
 	// interruptFollowLimit bounds how long Signal watches after an
