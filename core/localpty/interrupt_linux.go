@@ -49,6 +49,8 @@ const (
 const (
 	sigintBit  = 1 << (unix.SIGINT - 1)
 	sigkillBit = 1 << (unix.SIGKILL - 1)
+	sigttouBit = 1 << (unix.SIGTTOU - 1)
+	sigtstpBit = 1 << (unix.SIGTSTP - 1)
 )
 
 // interruptRisk is what Signal notes, before it interrupts a group, about
@@ -87,12 +89,17 @@ func (s *session) interruptRiskOf(pgid int) interruptRisk {
 	r := interruptRisk{target: pgid, writes: s.writes.Load()}
 	var buf [2048]byte
 	members := s.groupMembers(pgid, buf[:0])
-	if pgid == s.pid {
+	switch {
+	case !jobControlShell(s.pid):
+		// Only a shell that runs each command in a group of its own lets
+		// the interrupt reach it or its command and not both; a program
+		// run without a shell (argv mode, a job) is left alone.
+	case pgid == s.pid:
 		// The shell may have given the terminal to its next command
 		// since pgid was read: it is busy all the same.
 		st, err := s.probe()
 		r.listGoesOn = err == nil && (st.PGID != pgid || !st.ReadingInput)
-	} else {
+	default:
 		r.listGoesOn = true // unless a member lives on
 		for _, m := range members {
 			if st, err := procfs.ReadStat(m.pid, buf[:0]); err == nil && !st.Exiting() {
@@ -222,7 +229,9 @@ func (f preExec) heldBack() (held bool, group int, done bool) {
 }
 
 // preExecProcess reports whether pid runs its parent's program (same
-// executable and arguments) with SIGINT caught.
+// executable and arguments) with SIGINT caught, and that parent is a shell
+// with job control (a program's own forks, such as Python's worker
+// processes, are not its commands).
 func preExecProcess(pid int) (preExec, bool) {
 	var buf [4096]byte
 	st, err := procfs.ReadStat(pid, buf[:0])
@@ -234,7 +243,7 @@ func preExecProcess(pid int) (preExec, bool) {
 		return preExec{}, false
 	}
 	ts, err := procfs.ParseStatus(b)
-	if err != nil || ts.SigCgt&sigintBit == 0 {
+	if err != nil || ts.SigCgt&sigintBit == 0 || !jobControlShell(st.PPID) {
 		return preExec{}, false
 	}
 	exe, cmdline := programOf(pid)
@@ -243,6 +252,19 @@ func preExecProcess(pid int) (preExec, bool) {
 		return preExec{}, false
 	}
 	return preExec{pid: pid, start: st.StartTime, exe: exe, cmdline: cmdline}, true
+}
+
+// jobControlShell reports whether pid looks like a shell with job control:
+// it catches SIGINT and ignores SIGTTOU (to set the terminal's group) and
+// SIGTSTP (an interactive bash, zsh, dash or fish does both).
+func jobControlShell(pid int) bool {
+	var buf [4096]byte
+	b, err := procfs.ReadFile(procfs.Path(pid, "status"), buf[:0])
+	if err != nil {
+		return false
+	}
+	ts, err := procfs.ParseStatus(b)
+	return err == nil && ts.SigCgt&sigintBit != 0 && ts.SigIgn&(sigttouBit|sigtstpBit) == sigttouBit|sigtstpBit
 }
 
 // programOf returns pid's executable and arguments ("" when gone).
