@@ -44,11 +44,11 @@ func TestWaitForTheScreen(t *testing.T) {
 		t.Fatalf("wait on an idle screen: %+v %v", idle, err)
 	}
 	// A full-screen program draws its status row after a while; the send
-	// returns first. It is one job (a list typed at the shell is a job per
-	// command, and an interrupt that lands between two of them can leave
-	// the next one running).
+	// returns first. It is a list typed at the shell, interrupted below the
+	// moment its status row shows: between two of its commands, where bash
+	// holds an interrupt back (the seam follows it up).
 	if _, err := s.Send(ctx, e.owner, r.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{
-		Data:    `bash -c 'printf "\033[?1049h\033[2J\033[H"; sleep 1; printf "\033[5;1Hstatus: READY"; sleep 60'`,
+		Data:    `printf '\033[?1049h\033[2J\033[H'; sleep 1; printf '\033[5;1Hstatus: READY'; sleep 60`,
 		Timeout: 500 * time.Millisecond,
 	}}); err != nil {
 		t.Fatal(err)
