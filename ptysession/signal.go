@@ -36,7 +36,10 @@ type SignalResult struct {
 // for input again where the seam can tell (five seconds at most), so the
 // next send is typed at the shell's prompt, not while the shell takes the
 // terminal back; it moves owner's tail position past that output, as a
-// send's delta does: a later Tail starts after it.
+// send's delta does: a later Tail starts after it. On the local backend an
+// interrupt that bash holds back between two commands of a typed list
+// (it reached the shell, or the next command before it ran its program)
+// is followed up on the command the shell starts in spite of it.
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {
