@@ -57,12 +57,13 @@ const (
 // where the interrupt may be held back.
 type interruptRisk struct {
 	target int // the group interrupted
-	// listGoesOn: the interrupt reaches no program that would end the list
-	// the shell runs: the shell itself, which neither read the terminal
-	// nor had typed input pending (a typed line could start a command the
-	// interrupt is not for), or a command that was already ending (it
-	// printed its last and exits with its own status, so the shell goes
-	// on to the next).
+	// listGoesOn: a command the shell starts after the interrupt is one
+	// it held back: the interrupt reached the shell itself, which neither
+	// read the terminal nor had typed input pending (a typed line could
+	// start a command the interrupt is not for), or a command whose
+	// processes all take SIGINT's default action (it dies of it and the
+	// shell drops the list, or it was already exiting and the shell goes
+	// on).
 	listGoesOn bool
 	writes     uint64    // the session's writes before the interrupt
 	forks      []preExec // the group's processes not yet running their program
@@ -100,9 +101,15 @@ func (s *session) interruptRiskOf(pgid int) interruptRisk {
 		st, err := s.probe()
 		r.listGoesOn = err == nil && (st.PGID != pgid || !st.ReadingInput)
 	default:
-		r.listGoesOn = true // unless a member lives on
+		// A command whose live processes all take SIGINT's default action
+		// either dies of it, and the shell drops the rest of the list, or
+		// was already exiting and missed it, and the shell goes on: a
+		// command it starts next was held back. One that catches, ignores
+		// or blocks SIGINT decides for itself (exiting normally, it lets
+		// the shell go on, as with a terminal's Ctrl-C).
+		r.listGoesOn = true
 		for _, m := range members {
-			if st, err := procfs.ReadStat(m.pid, buf[:0]); err == nil && !st.Exiting() {
+			if m.pid != s.pid && takesInterruptItself(m.pid) {
 				r.listGoesOn = false
 			}
 		}
@@ -226,6 +233,27 @@ func (f preExec) heldBack() (held bool, group int, done bool) {
 	}
 	dflt := (ts.SigCgt|ts.SigIgn)&sigintBit == 0 && (ts.SigPnd|ts.ShdPnd)&(sigintBit|sigkillBit) == 0
 	return dflt && ts.State != 'Z' && ts.State != 'X', st.PGRP, true
+}
+
+// takesInterruptItself reports whether pid is a live program, not
+// exiting, that catches, ignores or blocks SIGINT (a shell's fork that has
+// yet to run its command does not count: see preExec).
+func takesInterruptItself(pid int) bool {
+	var buf [4096]byte
+	st, err := procfs.ReadStat(pid, buf[:0])
+	if err != nil || st.Exiting() {
+		return false
+	}
+	b, err := procfs.ReadFile(procfs.Path(pid, "status"), buf[:0])
+	if err != nil {
+		return false
+	}
+	ts, err := procfs.ParseStatus(b)
+	if err != nil || (ts.SigCgt|ts.SigIgn|ts.SigBlk)&sigintBit == 0 {
+		return false
+	}
+	_, fork := preExecProcess(pid)
+	return !fork
 }
 
 // preExecProcess reports whether pid runs its parent's program (same
