@@ -65,7 +65,7 @@ func startDrain(s core.BackendSession) {
 // in the same run. Metric ours/openssh is the ratio of throughputs.
 func BenchmarkFloodThroughput(b *testing.B) {
 	signer, key := newKeyPair(b)
-	srv := sshdtest.Start(b, sshdtest.Options{AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}})
+	srv := sshdtest.Start(b, sshdtest.Options{AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}, AccountCPU: true})
 	dir := b.TempDir()
 	kh := filepath.Join(dir, "known_hosts")
 	if err := srv.WriteKnownHosts(kh); err != nil {
@@ -79,10 +79,15 @@ func BenchmarkFloodThroughput(b *testing.B) {
 	ctx := context.Background()
 	var ours, theirs time.Duration
 	var oursUse, theirsUse sshdtest.Usage
+	var farOurs, farTheirs time.Duration // the far side's CPU (sshd and the flood)
+	if err := srv.WaitIdle(ctx); err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		be := newBackend(nil)
+		far0 := farCPU(b, srv)
 		use0 := sshdtest.ProcessUsage()
 		t0 := time.Now()
 		s, err := be.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", flood}, Size: core.Size{Rows: 24, Cols: 80}, Options: tg})
@@ -96,14 +101,24 @@ func BenchmarkFloodThroughput(b *testing.B) {
 			b.Fatalf("read %d bytes, %v", n, err)
 		}
 		_ = s.Close(ctx)
+		if err := srv.WaitIdle(ctx); err != nil {
+			b.Fatal(err)
+		}
+		farOurs += farCPU(b, srv) - far0
 
+		far0 = farCPU(b, srv)
 		wall, use, err := srv.RunOpenSSH(ctx, keyFile, kh, flood)
 		if err != nil {
 			b.Fatal(err)
 		}
 		theirs += wall
 		theirsUse = theirsUse.Add(use)
+		if err := srv.WaitIdle(ctx); err != nil {
+			b.Fatal(err)
+		}
+		farTheirs += farCPU(b, srv) - far0
 	}
+	b.StopTimer()
 	mb := float64(size) * float64(b.N) / (1 << 20)
 	b.ReportMetric(mb/ours.Seconds(), "MB/s-ours")
 	b.ReportMetric(mb/theirs.Seconds(), "MB/s-openssh")
@@ -116,4 +131,21 @@ func BenchmarkFloodThroughput(b *testing.B) {
 	// went to sleep waiting (for the network, for another thread).
 	b.ReportMetric(float64(oursUse.Waits)/mb, "waits/MB-ours")
 	b.ReportMetric(float64(theirsUse.Waits)/mb, "waits/MB-openssh")
+	// The far side's CPU per MB (the connection's sshd processes and the
+	// flood, which share the machine's two cores with the client on
+	// loopback), and the whole machine's.
+	b.ReportMetric(float64(farOurs.Microseconds())/1000/mb, "far-cpu-ms/MB-ours")
+	b.ReportMetric(float64(farTheirs.Microseconds())/1000/mb, "far-cpu-ms/MB-openssh")
+	b.ReportMetric(float64((oursUse.CPU+farOurs).Microseconds())/1000/mb, "all-cpu-ms/MB-ours")
+	b.ReportMetric(float64((theirsUse.CPU+farTheirs).Microseconds())/1000/mb, "all-cpu-ms/MB-openssh")
+}
+
+// farCPU returns the CPU time the server's side has used so far.
+func farCPU(b *testing.B, srv *sshdtest.Server) time.Duration {
+	b.Helper()
+	d, err := srv.CPU()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
 }

@@ -24,6 +24,10 @@ type Stat struct {
 	Session   int    // field 6
 	Flags     uint64 // field 9, the kernel's PF_* flags (PFExiting)
 	StartTime uint64 // field 22, clock ticks since boot
+	// CPU time in clock ticks (USER_HZ, 100 a second on Linux): the
+	// process's own in user and system mode (fields 14, 15), and that of
+	// its children it has waited for, with theirs (fields 16, 17).
+	Utime, Stime, CUtime, CStime uint64
 }
 
 // PFExiting is the flag (Stat.Flags) of a process that is exiting: it
@@ -66,7 +70,30 @@ func ParseStat(b []byte) (Stat, error) {
 	if st.StartTime, err = strconv.ParseUint(string(f[19]), 10, 64); err != nil {
 		return Stat{}, ErrParse
 	}
+	for i, dst := range []*uint64{&st.Utime, &st.Stime, &st.CUtime, &st.CStime} {
+		v, ok := parseTicks(f[11+i])
+		if !ok {
+			return Stat{}, ErrParse
+		}
+		*dst = v
+	}
 	return st, nil
+}
+
+// parseTicks parses a field of clock ticks: decimal digits that fit in
+// 63 bits (the kernel prints a long), without allocating.
+func parseTicks(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
 }
 
 func atoi(b []byte) (int, error) {

@@ -41,6 +41,12 @@ func FuzzParseStat(f *testing.F) {
 		if flags := strings.TrimLeft(string(f[6]), "0"); strconv.FormatUint(st.Flags, 10) != flags && !(flags == "" && st.Flags == 0) {
 			t.Fatalf("flags %d from %q", st.Flags, f[6])
 		}
+		// The CPU times are fields 14 to 17, decimal digits.
+		for i, v := range []uint64{st.Utime, st.Stime, st.CUtime, st.CStime} {
+			if got, err := strconv.ParseUint(string(f[11+i]), 10, 64); err != nil || got != v {
+				t.Fatalf("cpu field %d: %d from %q", 14+i, v, f[11+i])
+			}
+		}
 	})
 }
 

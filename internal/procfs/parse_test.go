@@ -8,7 +8,7 @@ import (
 func TestParseStatFields(t *testing.T) {
 	st, err := ParseStat([]byte("4242 (my (odd) prog) T 17 4242 4000 34816 4242 4194560 1 2 3 4 5 6 7 8 20 0 1 0 98765 1000 100\n"))
 	mustf(t, err, "parse")
-	want := Stat{State: 'T', PPID: 17, PGRP: 4242, Session: 4000, Flags: 4194560, StartTime: 98765}
+	want := Stat{State: 'T', PPID: 17, PGRP: 4242, Session: 4000, Flags: 4194560, StartTime: 98765, Utime: 5, Stime: 6, CUtime: 7, CStime: 8}
 	if st != want {
 		t.Fatalf("got %+v, want %+v", st, want)
 	}
@@ -18,7 +18,8 @@ func TestParseStatFields(t *testing.T) {
 	if st, err := ParseStat([]byte("4242 (p) R 17 4242 4000 34816 4242 4194564 1 2 3 4 5 6 7 8 20 0 1 0 98765 1000 100\n")); err != nil || !st.Exiting() {
 		t.Fatalf("an exiting process: %+v %v", st, err)
 	}
-	for _, bad := range []string{"", "1 (x", "1 (x) S 1 2", "1 (x) S 1 1 1 1 1 -4 1 1 1 1 1 1 1 1 1 1 1 1 1 1", "1 (x) SS 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {
+	for _, bad := range []string{"", "1 (x", "1 (x) S 1 2", "1 (x) S 1 1 1 1 1 -4 1 1 1 1 1 1 1 1 1 1 1 1 1 1", "1 (x) SS 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20",
+		"1 (x) S 1 2 3 4 5 6 7 8 9 10 -1 12 13 14 15 16 17 18 19 20", "1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 1x 15 16 17 18 19 20"} {
 		if _, err := ParseStat([]byte(bad)); err == nil {
 			t.Errorf("ParseStat(%q) succeeded", bad)
 		}

@@ -53,6 +53,9 @@ type Options struct {
 	// MaxSessions limits the sessions of one connection (sshd's
 	// MaxSessions; 64 when zero, OpenSSH's own default is 10).
 	MaxSessions int
+	// AccountCPU runs sshd in a cgroup of its own, so that CPU can say
+	// what it and everything it started used (a benchmark's far side).
+	AccountCPU bool
 	// ExtraConfig is appended to sshd_config verbatim. sshd keeps the
 	// first value of a keyword, so it cannot override the options above.
 	ExtraConfig string
@@ -74,6 +77,7 @@ type Server struct {
 	Dir string
 
 	marker    string
+	acct      *cpuAccount // with Options.AccountCPU
 	finalLogs string
 	cmd       *exec.Cmd
 	waited    chan struct{}
@@ -135,6 +139,12 @@ func start(opts Options) (*Server, error) {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
+	if opts.AccountCPU {
+		if s.acct, err = newCPUAccount("ptyseam-sshd-" + s.marker); err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, fmt.Errorf("a cgroup to account sshd's CPU: %w", err)
+		}
+	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
 		if lastErr = s.run(opts); lastErr == nil {
@@ -142,6 +152,9 @@ func start(opts Options) (*Server, error) {
 		}
 	}
 	_ = os.RemoveAll(dir)
+	if s.acct != nil {
+		_ = s.acct.remove()
+	}
 	return nil, lastErr
 }
 
@@ -265,6 +278,14 @@ func (s *Server) run(opts Options) error {
 		return err
 	}
 	s.cmd = cmd
+	if s.acct != nil {
+		// Before it accepts a connection: what it starts is born there.
+		if err := s.acct.add(cmd.Process.Pid); err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+			return fmt.Errorf("moving sshd into its cgroup: %w", err)
+		}
+	}
 	s.waited = make(chan struct{})
 	s.once = sync.Once{}
 	go func() {
@@ -349,6 +370,11 @@ func (s *Server) Remaining() []int {
 func (s *Server) Close() {
 	s.once.Do(func() {
 		s.kill(true)
+		if s.acct != nil {
+			if err := s.acct.remove(); err != nil {
+				fmt.Fprintf(os.Stderr, "consumers/ssh/sshdtest: %v\n", err)
+			}
+		}
 		s.finalLogs = s.Logs()
 		_ = os.RemoveAll(s.Dir)
 	})
