@@ -33,7 +33,8 @@ import (
 // the spawn (or the ssh command's start) to the end of the output.
 // Metric ours/openssh is the ratio of throughputs; ms/spawn-ours is the
 // part of ours spent before the session ran (dial, agent probe and start,
-// the spawn call).
+// the spawn call); the CPU metrics say where the machine's CPU went: the
+// client's, the far side's (sshd and all it starts) and its parts.
 func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
