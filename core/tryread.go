@@ -9,8 +9,8 @@ package core
 type TryReader interface {
 	// TryRead reads into p what the terminal holds now and returns how
 	// much that was; it never blocks. It returns 0 and no error when
-	// nothing is there, and also once the program has exited (Read then
-	// drains what is left by its own rules); an error only when the
-	// terminal is gone (the next Read reports the end of output).
+	// nothing is there, at the end of output, and once the program has
+	// exited: Read drains what is left and reports the end by its own
+	// rules. An error is unexpected (the caller leaves it to Read too).
 	TryRead(p []byte) (int, error)
 }
