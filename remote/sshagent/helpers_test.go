@@ -2,6 +2,8 @@ package sshagent_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
 	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
 	"github.com/ptyseam/ptyseam/remote/sshagent"
 	"github.com/ptyseam/ptyseam/testharness"
@@ -177,4 +180,15 @@ func warmCache(t *testing.T, tg *ssh.Target) {
 		t.Fatalf("Connect: %v", err)
 	}
 	_ = c.Close()
+}
+
+// cachedName is the name the far side's cache gives the built agent:
+// the protocol version and the binary's SHA-256.
+func cachedName(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(agenttest.Binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("agent-v%d-%x", remote.ProtocolVersion, sha256.Sum256(b))
 }

@@ -249,7 +249,9 @@ func TestUploadCachedAndChecked(t *testing.T) {
 		t.Fatalf("second connect: %d uploads, want still 1", n)
 	}
 	_ = c.Close()
-	res, err := b.Run(ctx, tg, `ls "${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"/agent-v*`, ssh.RunOptions{})
+	// This binary's cached file by name: another test process may be
+	// caching its own build in the same user's cache meanwhile.
+	res, err := b.Run(ctx, tg, `ls "${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"/`+cachedName(t), ssh.RunOptions{})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("listing the cache: %v %q", err, res.Output)
 	}
