@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -17,6 +18,11 @@ func (s *session) Close(ctx context.Context) error {
 	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
 }
 
+// closeExitWait bounds how long Close, once the session's processes are
+// gone, waits for the engine's report of the program's exit (a failure
+// bound: the report follows at once unless the engine holds it).
+const closeExitWait = engineAskWait
+
 // closeAttempt is one attempt at Close; a failed one may be retried.
 func (s *session) closeAttempt(ctx context.Context) error {
 	var err error
@@ -28,13 +34,19 @@ func (s *session) closeAttempt(ctx context.Context) error {
 	if err != nil {
 		return &core.CleanupError{Err: err}
 	}
-	if s.conn != nil {
-		// The program is gone: its stream ends, and the exit is known,
-		// unless the engine stopped reporting it.
+	if s.conn != nil && s.following {
+		// The program is gone: its stream ends, and its watcher learns
+		// the exit, unless the engine stopped reporting it (a stream it
+		// holds): the exit then stays unknown ("closed").
+		t := time.NewTimer(closeExitWait)
 		select {
 		case <-s.Exited():
+		case <-t.C:
 		case <-ctx.Done():
 		}
+		t.Stop()
+	}
+	if s.conn != nil {
 		_ = s.conn.Close()
 	}
 	s.cancel()

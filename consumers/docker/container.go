@@ -69,10 +69,17 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 	// Since: every event the engine still holds for the new container,
 	// then the live ones (the engine writes the stream's headers before
 	// it subscribes: the replay closes that gap).
-	ev := b.cli.Events(s.ctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
+	// The client returns once the engine sent the stream's headers: the
+	// spawn's context bounds that wait (an engine that never answers
+	// holds no spawn past its deadline), the session's the stream.
+	evCtx, evCancel := context.WithCancel(s.ctx)
+	bound := context.AfterFunc(ctx, evCancel)
+	ev := b.cli.Events(evCtx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
 		Add("type", string(events.ContainerEventType)).Add("container", s.containerID)})
-	s.wg.Add(1)
-	go s.watchContainer(ev)
+	if !bound() {
+		return fail("subscribing to the container's events", ctx.Err())
+	}
+	s.follow(func() { s.watchContainer(ev) })
 	if _, err := b.cli.ContainerStart(ctx, s.containerID, client.ContainerStartOptions{}); err != nil {
 		return fail("starting the container", err)
 	}
@@ -90,7 +97,6 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 // the engine reports it (the die event, which follows the kill that
 // caused it on the same stream).
 func (s *session) watchContainer(ev client.EventsResult) {
-	defer s.wg.Done()
 	for {
 		select {
 		case m, ok := <-ev.Messages:
@@ -110,6 +116,16 @@ func (s *session) watchContainer(ev client.EventsResult) {
 				}
 			case events.ActionDie:
 				s.setExit(s.dieStatus(m.Actor.Attributes["exitCode"]))
+				return
+			}
+			if m.Action == events.ActionDestroy {
+				// Removed without a die: it never ran (a failed
+				// spawn's Close), or its die was not reported.
+				st := core.Status{Kind: core.StatusExited, ExitCode: -1, Reason: "the container was removed"}
+				if !s.isClosing() {
+					st.Reason = ReasonContainerStopped
+				}
+				s.setExit(st)
 				return
 			}
 		case err := <-ev.Err:

@@ -44,7 +44,15 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 	s := newSession(b, sp)
 	s.containerID, s.execID = ins.Container.ID, ex.ID
 	// The container's end, to tell it from the program's own end.
-	cwait := b.cli.ContainerWait(s.ctx, s.containerID, client.ContainerWaitOptions{Condition: container.WaitConditionNextExit})
+	// The client returns once the engine sent the answer's headers: the
+	// spawn's context bounds that wait, the session's the answer.
+	wctx, wcancel := context.WithCancel(s.ctx)
+	bound := context.AfterFunc(ctx, wcancel)
+	cwait := b.cli.ContainerWait(wctx, s.containerID, client.ContainerWaitOptions{Condition: container.WaitConditionNextExit})
+	if !bound() {
+		s.cancel()
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "waiting for container " + t.Container, Err: ctx.Err()}
+	}
 	hj, err := b.cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{TTY: true,
 		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}})
 	if err != nil {
@@ -56,8 +64,7 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 		return nil, spawnErr("starting the exec in container "+t.Container, err)
 	}
 	s.attach(hj.HijackedResponse)
-	s.wg.Add(1)
-	go s.watchExec(cwait)
+	s.follow(func() { s.watchExec(cwait) })
 	// Engines before API 1.42 ignore ConsoleSize: set the size now.
 	_, _ = b.cli.ExecResize(ctx, ex.ID, client.ExecResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)})
 	return s, nil
@@ -89,7 +96,6 @@ const dieEventWait = 2 * time.Second
 // (ReasonEngineLost): the container's wait call broke too, or the engine
 // reports the exec running for execExitWait.
 func (s *session) watchExec(cwait client.ContainerWaitResult) {
-	defer s.wg.Done()
 	waited := false // the wait call answered (its channels are then spent)
 	defer func() {
 		if !waited {

@@ -29,6 +29,7 @@ type engineProxy struct {
 	heldAns   chan struct{} // non-nil while answers to heldMatch wait: closed by releaseAnswers
 	heldMatch []byte
 	answered  []*answerWatch // requests whose answer someone waits for
+	asked     []*answerWatch // requests whose sending someone waits for
 	closed    chan struct{}  // the proxy is shutting down
 	wg        sync.WaitGroup
 }
@@ -75,16 +76,18 @@ func (p *engineProxy) serve() {
 		}
 		p.mu.Lock()
 		watches := append([]*answerWatch(nil), p.answered...)
+		asked := append([]*answerWatch(nil), p.asked...)
 		p.mu.Unlock()
 		p.wg.Add(1)
-		go p.forward(c, watches)
+		go p.forward(c, watches, asked)
 	}
 }
 
 // forward connects c to the engine and relays both ways: a request waits
-// while the proxy holds requests, and a watch's done is closed when the
-// answer to its request comes back.
-func (p *engineProxy) forward(c net.Conn, watches []*answerWatch) {
+// while the proxy holds requests, a watch's done is closed when the
+// answer to its request comes back, and an asked watch's once the request
+// went to the engine.
+func (p *engineProxy) forward(c net.Conn, watches, asked []*answerWatch) {
 	defer p.wg.Done()
 	u, err := net.Dial("unix", p.up)
 	if err != nil {
@@ -110,6 +113,11 @@ func (p *engineProxy) forward(c net.Conn, watches []*answerWatch) {
 		for _, w := range watches {
 			if bytes.Contains(b, w.match) {
 				pending = append(pending, w)
+			}
+		}
+		for _, w := range asked {
+			if httpRequest.Match(b) && bytes.Contains(b, w.match) {
+				w.once.Do(func() { close(w.done) })
 			}
 		}
 	})
@@ -244,5 +252,16 @@ func (p *engineProxy) answeredTo(match string) <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.answered = append(p.answered, w)
+	return w.done
+}
+
+// askedFor returns a channel closed once a request whose first bytes
+// hold match (for example "/events?") has reached the proxy on its way to
+// the engine, on a connection made from now on.
+func (p *engineProxy) askedFor(match string) <-chan struct{} {
+	w := &answerWatch{match: []byte(match), done: make(chan struct{})}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked = append(p.asked, w)
 	return w.done
 }

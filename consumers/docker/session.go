@@ -34,7 +34,8 @@ type session struct {
 	ownKill atomic.Int32 // kills the session sent that the engine has not reported yet
 	foreign atomic.Bool  // someone else killed or removed the container
 
-	exit core.ExitLatch
+	exit      core.ExitLatch
+	following bool // a watcher follows the program's end (follow): it sets exit
 
 	streamDone <-chan struct{} // the attach stream ended
 	closer     core.CloseGuard
@@ -62,6 +63,17 @@ func newSession(b *Backend, sp spawnParams) *session {
 func (s *session) attach(hj client.HijackedResponse) {
 	s.conn = hj.Conn
 	s.relay.Start(hj.Conn, hj.Reader)
+}
+
+// follow runs watch, the goroutine that learns the program's end from
+// the engine and records it, until Close.
+func (s *session) follow(watch func()) {
+	s.following = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		watch()
+	}()
 }
 
 // setExit records the exit once and reports whether this call did.
