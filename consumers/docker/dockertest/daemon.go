@@ -42,6 +42,9 @@ var shared struct {
 	err error
 }
 
+// dirPrefix names every daemon directory in /tmp.
+const dirPrefix = "ptyseam-dockerd-"
+
 // startTimeout bounds the daemon's start and the image build.
 const startTimeout = 2 * time.Minute
 
@@ -116,8 +119,15 @@ func Require(tb testing.TB) {
 // Start runs a private dockerd, waits until it answers, and imports the
 // test image. The caller must Stop it.
 func Start(ctx context.Context) (*Daemon, error) {
-	dir, err := os.MkdirTemp("/tmp", "ptyseam-dockerd-")
+	if err := sweepOnce(); err != nil {
+		return nil, fmt.Errorf("removing what dead test processes left: %w", err)
+	}
+	dir, err := os.MkdirTemp("/tmp", dirPrefix)
 	if err != nil {
+		return nil, err
+	}
+	if err := writeOwner(dir); err != nil {
+		_ = os.RemoveAll(dir)
 		return nil, err
 	}
 	sock := filepath.Join(dir, "docker.sock")
@@ -169,6 +179,18 @@ func Start(ctx context.Context) (*Daemon, error) {
 		return fail(err)
 	}
 	return d, nil
+}
+
+var sweep struct {
+	once sync.Once
+	err  error
+}
+
+// sweepOnce runs Sweep at this process's first Start: daemons its own
+// tests start later are owned by a live process.
+func sweepOnce() error {
+	sweep.once.Do(func() { sweep.err = Sweep() })
+	return sweep.err
 }
 
 // Stop removes every container, ends the daemon (and its containerd),

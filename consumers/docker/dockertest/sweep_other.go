@@ -1,0 +1,9 @@
+//go:build !linux
+
+package dockertest
+
+// writeOwner does nothing: dockerd runs on Linux only.
+func writeOwner(string) error { return nil }
+
+// Sweep does nothing: dockerd runs on Linux only.
+func Sweep() error { return nil }
