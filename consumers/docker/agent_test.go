@@ -77,6 +77,7 @@ func newAgentBackendOpts(t testing.TB, mount bool) (*Backend, *dockertest.Daemon
 // TestAgentConformance runs the backend suite with the agent inside each
 // new container.
 func TestAgentConformance(t *testing.T) {
+	t.Parallel()
 	b, d := newAgentBackend(t)
 	tg, bin := childrenTarget(t, d)
 	testharness.TestBackend(t, testharness.BackendHarness{
@@ -88,6 +89,7 @@ func TestAgentConformance(t *testing.T) {
 // TestAgentConformanceExec runs the backend suite with each session on an
 // agent started in one running container.
 func TestAgentConformanceExec(t *testing.T) {
+	t.Parallel()
 	b, d := newAgentBackend(t)
 	bin := testharness.BuildChildren(t)
 	id := runContainer(t, d, Mount{Source: filepath.Dir(bin), Target: filepath.Dir(bin), ReadOnly: true})

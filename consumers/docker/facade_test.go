@@ -33,8 +33,22 @@ func newFacade(t *testing.T, b *Backend, targets map[string]ptysession.Target) (
 // sessionContainers lists the containers the backend created.
 func sessionContainers(t testing.TB, cli *client.Client) []string {
 	t.Helper()
-	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true,
-		Filters: client.Filters{}.Add("label", LabelSession)})
+	return labelledContainers(t, cli, "")
+}
+
+// testLabel marks the containers of one test that runs in parallel with
+// others on the package's daemon (Target.Labels).
+const testLabel = "io.ptyseam.test"
+
+// labelledContainers lists the containers the backend created with
+// testLabel set to test (any, when test is empty).
+func labelledContainers(t testing.TB, cli *client.Client, test string) []string {
+	t.Helper()
+	f := client.Filters{}.Add("label", LabelSession)
+	if test != "" {
+		f = f.Add("label", testLabel+"="+test)
+	}
+	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true, Filters: f})
 	if err != nil {
 		t.Fatal(err)
 	}

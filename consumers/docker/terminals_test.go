@@ -18,6 +18,7 @@ import (
 // whose docker sessions run on the agent inside a new container each;
 // after every sub-test no session container is left.
 func TestTerminalsAgent(t *testing.T) {
+	t.Parallel()
 	b, d := newAgentBackend(t)
 	tg, bin := childrenTarget(t, d)
 	testTerminalsContainer(t, b, d, tg, bin)
@@ -27,6 +28,7 @@ func TestTerminalsAgent(t *testing.T) {
 // agent started in one running container; after every sub-test only the
 // container's own program runs there.
 func TestTerminalsAgentExec(t *testing.T) {
+	t.Parallel()
 	b, d := newAgentBackend(t)
 	testTerminalsExec(t, b, d)
 }
@@ -34,15 +36,18 @@ func TestTerminalsAgentExec(t *testing.T) {
 // testTerminalsContainer runs the suite with target tg, one new container
 // per session.
 func testTerminalsContainer(t *testing.T, b *Backend, d *dockertest.Daemon, tg *Target, bin string) {
+	// Tests run in parallel on one daemon: each checks its own
+	// containers.
+	tg.Labels = map[string]string{testLabel: t.Name()}
 	testharness.TestTerminals(t, testharness.TerminalsHarness{
 		Children: bin,
 		Request: func(argv []string) core.SpawnRequest {
 			return core.SpawnRequest{Type: Type, Command: argv, Options: tg}
 		},
 		New: func(t *testing.T) core.Terminals {
-			before := sessionContainers(t, d.Client)
+			before := labelledContainers(t, d.Client, tg.Labels[testLabel])
 			t.Cleanup(func() { // after the service's shutdown
-				if after := sessionContainers(t, d.Client); !sameSet(before, after) {
+				if after := labelledContainers(t, d.Client, tg.Labels[testLabel]); !sameSet(before, after) {
 					t.Errorf("session containers after the sub-test: %v, before it: %v", after, before)
 				}
 			})
@@ -114,6 +119,7 @@ func sameSet(a, b []string) bool {
 // TestTerminalsRelay runs the suite on relayed sessions, one new
 // container each.
 func TestTerminalsRelay(t *testing.T) {
+	t.Parallel()
 	b, d := newBackend(t)
 	tg, bin := childrenTarget(t, d)
 	testTerminalsContainer(t, b, d, tg, bin)
@@ -122,6 +128,7 @@ func TestTerminalsRelay(t *testing.T) {
 // TestTerminalsRelayExec runs the suite on relayed exec sessions in one
 // running container.
 func TestTerminalsRelayExec(t *testing.T) {
+	t.Parallel()
 	b, d := newBackend(t)
 	testTerminalsExec(t, b, d)
 }

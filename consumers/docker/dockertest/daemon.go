@@ -145,6 +145,10 @@ func Start(ctx context.Context) (*Daemon, error) {
 		"--host", d.Host,
 		"--bridge", "none", "--iptables=false", "--ip-masq=false", "--userland-proxy=false",
 		"--log-level", "warn",
+		// No container logs: sessions read their containers' output
+		// through attach streams, and the json-file driver would
+		// encode and write every byte again (megabytes per test).
+		"--log-driver", "none",
 	)
 	d.cmd.Stdout, d.cmd.Stderr = logf, logf
 	d.cmd.SysProcAttr = daemonProcAttr()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
+	"go.uber.org/goleak"
 )
 
 // helperEnv makes the test binary a daemon's owner that a test kills.
@@ -26,6 +27,12 @@ func TestMain(m *testing.M) {
 	if err := Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		code = max(code, 1)
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
 	}
 	os.Exit(code)
 }
