@@ -2,12 +2,8 @@ package sshagent_test
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,7 +17,6 @@ import (
 	"github.com/ptyseam/ptyseam/remote"
 	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
 	"github.com/ptyseam/ptyseam/remote/sshagent"
-	gossh "golang.org/x/crypto/ssh"
 )
 
 // BenchmarkRemoteFloodThroughput compares the output throughput of a
@@ -36,30 +31,8 @@ import (
 // the spawn call); the CPU metrics say where the machine's CPU went: the
 // client's, the far side's (sshd and all it starts) and its parts.
 func BenchmarkRemoteFloodThroughput(b *testing.B) {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		b.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := sshdtest.Start(b, sshdtest.Options{AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}, AccountCPU: true})
-	dir := b.TempDir()
-	kh := filepath.Join(dir, "known_hosts")
-	if err := srv.WriteKnownHosts(kh); err != nil {
-		b.Fatal(err)
-	}
-	blk, err := gossh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	keyFile := filepath.Join(dir, "id_ed25519")
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(blk), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	tg := &ssh.Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: ssh.Auth{KeyFiles: []string{keyFile}},
-		HostKeys: ssh.HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+	srv, tg, keyFile := sshagent.KeyTarget(b, sshdtest.Options{AccountCPU: true})
+	kh := tg.HostKeys.KnownHostsFiles[0]
 	opts := sshagent.Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)}
 	d := sshagent.New(ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)}), opts)
 	defer d.Close()

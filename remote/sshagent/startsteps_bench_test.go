@@ -2,13 +2,8 @@ package sshagent
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -18,7 +13,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
 	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
-	gossh "golang.org/x/crypto/ssh"
 )
 
 // BenchmarkAgentStartSteps times the steps of a spawn on a fresh
@@ -32,30 +26,7 @@ import (
 // ms/exec-sha256 (one running the start script's hash of the cached
 // agent).
 func BenchmarkAgentStartSteps(b *testing.B) {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		b.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := sshdtest.Start(b, sshdtest.Options{AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}})
-	dir := b.TempDir()
-	kh := filepath.Join(dir, "known_hosts")
-	if err := srv.WriteKnownHosts(kh); err != nil {
-		b.Fatal(err)
-	}
-	blk, err := gossh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	keyFile := filepath.Join(dir, "id_ed25519")
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(blk), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	tg := &ssh.Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: ssh.Auth{KeyFiles: []string{keyFile}},
-		HostKeys: ssh.HostKeyPolicy{KnownHostsFiles: []string{kh}}}
+	_, tg, _ := KeyTarget(b, sshdtest.Options{})
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	sb := ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)})
 	d := New(sb, Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)})
