@@ -30,24 +30,9 @@ import (
 // time the work), and the bytes and allocations of the process per
 // session of each. Compare several runs: -count 6 -benchtime 4x.
 func BenchmarkIngest(b *testing.B) {
-	const size = 16 << 20
-	file := filepath.Join(b.TempDir(), "out.txt")
-	line := append(bytes.Repeat([]byte("0123456789abcdef"), 5), "\r\n"...)
-	if err := os.WriteFile(file, bytes.Repeat(line, size/len(line)+1), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	fi, err := os.Stat(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mib := float64(fi.Size()) / (1 << 20)
-	runtime.GC() // the file's bytes are garbage: collect them before measuring
-
-	plain := core.New(core.Options{})
-	if err := localpty.Register(plain); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = plain.Shutdown(context.Background()) })
+	file, fileSize := ingestFile(b)
+	mib := float64(fileSize) / (1 << 20)
+	plain := plainService(b)
 	recSvc, rec := recorded(b, true)
 	owner := core.NewOwner("bench")
 
@@ -67,21 +52,7 @@ func BenchmarkIngest(b *testing.B) {
 			sum.Mallocs += m1.Mallocs - m0.Mallocs
 		}()
 		cpu0, t0 := cpuTime(), time.Now()
-		s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: []string{"cat", file}, NoInitialWait: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := svc.Wait(ctx, owner, s.ID); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
-			b.Fatal(err)
-		}
-		if rec != nil {
-			if err := rec.Wait(ctx, s.ID); err != nil {
-				b.Fatal(err)
-			}
-		}
+		ingestOnce(ctx, b, svc, rec, owner, file)
 		return time.Since(t0), cpuTime() - cpu0
 	}
 
@@ -111,6 +82,54 @@ func BenchmarkIngest(b *testing.B) {
 	b.ReportMetric(float64(recMem.TotalAlloc)/n/1e6, "recorded-MB-alloc")
 	b.ReportMetric(float64(plainMem.Mallocs)/n, "plain-allocs")
 	b.ReportMetric(float64(recMem.Mallocs)/n, "recorded-allocs")
+}
+
+// ingestFile writes the file of text lines (80 bytes and CR LF each, a
+// little over 16 MiB) the ingest benchmarks' sessions print, and returns
+// its path and size.
+func ingestFile(b *testing.B) (string, int64) {
+	const size = 16 << 20
+	file := filepath.Join(b.TempDir(), "out.txt")
+	line := append(bytes.Repeat([]byte("0123456789abcdef"), 5), "\r\n"...)
+	if err := os.WriteFile(file, bytes.Repeat(line, size/len(line)+1), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC() // the file's bytes are garbage: collect them before measuring
+	return file, fi.Size()
+}
+
+// plainService is a service with the local backends and no recorder.
+func plainService(b *testing.B) *core.Service {
+	svc := core.New(core.Options{})
+	if err := localpty.Register(svc); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = svc.Shutdown(context.Background()) })
+	return svc
+}
+
+// ingestOnce runs one session printing file on svc to its end and closes
+// it; with a recorder, it returns once the recording is complete on disk.
+func ingestOnce(ctx context.Context, b *testing.B, svc *core.Service, rec *record.Recorder, owner *core.Owner, file string) {
+	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: []string{"cat", file}, NoInitialWait: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Wait(ctx, owner, s.ID); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Close(ctx, owner, s.ID, "done"); err != nil {
+		b.Fatal(err)
+	}
+	if rec != nil {
+		if err := rec.Wait(ctx, s.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // cpuTime returns the user and system CPU time of this process.
