@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // ownerFile, in a daemon's directory, names the test process that owns
@@ -33,40 +35,25 @@ func writeOwner(dir string) error {
 	return os.WriteFile(filepath.Join(dir, ownerFile), fmt.Appendf(nil, "%d %d\n", os.Getpid(), st), 0o644)
 }
 
-// procStart is pid's start time in clock ticks after boot.
-func procStart(pid int) (uint64, error) {
+// procStat is pid's /proc/PID/stat.
+func procStat(pid int) (procfs.Stat, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, err
+		return procfs.Stat{}, err
 	}
-	// The command name, in parentheses, may hold spaces: fields follow
-	// the last ')'. starttime is field 22, the 20th after it.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	return strconv.ParseUint(f[19], 10, 64)
+	return procfs.ParseStat(b)
+}
+
+// procStart is pid's start time in clock ticks after boot.
+func procStart(pid int) (uint64, error) {
+	st, err := procStat(pid)
+	return st.StartTime, err
 }
 
 // procParent is pid's parent pid.
 func procParent(pid int) (int, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	return strconv.Atoi(f[1])
+	st, err := procStat(pid)
+	return st.PPID, err
 }
 
 // alive reports whether pid runs and started at start.
