@@ -37,7 +37,7 @@ func TestKeysLeavingFullScreenReturnNewRows(t *testing.T) {
 	e.keys(id, "seq 1 30", "Enter")
 	e.waitFor(id, "seq's output", func(s Snapshot) bool { return anyRowHas(s, "30") && s.Cursor.Row == 23 })
 	file := filepath.Join(t.TempDir(), "x.txt")
-	e.keys(id, "vi -u NONE -N -n "+file, "Enter")
+	e.keys(id, "vi -u NONE -i NONE -N -n "+file, "Enter")
 	e.waitFor(id, "vi", func(s Snapshot) bool { return s.AltScreen && rowHas(s, 21, "~") })
 	r := e.keys(id, ":q", "Enter")
 	if !r.LeftFullScreen || r.Screen.AltScreen {

@@ -14,7 +14,7 @@ import (
 func (e *env) vim(size core.Size, file string) core.SessionID {
 	e.t.Helper()
 	vi := need(e.t, "vi", "vim-tiny")
-	id := e.spawn(size, vi, "-u", "NONE", "-N", "-n", file)
+	id := e.spawn(size, vi, "-u", "NONE", "-i", "NONE", "-N", "-n", file)
 	e.waitFor(id, "vi's empty-buffer lines", func(s Snapshot) bool {
 		return s.AltScreen && rowHas(s, int(size.Rows)-3, "~")
 	})

@@ -44,7 +44,7 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 	if sr, ok := res.Structured.(ptysession.SendResult); !ok || !strings.Contains(sr.Delta, "plain") {
 		t.Fatalf("an ordinary send changed: %#v", res.Structured)
 	}
-	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -N -n " + filepath.Join(dir, "a.txt")})
+	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "a.txt")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 		t.Fatalf("send of vi, %d bytes of text:\n%s", len(res.Text), res.Text)
 	}
 
-	res, err = call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": vi + " -u NONE -N -n " + filepath.Join(dir, "b.txt"), "cols": 80, "rows": 24})
+	res, err = call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "b.txt"), "cols": 80, "rows": 24})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func TestWatchPageInChromium(t *testing.T) {
 	}
 
 	file := filepath.Join(t.TempDir(), "watched.txt")
-	res, text := toolText(t, cs, "pty_send", map[string]any{"id": id, "data": "vim -u NONE -N " + file})
+	res, text := toolText(t, cs, "pty_send", map[string]any{"id": id, "data": "vim -u NONE -i NONE -N " + file})
 	if res.IsError {
 		t.Fatalf("vim: %s", text)
 	}

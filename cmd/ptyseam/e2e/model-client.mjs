@@ -96,7 +96,7 @@ assert.match(idle.structuredContent.delta, /idle-before-vim/);
 
 // A send that opens a full-screen program returns its screen, not the
 // drawing stream.
-const vim = await call("pty_send", { id, data: "vim -u NONE -N notes.txt" });
+const vim = await call("pty_send", { id, data: "vim -u NONE -i NONE -N notes.txt" });
 figures.vimSendBytes = bytes(vim);
 assert.equal(vim.structuredContent.delta, "");
 assert.ok(vim.structuredContent.screen, "no screen in the result");
