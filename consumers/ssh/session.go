@@ -28,7 +28,8 @@ type session struct {
 
 	exit core.ExitLatch
 
-	reqsDone chan struct{} // the channel is closed on both sides
+	reqsDone chan struct{}      // the channel is closed on both sides
+	syncReqs chan chan struct{} // takeQueued's asks to the request loop
 	closer   core.CloseGuard
 	closed   chan struct{} // Close has closed the channel
 	relOnce  sync.Once
@@ -50,6 +51,7 @@ func openSession(ctx context.Context, c *conn, t *Target, req core.BackendReques
 		modes:    mergedModes(t.Modes),
 		grace:    t.closeGrace(),
 		reqsDone: make(chan struct{}),
+		syncReqs: make(chan chan struct{}),
 		closed:   make(chan struct{}),
 	}
 	// Input ends when the channel is closed on both sides, not with the
@@ -165,21 +167,16 @@ func (s *session) start() {
 
 func (s *session) serveRequests() {
 	defer s.wg.Done()
-	for r := range s.reqs {
-		switch r.Type {
-		case "exit-status":
-			var m exitStatusMsg
-			if gossh.Unmarshal(r.Payload, &m) == nil {
-				s.exit.Set(core.ExitedWithCode(int(m.Status)))
+	for open := true; open; {
+		select {
+		case r, ok := <-s.reqs:
+			if ok {
+				s.handleRequest(r)
 			}
-		case "exit-signal":
-			var m exitSignalMsg
-			if gossh.Unmarshal(r.Payload, &m) == nil {
-				s.exit.Set(core.ExitedWithSignal("SIG" + m.Signal))
-			}
-		}
-		if r.WantReply {
-			_ = r.Reply(false, nil)
+			open = ok
+		case done := <-s.syncReqs:
+			open = s.handleQueued()
+			close(done)
 		}
 	}
 	// The channel is closed. With the exit reported, that is all: the
@@ -207,6 +204,25 @@ func (s *session) serveRequests() {
 		s.c.log.Info("ssh session ended: connection lost", "host", s.c.target.Host, "port", s.c.target.port(), "user", s.c.target.User, "cause", s.c.cause())
 	}
 	close(s.reqsDone)
+}
+
+// handleRequest takes one request the server sent on the channel.
+func (s *session) handleRequest(r *gossh.Request) {
+	switch r.Type {
+	case "exit-status":
+		var m exitStatusMsg
+		if gossh.Unmarshal(r.Payload, &m) == nil {
+			s.exit.Set(core.ExitedWithCode(int(m.Status)))
+		}
+	case "exit-signal":
+		var m exitSignalMsg
+		if gossh.Unmarshal(r.Payload, &m) == nil {
+			s.exit.Set(core.ExitedWithSignal("SIG" + m.Signal))
+		}
+	}
+	if r.WantReply {
+		_ = r.Reply(false, nil)
+	}
 }
 
 // PID returns 0: a remote process has no local pid.
@@ -268,7 +284,7 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 	}
 	_, err := s.request(ctx, "window-change", false, gossh.Marshal(windowChangeMsg{Columns: uint32(size.Cols), Rows: uint32(size.Rows)}))
 	if err != nil {
-		return fmt.Errorf("ssh window change: %w", err)
+		return s.requestFailed(ctx, "ssh window change", err)
 	}
 	return nil
 }

@@ -2,9 +2,7 @@ package ssh
 
 import (
 	"context"
-	"errors"
-	"io"
-	"time"
+	"fmt"
 
 	"github.com/ptyseam/ptyseam/core"
 	gossh "golang.org/x/crypto/ssh"
@@ -68,23 +66,25 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 		return s.typeChar(ctx, char)
 	}
 	ok, err := s.request(ctx, "signal", true, gossh.Marshal(signalMsg{Signal: sigName(string(req.Signal))}))
-	if errors.Is(err, io.EOF) {
-		// The channel closed before the answer: the program died, most
-		// likely of this signal. Report delivery once the exit is known.
-		t := time.NewTimer(time.Second)
-		defer t.Stop()
-		select {
-		case <-s.exit.Exited():
-			return core.SignalResult{Delivered: true, Leader: true, Method: "ssh-signal"}, nil
-		case <-t.C:
-		case <-ctx.Done():
-		}
-	}
 	if err != nil {
+		err = s.requestFailed(ctx, "ssh signal", err)
+		if core.CodeOf(err) == core.CodeSessionExited && s.ExitStatus().Signal == string(req.Signal) {
+			// The channel closed before the answer and the program died
+			// of this signal: it was delivered.
+			return core.SignalResult{Delivered: true, Leader: true, Method: "ssh-signal"}, nil
+		}
 		return core.SignalResult{}, err
 	}
 	if ok {
 		return core.SignalResult{Delivered: true, Leader: true, Method: "ssh-signal"}, nil
+	}
+	// A refusal may be the server's answer for a program that has just
+	// exited, whose exit report came first: take it before deciding.
+	if err := s.takeQueued(ctx); err != nil {
+		return core.SignalResult{}, fmt.Errorf("ssh signal: the server refused %s: %w", req.Signal, err)
+	}
+	if s.exit.Done() {
+		return core.SignalResult{}, s.errChannelGone()
 	}
 	if hasChar {
 		return s.typeChar(ctx, char)

@@ -1,0 +1,72 @@
+package ssh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// requestFailed is the error of a channel request (a window change, a
+// signal) that failed with err, named op. The channel refuses requests
+// (io.EOF) as soon as the server's close arrives, before the request loop
+// has taken the exit report queued ahead of it, so a failed request waits,
+// bounded by ctx, until the session has learnt its end (the channel
+// closed on both sides, or Close), and then is the typed SESSION_EXITED
+// error that says what to do next, never the transport's. A loss the
+// session already knows needs no wait. When ctx ends first (or err is
+// ctx's), the error names op and matches both err and ctx's error.
+func (s *session) requestFailed(ctx context.Context, op string, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if s.ExitCause() != nil {
+		return s.errChannelGone()
+	}
+	select {
+	case <-s.reqsDone:
+	case <-s.closed:
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w (the session had not learnt its end when the caller gave up: %w)", op, err, ctx.Err())
+	}
+	return s.errChannelGone()
+}
+
+// takeQueued has the request loop take every request the server sent
+// before the last answer this session received, bounded by ctx. The
+// client queues the server's channel requests in the order they came,
+// ahead of any answer that came after them, but the request loop may not
+// have taken them yet: a server that refuses a signal because its program
+// has just exited (OpenSSH: "no pid for session") sent the exit report
+// first, and after takeQueued the session knows it.
+func (s *session) takeQueued(ctx context.Context) error {
+	done := make(chan struct{})
+	select {
+	case s.syncReqs <- done:
+	case <-s.reqsDone:
+		return nil // the loop took everything: the channel is closed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// handleQueued, in the request loop, takes every request already queued.
+// It reports whether the channel is still open.
+func (s *session) handleQueued() bool {
+	for {
+		select {
+		case r, ok := <-s.reqs:
+			if !ok {
+				return false
+			}
+			s.handleRequest(r)
+		default:
+			return true
+		}
+	}
+}
