@@ -221,34 +221,10 @@ func ParseMountinfoCgroup2(b []byte) (string, bool) {
 // /proc/self/mountinfo whose file system type and super options satisfy
 // match.
 func ParseMountinfo(b []byte, match func(fstype, superOptions string) bool) (string, bool) {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte{'\n'})
-		pre, post, ok := bytes.Cut(line, []byte(" - "))
-		if !ok {
-			continue
+	for m := range Mounts(b) {
+		if match(m.FSType, m.SuperOptions) {
+			return m.Point, true
 		}
-		// After the separator: type, source, super options.
-		pf := bytes.Fields(post)
-		if len(pf) == 0 {
-			continue
-		}
-		var opts string
-		if len(pf) >= 3 {
-			opts = string(pf[2])
-		}
-		if !match(string(pf[0]), opts) {
-			continue
-		}
-		f := bytes.Fields(pre)
-		if len(f) < 5 {
-			continue
-		}
-		mp := unescapeMountinfo(f[4])
-		if mp == "" || mp[0] != '/' {
-			continue
-		}
-		return mp, true
 	}
 	return "", false
 }
