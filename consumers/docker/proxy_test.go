@@ -29,9 +29,12 @@ type engineProxy struct {
 	heldAns   chan struct{} // non-nil while answers to heldMatch wait: closed by releaseAnswers
 	heldMatch []byte
 	answered  []*answerWatch // requests whose answer someone waits for
-	asked     []*answerWatch // requests whose sending someone waits for
-	closed    chan struct{}  // the proxy is shutting down
-	wg        sync.WaitGroup
+	// answeredAny are requests, on any connection, whose answer someone
+	// waits for
+	answeredAny []*answerWatch
+	asked       []*answerWatch // requests whose sending someone waits for
+	closed      chan struct{}  // the proxy is shutting down
+	wg          sync.WaitGroup
 }
 
 // answerWatch is one awaited request: a request line holding match, on a
@@ -108,8 +111,16 @@ func (p *engineProxy) forward(c net.Conn, watches, asked []*answerWatch) {
 			lastReq = append(lastReq[:0], b[:min(len(b), 512)]...)
 			mu.Unlock()
 		}
+		p.mu.Lock()
+		anyConn := append([]*answerWatch(nil), p.answeredAny...)
+		p.mu.Unlock()
 		mu.Lock()
 		defer mu.Unlock()
+		for _, w := range anyConn {
+			if httpRequest.Match(b) && bytes.Contains(b, w.match) {
+				pending = append(pending, w)
+			}
+		}
 		for _, w := range watches {
 			if bytes.Contains(b, w.match) {
 				pending = append(pending, w)
@@ -263,5 +274,17 @@ func (p *engineProxy) askedFor(match string) <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.asked = append(p.asked, w)
+	return w.done
+}
+
+// answeredToAny returns a channel closed once the engine has answered a
+// request sent from now on, on any connection (one the client keeps
+// alive too), whose request line holds match (for example
+// "/exec/ID/resize").
+func (p *engineProxy) answeredToAny(match string) <-chan struct{} {
+	w := &answerWatch{match: []byte(match), done: make(chan struct{})}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answeredAny = append(p.answeredAny, w)
 	return w.done
 }

@@ -148,6 +148,9 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 		if s.isExited() {
 			return s.errGone()
 		}
+		if engineSaysEnded(err) {
+			return s.endedCall(ctx, "docker resize", err)
+		}
 		return fmt.Errorf("docker resize: %w", err)
 	}
 	return nil

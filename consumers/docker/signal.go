@@ -57,7 +57,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	_, err := s.b.cli.ContainerKill(ctx, s.containerID, client.ContainerKillOptions{Signal: strings.TrimPrefix(string(req.Signal), "SIG")})
 	if err != nil {
 		s.ownKill.Add(-1)
-		if s.isExited() || strings.Contains(err.Error(), "is not running") {
+		if s.isExited() || engineSaysEnded(err) {
 			// The program died before the kill, most likely of an
 			// earlier signal: report delivery once the exit is known.
 			select {

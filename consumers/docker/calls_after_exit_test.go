@@ -1,0 +1,109 @@
+package docker
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness"
+)
+
+// A resize or a signal after the program exited, which the engine refuses
+// ("cannot resize a stopped container", "is not running") before the
+// session has learnt the exit, waits for the session to learn it and
+// fails with the typed SESSION_EXITED error saying what to do next, never
+// the engine's own error ("docker resize: …", which the service reports
+// as INTERNAL). An engine proxy holds the answers that would tell the
+// session of the exit (the exec's inspection, the container's events)
+// until the engine has answered the call. In a new container and as an
+// exec (which the engine cannot send SIGUSR1).
+func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
+	d := dockertest.Shared(t)
+	p := startEngineProxy(t, d)
+	b, err := NewBackend(BackendOptions{Host: p.host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	for _, exec := range []bool{false, true} {
+		for _, call := range []string{"resize", "signal"} {
+			if exec && call == "signal" {
+				continue
+			}
+			name := call + " in a new container"
+			if exec {
+				name = call + " as an exec"
+			}
+			t.Run(name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				tg := &Target{Image: d.Image}
+				if exec {
+					tg, _ = bashTarget(t, d, true)
+				}
+				s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
+					Marker: "calls-after-exit", Options: tg})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if err := s.Close(context.WithoutCancel(ctx)); err != nil {
+						t.Errorf("Close: %v", err)
+					}
+				}()
+				go drain(s)
+				ss := s.(*session)
+				held, op, asked := "/containers/"+ss.containerID+"/events", "docker resize", "/containers/"+ss.containerID+"/resize"
+				if exec {
+					held, asked = "/exec/"+ss.execID+"/json", "/exec/"+ss.execID+"/resize"
+				}
+				if call == "signal" {
+					op, asked = "docker kill", "/containers/"+ss.containerID+"/kill"
+				}
+				if !exec {
+					held = "/events"
+				}
+				p.holdAnswers(held)
+				defer p.releaseAnswers()
+				if _, err := s.Write(ctx, []byte("go\n")); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-ss.relay.OutputDone():
+				case <-ctx.Done():
+					t.Fatal("the attach stream did not end after the program exited")
+				}
+				if ss.isExited() {
+					t.Fatal("the session learnt the exit while the proxy held the answers that tell it")
+				}
+				answered := p.answeredToAny(asked)
+				res := make(chan error, 1)
+				go func() {
+					if call == "resize" {
+						res <- s.Resize(ctx, core.Size{Rows: 30, Cols: 100})
+						return
+					}
+					_, err := s.Signal(ctx, core.SignalRequest{Signal: "SIGUSR1"})
+					res <- err
+				}()
+				select {
+				case err = <-res: // before the engine's answer passed: wrong at once
+				case <-answered:
+					// Give the call the time of one more engine round
+					// trip to take the answer (the call may take longer:
+					// that only hides a regression, never fails a right
+					// call), then let the session learn the exit.
+					if _, err := d.Client.Ping(ctx, client.PingOptions{}); err != nil {
+						t.Fatal(err)
+					}
+					p.releaseAnswers()
+					err = <-res
+				}
+				testharness.WantEnded(t, ctx, s, err, op, 3)
+			})
+		}
+	}
+}
