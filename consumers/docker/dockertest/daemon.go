@@ -1,14 +1,12 @@
 package dockertest
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -233,24 +231,6 @@ func (d *Daemon) Stop() error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
-}
-
-// mountsUnder lists the mount points at or below dir.
-func mountsUnder(dir string) []string {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) > 4 && (fields[4] == dir || strings.HasPrefix(fields[4], dir+"/")) {
-			out = append(out, fields[4])
-		}
-	}
-	return out
 }
 
 func (d *Daemon) logTail() string {

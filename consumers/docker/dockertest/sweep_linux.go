@@ -1,7 +1,6 @@
 package dockertest
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -287,30 +286,6 @@ func containerProcs(dir string) []int {
 				if pid, err := strconv.Atoi(f); err == nil {
 					out = append(out, pid)
 				}
-			}
-		}
-	}
-	return out
-}
-
-// cgroupRoots lists the mount points of the cgroup hierarchies.
-func cgroupRoots() []string {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		_, rest, ok := strings.Cut(line, " - ")
-		if !ok {
-			continue
-		}
-		if typ := strings.Fields(rest); len(typ) > 0 && (typ[0] == "cgroup" || typ[0] == "cgroup2") {
-			if fields := strings.Fields(line); len(fields) > 4 {
-				out = append(out, fields[4])
 			}
 		}
 	}
