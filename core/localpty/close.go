@@ -38,7 +38,7 @@ func (s *session) Close(ctx context.Context) error {
 		return err
 	}
 	select {
-	case <-s.exited:
+	case <-s.exit.Exited():
 	case <-ctx.Done():
 		return &core.CleanupError{Err: fmt.Errorf("reaping the top-level process: %w", ctx.Err()), Survivors: []int{s.pid}}
 	}

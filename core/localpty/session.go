@@ -30,7 +30,7 @@ type session struct {
 	// process is reaped or the session closed.
 	leaderStatus procFile
 
-	exited chan struct{} // closed once cmd.Wait returned
+	exit core.ExitLatch // set once cmd.Wait returned
 
 	postExitBytes int // read since the exit was seen; Read's goroutine only
 
@@ -48,9 +48,10 @@ type session struct {
 	// typed after the interrupt, as a job started then may be that input's.
 	writes atomic.Uint64
 
-	mu           sync.Mutex
-	exitSeen     bool        // the waiter saw the exit (guards read deadlines)
-	status       core.Status // valid once exitSeen
+	mu sync.Mutex
+	// exitSeen: the waiter saw the exit and set Read's wake-up deadline
+	// (Read's drain window starts); exit is set just after.
+	exitSeen     bool
 	masterClosed bool
 
 	// rd is Read's state for its RawConn callback and tw TryWrite's
@@ -76,8 +77,6 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 		ttyName:  ttyName,
 		marker:   marker,
 		plat:     plat,
-		exited:   make(chan struct{}),
-		status:   core.Running,
 		writeSem: make(chan struct{}, 1),
 		closeSem: make(chan struct{}, 1),
 	}
@@ -95,13 +94,12 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 	return s
 }
 
-// wait reaps the top-level process, records its status and wakes a Read
-// blocked on the terminal so that it can start its drain window.
+// wait reaps the top-level process, wakes a Read blocked on the terminal
+// so that it can start its drain window, and records the status.
 func (s *session) wait() {
 	err := WaitChild(s.cmd)
 	st := statusOf(s.cmd.ProcessState, err)
 	s.mu.Lock()
-	s.status = st
 	s.exitSeen = true
 	if !s.masterClosed {
 		// A past deadline interrupts a blocked Read; Read then reads on
@@ -110,7 +108,7 @@ func (s *session) wait() {
 	}
 	s.mu.Unlock()
 	s.leaderStatus.close() // its /proc entry is gone
-	close(s.exited)
+	s.exit.Set(st)
 	s.log.Debug("localpty: top-level process exited", "pid", s.pid, "status", st.String())
 }
 
@@ -133,17 +131,10 @@ func statusOf(ps *os.ProcessState, err error) core.Status {
 func (s *session) PID() int { return s.pid }
 
 // Exited is closed when the top-level process has exited.
-func (s *session) Exited() <-chan struct{} { return s.exited }
+func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }
 
 // ExitStatus returns the exit status, or core.Running before the exit.
-func (s *session) ExitStatus() core.Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.exitSeen {
-		return core.Running
-	}
-	return s.status
-}
+func (s *session) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // closeMaster closes the terminal master once.
 func (s *session) closeMaster() {
