@@ -47,7 +47,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"and every prompt after a command reports that line's exit code. " +
 					deadlineText(max),
 				InputSchema:  openInput(max),
-				OutputSchema: openOutput,
+				OutputSchema: openOutput(),
 			},
 			Handler: tools.Typed(s.openTool),
 		},
@@ -66,7 +66,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"holds the screen instead of delta; continue with pty_keys. " + outputOnceTools + " " +
 					deadlineText(max),
 				InputSchema:  sendInput(max),
-				OutputSchema: sendOutput,
+				OutputSchema: sendOutput(),
 			},
 			Handler: tools.Typed(s.sendTool),
 		},
@@ -77,8 +77,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Description: "Return the output of a session that you have not been given yet. " + outputOnceTools + " If more than `lines` lines are " +
 					"pending, it returns the newest ones with truncated true and skipped = the exact number of lines left " +
 					"out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
-				InputSchema:  tailInput,
-				OutputSchema: tailOutput,
+				InputSchema:  tailInput(),
+				OutputSchema: tailOutput(),
 			},
 			Handler: tools.Typed(s.tailTool),
 		},
@@ -88,8 +88,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Title: "Close a terminal session",
 				Description: "Close a session: terminate its program and every process it started, and free the session. " +
 					"Returns closed true, or closed false if it was already closed. Close sessions you no longer need.",
-				InputSchema:  closeInput,
-				OutputSchema: closeOutput,
+				InputSchema:  closeInput(),
+				OutputSchema: closeOutput(),
 			},
 			Handler: tools.Typed(s.closeTool),
 		},
@@ -98,8 +98,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:         ToolList,
 				Title:        "List terminal sessions",
 				Description:  "List your open sessions: sessionId, backend type, pid, status and the number of lines printed so far.",
-				InputSchema:  listInput,
-				OutputSchema: listOutput,
+				InputSchema:  listInput(),
+				OutputSchema: listOutput(),
 			},
 			Handler: tools.Typed(s.listTool),
 		},
@@ -110,8 +110,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Description: "Read lines of a session's scrollback by absolute line number (line 0 is the first line it printed), " +
 					"without moving pty_tail's position; newest true reads the last lines instead. To read the next page, call " +
 					"it again with start set to the previous result's end.",
-				InputSchema:  readInput,
-				OutputSchema: readOutput,
+				InputSchema:  readInput(),
+				OutputSchema: readOutput(),
 			},
 			Handler: tools.Typed(s.readTool),
 		},
@@ -124,8 +124,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 					"and SIGTSTP and SIGKILL to it is refused, but SIGHUP ends it, and with it the session's program. Returns output: what the session " +
 					"printed after the signal until it went quiet (a few seconds at most); " +
 					"like pty_send's delta it moves your tail position past it. To end the whole session use pty_close.",
-				InputSchema:  signalInput,
-				OutputSchema: signalOutput,
+				InputSchema:  signalInput(),
+				OutputSchema: signalOutput(),
 			},
 			Handler: tools.Typed(s.signalTool),
 		},

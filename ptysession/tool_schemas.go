@@ -59,8 +59,17 @@ type waitArgs struct {
 
 // schemaOf derives a pty tool's schema with the facade's own named types.
 func schemaOf[T any](opts ...tools.SchemaOption) json.RawMessage {
-	return tools.MustInferSchema[T](append(opts, tools.EnumOf(WaitOutput, WaitPort, WaitExit, WaitInput, WaitScreen))...)
+	return tools.MustInferSchema[T](append(opts, facadeTypes)...)
 }
+
+// lazySchemaOf is schemaOf built on first use (tools.LazySchema), for the
+// static schemas: a program that never lists the tools never builds them.
+func lazySchemaOf[T any](opts ...tools.SchemaOption) func() json.RawMessage {
+	return tools.LazySchema[T](append(opts, facadeTypes)...)
+}
+
+// facadeTypes gives the facade's named types their schemas.
+var facadeTypes = tools.EnumOf(WaitOutput, WaitPort, WaitExit, WaitInput, WaitScreen)
 
 // deadlineRules bound timeoutMs and quietMs by max and describe them.
 func deadlineRules(max time.Duration, timeoutDesc string) []tools.SchemaOption {
@@ -92,17 +101,17 @@ func waitInput(max time.Duration) json.RawMessage {
 }
 
 var (
-	openOutput   = schemaOf[OpenResult]()
-	sendOutput   = schemaOf[SendResult]()
-	tailInput    = schemaOf[tailArgs](tools.NonEmpty("id"), tools.Range("lines", 0, MaxLines))
-	tailOutput   = schemaOf[TailResult]()
-	closeInput   = schemaOf[idArgs](tools.NonEmpty("id"))
-	closeOutput  = schemaOf[CloseResult]()
-	listInput    = schemaOf[struct{}]()
-	listOutput   = schemaOf[ListResult]()
-	readInput    = schemaOf[readArgs](tools.NonEmpty("id"), tools.AtLeast("start", 0), tools.Range("lines", 0, MaxLines))
-	readOutput   = schemaOf[ReadResult]()
-	signalInput  = schemaOf[signalArgs](tools.NonEmpty("id"))
-	signalOutput = schemaOf[SignalResult]()
-	waitOutput   = schemaOf[WaitResult]()
+	openOutput   = lazySchemaOf[OpenResult]()
+	sendOutput   = lazySchemaOf[SendResult]()
+	tailInput    = lazySchemaOf[tailArgs](tools.NonEmpty("id"), tools.Range("lines", 0, MaxLines))
+	tailOutput   = lazySchemaOf[TailResult]()
+	closeInput   = lazySchemaOf[idArgs](tools.NonEmpty("id"))
+	closeOutput  = lazySchemaOf[CloseResult]()
+	listInput    = lazySchemaOf[struct{}]()
+	listOutput   = lazySchemaOf[ListResult]()
+	readInput    = lazySchemaOf[readArgs](tools.NonEmpty("id"), tools.AtLeast("start", 0), tools.Range("lines", 0, MaxLines))
+	readOutput   = lazySchemaOf[ReadResult]()
+	signalInput  = lazySchemaOf[signalArgs](tools.NonEmpty("id"))
+	signalOutput = lazySchemaOf[SignalResult]()
+	waitOutput   = lazySchemaOf[WaitResult]()
 )

@@ -27,8 +27,8 @@ func SearchTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			Description: "Find the lines of a session's" + jobs + " output that match a regular expression (RE2, like grep -E), " +
 				"with their line numbers, oldest first. For an error in a long log: then pty_read start=line reads around it. " +
 				"Does not move pty_tail's position. If more is true, call again with from=next.",
-			InputSchema:  searchInput,
-			OutputSchema: searchOutput,
+			InputSchema:  searchInput(),
+			OutputSchema: searchOutput(),
 		},
 		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a searchArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 			r, err := s.Search(ctx, owner, a.ID, SearchRequest{Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, From: a.From, Limit: a.Limit}, sources...)
@@ -64,7 +64,7 @@ type searchArgs struct {
 }
 
 var (
-	searchInput = schemaOf[searchArgs](tools.NonEmpty("id"), tools.Length("pattern", 1, MaxSearchPattern),
+	searchInput = lazySchemaOf[searchArgs](tools.NonEmpty("id"), tools.Length("pattern", 1, MaxSearchPattern),
 		tools.AtLeast("from", 0), tools.Range("limit", 0, MaxSearchLimit))
-	searchOutput = schemaOf[SearchResult]()
+	searchOutput = lazySchemaOf[SearchResult]()
 )

@@ -34,7 +34,7 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Only output printed after the " +
 				"wait starts counts, unless a condition sets fromLine.",
 			InputSchema:  waitInput(max),
-			OutputSchema: waitOutput,
+			OutputSchema: waitOutput(),
 		},
 		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a waitArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 			r, err := s.Wait(ctx, owner, WaitRequest{

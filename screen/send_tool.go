@@ -28,7 +28,7 @@ type SendResult struct {
 // stream (kilobytes of padded cells); the result says so. Other sends
 // return as before. send must be ptysession's pty_send.
 func FullScreenSend(m *Manager, send tools.Tool) tools.Tool {
-	return withFullScreen(m, send, sendOutput, func(args json.RawMessage, _ ptysession.SendResult) core.SessionID {
+	return withFullScreen(m, send, sendOutput(), func(args json.RawMessage, _ ptysession.SendResult) core.SessionID {
 		var a struct {
 			ID string `json:"id"`
 		}
@@ -56,7 +56,7 @@ type OpenResult struct {
 // full-screen program on the terminal returns its screen instead of the
 // drawing stream as its initial output.
 func FullScreenOpen(m *Manager, open tools.Tool) tools.Tool {
-	return withFullScreen(m, open, openOutput, func(_ json.RawMessage, or ptysession.OpenResult) core.SessionID {
+	return withFullScreen(m, open, openOutput(), func(_ json.RawMessage, or ptysession.OpenResult) core.SessionID {
 		return or.SessionID
 	}, func(or ptysession.OpenResult, snap Snapshot) any {
 		out := OpenResult{OpenResult: or, Screen: &snap}

@@ -30,10 +30,11 @@ type keysArgs struct {
 	ChangedOnly bool     `json:"changedOnly,omitempty" jsonschema:"Return only the screen rows that changed since your previous look (default false)."`
 }
 
-// schemaOf derives a screen tool's schema; a Snapshot is described as it
-// marshals.
-func schemaOf[T any](opts ...tools.SchemaOption) json.RawMessage {
-	return tools.MustInferSchema[T](append(opts, tools.MarshalsAs[Snapshot, snapshotJSON]())...)
+// schemaOf derives a screen tool's schema, on first use
+// (tools.LazySchema: a program that never lists the tools never builds
+// them); a Snapshot is described as it marshals.
+func schemaOf[T any](opts ...tools.SchemaOption) func() json.RawMessage {
+	return tools.LazySchema[T](append(opts, tools.MarshalsAs[Snapshot, snapshotJSON]())...)
 }
 
 var (

@@ -30,8 +30,8 @@ func Tools(m *Manager) []tools.Tool {
 					"the window title. Use it for full-screen programs, where pty_tail's line output is unreadable. " +
 					"changed lists the rows that changed since your previous look; changedOnly returns just those rows. " +
 					"Type into the program with pty_keys.",
-				InputSchema:  screenInput,
-				OutputSchema: screenOutput,
+				InputSchema:  screenInput(),
+				OutputSchema: screenOutput(),
 			},
 			Handler: tools.Typed(m.screenTool),
 		},
@@ -42,8 +42,8 @@ func Tools(m *Manager) []tools.Tool {
 				Description: "Change a session's terminal size (rows and columns, 1 to 4096, at most " + strconv.Itoa(m.opts.MaxCells) +
 					" cells: rows times columns). The program is told (SIGWINCH) and full-screen programs redraw at the new size; " +
 					"pty_screen then shows it.",
-				InputSchema:  resizeInput,
-				OutputSchema: resizeOutput,
+				InputSchema:  resizeInput(),
+				OutputSchema: resizeOutput(),
 			},
 			Handler: tools.Typed(m.resizeTool),
 		},
@@ -58,8 +58,8 @@ func Tools(m *Manager) []tools.Tool {
 					"key) and its screen stopped changing (after a final Escape, until the program's escape delay, about 1 s, " +
 					"passed), and returns the screen afterwards. When the program leaves the alternate screen (vim :wq, less q), " +
 					"only the rows new on the normal screen are returned. An unknown key name is an INVALID_ARGUMENT error naming it.",
-				InputSchema:  keysInput,
-				OutputSchema: keysOutput,
+				InputSchema:  keysInput(),
+				OutputSchema: keysOutput(),
 			},
 			Handler: tools.Typed(m.keysTool),
 		},

@@ -75,9 +75,11 @@ type dropArgs struct {
 	Group string `json:"group,omitempty" jsonschema:"Drop every ended job of this group."`
 }
 
-// schemaOf derives a job tool's schema with the jobs layer's named types.
-func schemaOf[T any](opts ...tools.SchemaOption) json.RawMessage {
-	return tools.MustInferSchema[T](append(opts,
+// schemaOf derives a job tool's schema with the jobs layer's named
+// types, on first use (tools.LazySchema: a program that never lists the
+// tools never builds them).
+func schemaOf[T any](opts ...tools.SchemaOption) func() json.RawMessage {
+	return tools.LazySchema[T](append(opts,
 		tools.EnumOf(jobs.StateRunning, jobs.StateStopping, jobs.StateFinished, jobs.StateFailed, jobs.StateStopped),
 		tools.EnumOf(jobs.ReasonUser, jobs.ReasonTimeout, jobs.ReasonShutdown, jobs.ReasonForced),
 		tools.EnumOf(jobs.BackendAuto, jobs.BackendPTY, jobs.BackendPipe),

@@ -38,34 +38,34 @@ func Tools(m *jobs.Manager) []tools.Tool {
 				"default). Service addresses it prints (http://localhost:5173) appear in bg_list. Read its output with "+
 				"bg_read, stop it with bg_stop. Use bg_launch, not pty_open, for servers and watchers you leave running; "+
 				"use pty_open for programs you talk to (shells, REPLs, debuggers).",
-			launchInput, launchOutput, tools.Typed(h.launch)),
+			launchInput(), launchOutput(), tools.Typed(h.launch)),
 		tool(ToolSend, "Send input to a background job",
 			"Write input to a job: text and escapes such as \"rs\\n\" (type rs and Enter) or \"\\x03\" (Ctrl-C, which "+
 				"interrupts the program on a pty job). Returns how many bytes were written and an echo of them. It does "+
 				"not wait for output: read it with bg_read.",
-			sendInput, sendOutput, tools.Typed(h.send)),
+			sendInput(), sendOutput(), tools.Typed(h.send)),
 		tool(ToolRead, "Read a background job's output",
 			"Page through a job's output buffer (the newest lines are kept; escape sequences removed). Without from it "+
 				"returns the newest lines; with from it continues at that global line number: pass the previous result's "+
 				"next to read only what is new. pattern keeps matching lines only (a regular expression; ignoreCase "+
 				"available). dropped and truncated tell when older history was discarded. Works after the job ended too.",
-			readInput, readOutput, tools.Typed(h.read)),
+			readInput(), readOutput(), tools.Typed(h.read)),
 		tool(ToolList, "List background jobs",
 			"List your jobs, optionally only one group or status: id, pid, status (running, stopping, finished, failed, "+
 				"stopped), exit code or signal, output statistics and the service addresses found in their output.",
-			listInput, listOutput, tools.Typed(h.list)),
+			listInput(), listOutput(), tools.Typed(h.list)),
 		tool(ToolStop, "Stop a background job",
 			"Stop a job: SIGTERM, then SIGKILL if it has not ended after the grace period (reason forced). force kills at "+
 				"once. drop also deletes its record and output. Returns the job's final state. Stopping an ended job "+
 				"just returns it.",
-			stopInput, stopOutput, tools.Typed(h.stop)),
+			stopInput(), stopOutput(), tools.Typed(h.stop)),
 		tool(ToolStopGroup, "Stop a group of background jobs",
 			"Stop every running job of a group at once (as bg_stop does), optionally dropping their records.",
-			stopGroupInput, stopGroupOutput, tools.Typed(h.stopGroup)),
+			stopGroupInput(), stopGroupOutput(), tools.Typed(h.stopGroup)),
 		tool(ToolDrop, "Delete ended background jobs",
 			"Delete the records (and output) of ended jobs: one by id, every ended job of a group, or with neither every "+
 				"ended job. Running jobs are kept and listed as skipped; stop them first with bg_stop.",
-			dropInput, dropOutput, tools.Typed(h.drop)),
+			dropInput(), dropOutput(), tools.Typed(h.drop)),
 	}
 }
 
