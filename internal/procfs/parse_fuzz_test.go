@@ -207,3 +207,23 @@ func FuzzNetTableHasInode(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseCPUTotals(f *testing.F) {
+	f.Add([]byte("cpu  5520914 30573 3956790 1553181 22266 0 27850 0 0 0\ncpu0 2760457 15286 1978395 776590 11133 0 13925 0 0 0\n"))
+	f.Add([]byte("cpu 1 2 3 4"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := ParseCPUTotals(b)
+		if err != nil {
+			if c != (CPUTotals{}) {
+				t.Fatalf("rejected input returned %+v", c)
+			}
+			return
+		}
+		if c.Busy > c.Total {
+			t.Fatalf("busy %d above total %d", c.Busy, c.Total)
+		}
+		if !bytes.HasPrefix(b, []byte("cpu")) {
+			t.Fatalf("accepted %q, which is not a cpu line", b)
+		}
+	})
+}
