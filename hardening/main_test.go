@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
@@ -65,6 +66,20 @@ func spawnSession(t *testing.T, ctx context.Context, svc *core.Service, owner *c
 		}
 	})
 	return s
+}
+
+// awaitOutput reads tap until its output holds want, failing the test if
+// the output ends or ctx ends first.
+func awaitOutput(t *testing.T, ctx context.Context, tap *core.Tap, want string) {
+	t.Helper()
+	var seen []byte
+	for !bytes.Contains(seen, []byte(want)) {
+		b, err := tap.Next(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %q: %v; the output was %q", want, err, seen)
+		}
+		seen = append(seen, b...)
+	}
 }
 
 // sendWait sends and waits for the send to settle, failing the test on an

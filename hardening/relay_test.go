@@ -50,10 +50,11 @@ func TestRelaySendWaitsForTheFarEnd(t *testing.T) {
 		declared bool
 	}{{"tcp-recognised", "tcp", false}, {"pair-declared", "pair", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := spawnSession(t, ctx, svc, owner, core.SpawnRequest{Type: "exec", Command: []string{"python3", "-c", farEndScript, tc.mode}, Relay: tc.declared})
-			if !strings.Contains(s.InitialOutput, "RELAY READY") {
-				t.Fatalf("initial output %q", s.InitialOutput)
-			}
+			s := spawnSession(t, ctx, svc, owner, core.SpawnRequest{Type: "exec", Command: []string{"python3", "-c", farEndScript, tc.mode}, Relay: tc.declared, WithTap: true})
+			// A loaded machine can start python3 after the spawn's
+			// initial wait ended on its quiet window: wait for the relay.
+			awaitOutput(t, ctx, s.Tap, "RELAY READY")
+			s.Tap.Close()
 			for i := range 3 {
 				word := fmt.Sprintf("ping-%d", i)
 				res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, QuietWindow: 700 * time.Millisecond})
