@@ -85,7 +85,8 @@ func (s *session) Read(p []byte) (int, error) {
 
 // Write sends input to the terminal on the far side. ctx ending closes
 // the call's stream, which cancels the write there; Write then returns
-// the bytes the stream took and ctx's error.
+// the bytes the stream took and ctx's error. A write the agent refuses
+// because the program has ended fails as Signal's does.
 func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -121,7 +122,11 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 		if ctx.Err() != nil {
 			return resp.N, ctx.Err()
 		}
-		return resp.N, resp.Error.err()
+		err := resp.Error.err()
+		if agentSaysEnded(err) {
+			return resp.N, s.endedCall(ctx, opWrite, err)
+		}
+		return resp.N, err
 	}
 	return resp.N, nil
 }
@@ -144,9 +149,14 @@ func (s *session) ExitCause() error {
 }
 
 // Signal delivers the signal on the far side, to the verified foreground
-// process group as the local backend does.
+// process group as the local backend does. A signal the agent refuses
+// because the program has ended waits for the session to learn the exit
+// and fails with its SESSION_EXITED error (endedCall).
 func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
 	resp, err := s.c.call(ctx, request{Op: opSignal, Session: s.id, Signal: string(req.Signal), AllowLeader: req.AllowLeader})
+	if agentSaysEnded(err) {
+		return core.SignalResult{}, s.endedCall(ctx, opSignal, err)
+	}
 	var res core.SignalResult
 	if resp.Signal != nil {
 		res = core.SignalResult{Delivered: resp.Signal.Delivered, TargetPGID: resp.Signal.TargetPGID, Leader: resp.Signal.Leader, Method: resp.Signal.Method}
@@ -154,9 +164,13 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	return res, err
 }
 
-// Resize changes the far side's terminal size.
+// Resize changes the far side's terminal size. A resize the agent refuses
+// because the program has ended fails as Signal's does.
 func (s *session) Resize(ctx context.Context, size core.Size) error {
 	_, err := s.c.call(ctx, request{Op: opResize, Session: s.id, Size: toWireSize(size)})
+	if agentSaysEnded(err) {
+		return s.endedCall(ctx, opResize, err)
+	}
 	return err
 }
 
