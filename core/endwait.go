@@ -31,13 +31,21 @@ type EndWait struct {
 
 // Err returns the error of a call named op (the transport's name for it,
 // such as "ssh window change") that the transport failed with err because
-// the session has ended: Gone's error once Ended or Closed is closed. When
-// ctx ends first, or err is ctx's own error, it is a CANCELLED error
-// (with no Op, so that the service names its own call) that names op and
-// matches both err and ctx's error.
+// the session has ended: Gone's error once Ended or Closed is closed (at
+// once when one is already). When ctx ends first, or err is ctx's own
+// error (the call was cancelled, whatever the session's state), it is a
+// CANCELLED error (with no Op, so that the service names its own call)
+// that names op and matches both err and ctx's error.
 func (w EndWait) Err(ctx context.Context, op string, err error) error {
 	if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
 		return &Error{Code: CodeCancelled, Err: fmt.Errorf("%s: %w", op, err)}
+	}
+	select { // an end already known wins over a context that ended too
+	case <-w.Ended:
+		return w.Gone()
+	case <-w.Closed:
+		return w.Gone()
+	default:
 	}
 	select {
 	case <-w.Ended:

@@ -17,7 +17,7 @@ import (
 func TestEndWaitErr(t *testing.T) {
 	boom := errors.New("EOF")
 	gone := &Error{Code: CodeSessionExited, Msg: "ended; close the session"}
-	for _, end := range []string{"ended", "closed", "caller gave up", "context's own error"} {
+	for _, end := range []string{"ended", "closed", "caller gave up", "context's own error", "ended, and the caller gave up"} {
 		t.Run(end, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				ended, closed := make(chan struct{}), make(chan struct{})
@@ -25,9 +25,13 @@ func TestEndWaitErr(t *testing.T) {
 				ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 				defer cancel()
 				callErr := boom
-				if end == "context's own error" {
+				switch end {
+				case "context's own error":
 					cancel()
 					callErr = ctx.Err()
+				case "ended, and the caller gave up": // both known: the end wins
+					close(ended)
+					cancel()
 				}
 				res := make(chan error, 1)
 				go func() { res <- w.Err(ctx, "test call", callErr) }()
@@ -47,7 +51,7 @@ func TestEndWaitErr(t *testing.T) {
 				}
 				err := <-res // the caller's case: the minute passes in the bubble
 				switch end {
-				case "ended", "closed":
+				case "ended", "closed", "ended, and the caller gave up":
 					if err != gone {
 						t.Fatalf("Err: %v, want Gone's error", err)
 					}
