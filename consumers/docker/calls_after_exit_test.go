@@ -2,6 +2,8 @@ package docker
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +107,72 @@ func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
 				testharness.WantEnded(t, ctx, s, err, op, 3)
 			})
 		}
+	}
+}
+
+// A signal the engine refused because the program has ended, whose
+// caller gives up before the session has learnt the exit, fails with a
+// CANCELLED error that names the engine's call and matches the context's
+// error, never a bare context error (which the service would report as
+// INTERNAL). The engine proxy holds the container's events, which tell
+// the session of the exit, until the test ends.
+func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
+	d := dockertest.Shared(t)
+	p := startEngineProxy(t, d)
+	b, err := NewBackend(BackendOptions{Host: p.host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
+		Marker: "signal-given-up", Options: &Target{Image: d.Image}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		p.releaseAnswers()
+		if err := s.Close(context.WithoutCancel(ctx)); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	}()
+	go drain(s)
+	ss := s.(*session)
+	p.holdAnswers("/events")
+	if _, err := s.Write(ctx, []byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ss.relay.OutputDone():
+	case <-ctx.Done():
+		t.Fatal("the attach stream did not end after the program exited")
+	}
+	answered := p.answeredToAny("/containers/" + ss.containerID + "/kill")
+	callCtx, giveUp := context.WithCancel(ctx)
+	defer giveUp()
+	res := make(chan error, 1)
+	go func() {
+		_, err := s.Signal(callCtx, core.SignalRequest{Signal: "SIGUSR1"})
+		res <- err
+	}()
+	select {
+	case err = <-res:
+		t.Fatalf("the signal returned before the session learnt the exit: %v", err)
+	case <-answered:
+	}
+	// Give the call the time of one more engine round trip to take the
+	// refusal and wait for the exit (a slower call is given up during
+	// the engine's call instead, which must be CANCELLED as well).
+	if _, err := d.Client.Ping(ctx, client.PingOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	giveUp()
+	err = <-res
+	if core.CodeOf(err) != core.CodeCancelled || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "docker kill") {
+		t.Fatalf("signal given up: %v (code %q); want CANCELLED naming docker kill and matching context.Canceled", err, core.CodeOf(err))
+	}
+	if ss.isExited() {
+		t.Fatal("the session learnt the exit while the proxy held the answers that tell it")
 	}
 }

@@ -2,10 +2,12 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	cerrdefs "github.com/containerd/errdefs"
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // engineSaysEnded reports whether the engine refused a call on a session's
@@ -22,17 +24,18 @@ func engineSaysEnded(err error) bool {
 	return strings.Contains(msg, "is not running") || strings.Contains(msg, "stopped container")
 }
 
-// endedCall is the error of a call (named op) that the engine refused
-// with err because the program has ended (engineSaysEnded): it waits,
-// bounded by ctx, until the session has learnt the exit, and then is the
-// typed SESSION_EXITED error that says what to do next (with the cause of
-// a stopped container or a lost engine), never the engine's. When ctx
-// ends first, the error names op and matches both err and ctx's error.
-func (s *session) endedCall(ctx context.Context, op string, err error) error {
-	select {
-	case <-s.Exited():
-		return s.errGone()
-	case <-ctx.Done():
-		return fmt.Errorf("%s: %w (the session had not learnt the exit when the caller gave up: %w)", op, err, ctx.Err())
+// callFailed is the error of a call on the program (op names the
+// engine's call, such as "docker resize") that the engine failed with
+// err. When the program has ended (the engine says so, or the session
+// knows) it waits, bounded by ctx, until the session has learnt the exit,
+// and then is the typed SESSION_EXITED error that says what to do next
+// (with the cause of a stopped container or a lost engine), never the
+// engine's (core.EndWait). When ctx ends first, or ended the engine's
+// call, it is a CANCELLED error that names op and matches ctx's error.
+// Any other failure is the engine's, named op.
+func (s *session) callFailed(ctx context.Context, op string, err error) error {
+	if s.isExited() || engineSaysEnded(err) || ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return core.EndWait{Ended: s.Exited(), Gone: s.errGone}.Err(ctx, op, err)
 	}
+	return fmt.Errorf("%s: %w", op, err)
 }

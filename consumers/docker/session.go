@@ -2,7 +2,6 @@ package docker
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -145,13 +144,7 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 		_, err = s.b.cli.ContainerResize(ctx, s.containerID, client.ContainerResizeOptions{Height: uint(size.Rows), Width: uint(size.Cols)})
 	}
 	if err != nil {
-		if s.isExited() {
-			return s.errGone()
-		}
-		if engineSaysEnded(err) {
-			return s.endedCall(ctx, "docker resize", err)
-		}
-		return fmt.Errorf("docker resize: %w", err)
+		return s.callFailed(ctx, "docker resize", err)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package docker
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/moby/moby/client"
@@ -57,20 +56,13 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	_, err := s.b.cli.ContainerKill(ctx, s.containerID, client.ContainerKillOptions{Signal: strings.TrimPrefix(string(req.Signal), "SIG")})
 	if err != nil {
 		s.ownKill.Add(-1)
-		if s.isExited() || engineSaysEnded(err) {
+		err = s.callFailed(ctx, "docker kill "+string(req.Signal), err)
+		if req.Signal == core.SIGKILL && core.CodeOf(err) == core.CodeSessionExited {
 			// The program died before the kill, most likely of an
-			// earlier signal: report delivery once the exit is known.
-			select {
-			case <-s.Exited():
-				if req.Signal == core.SIGKILL {
-					return core.SignalResult{Delivered: true, Leader: true, Method: "docker-kill"}, nil
-				}
-				return core.SignalResult{}, s.errGone()
-			case <-ctx.Done():
-				return core.SignalResult{}, ctx.Err()
-			}
+			// earlier signal: the kill's work is done.
+			return core.SignalResult{Delivered: true, Leader: true, Method: "docker-kill"}, nil
 		}
-		return core.SignalResult{}, fmt.Errorf("docker kill %s: %w", req.Signal, err)
+		return core.SignalResult{}, err
 	}
 	return core.SignalResult{Delivered: true, Leader: true, Method: "docker-kill"}, nil
 }
