@@ -2,8 +2,8 @@ package ssh
 
 import (
 	"context"
-	"errors"
-	"fmt"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // requestFailed is the error of a channel request (a window change, a
@@ -12,23 +12,15 @@ import (
 // has taken the exit report queued ahead of it, so a failed request waits,
 // bounded by ctx, until the session has learnt its end (the channel
 // closed on both sides, or Close), and then is the typed SESSION_EXITED
-// error that says what to do next, never the transport's. A loss the
-// session already knows needs no wait. When ctx ends first (or err is
-// ctx's), the error names op and matches both err and ctx's error.
+// error that says what to do next, never the transport's (core.EndWait).
+// A loss the session already knows needs no wait. When ctx ends first (or
+// err is ctx's), the error is CANCELLED, names op and matches both err
+// and ctx's error.
 func (s *session) requestFailed(ctx context.Context, op string, err error) error {
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	if s.ExitCause() != nil {
+	if ctx.Err() == nil && s.ExitCause() != nil {
 		return s.errChannelGone()
 	}
-	select {
-	case <-s.reqsDone:
-	case <-s.closed:
-	case <-ctx.Done():
-		return fmt.Errorf("%s: %w (the session had not learnt its end when the caller gave up: %w)", op, err, ctx.Err())
-	}
-	return s.errChannelGone()
+	return core.EndWait{Ended: s.reqsDone, Closed: s.closed, Gone: s.errChannelGone}.Err(ctx, op, err)
 }
 
 // takeQueued has the request loop take every request the server sent
