@@ -78,6 +78,23 @@ func (c *conn) goTracked(fn func()) {
 	}()
 }
 
+// roundTrip sends the server a request it answers (a keepalive; any
+// answer, a refusal too, will do) and returns a channel that gets nil
+// once the answer came, or the error when the connection ended first.
+// The answer travels behind everything the server sent before it.
+func (c *conn) roundTrip() <-chan error {
+	res := make(chan error, 1)
+	c.goTracked(func() {
+		_, _, err := c.client.SendRequest(keepaliveRequest, true, nil)
+		res <- err
+	})
+	return res
+}
+
+// keepaliveRequest is the global request OpenSSH's clients send to see
+// that a server is alive.
+const keepaliveRequest = "keepalive@openssh.com"
+
 func (c *conn) keepalive(interval, timeout time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -92,7 +109,7 @@ func (c *conn) keepalive(interval, timeout time.Duration) {
 		res := make(chan error, 1)
 		go func() {
 			// Any answer, even a refusal, proves the peer is alive.
-			_, _, err := c.client.SendRequest("keepalive@openssh.com", true, nil)
+			_, _, err := c.client.SendRequest(keepaliveRequest, true, nil)
 			res <- err
 		}()
 		timer := time.NewTimer(timeout)
@@ -123,6 +140,9 @@ type pool struct {
 	// out of conns because the server would open no more channels on them.
 	live map[*conn]struct{}
 	log  *slog.Logger
+	// dialNet opens the network connection to addr; nil is a TCP dial.
+	// An in-package test sets it to reach an in-process server.
+	dialNet func(ctx context.Context, addr string) (net.Conn, error)
 }
 
 type poolEntry struct {
@@ -170,7 +190,7 @@ func (p *pool) acquire(ctx context.Context, t *Target) (*conn, bool, error) {
 			e = &poolEntry{ready: make(chan struct{})}
 			p.conns[key] = e
 			p.mu.Unlock()
-			c, err := dial(ctx, t, key, p.log)
+			c, err := dial(ctx, t, key, p.log, p.dialNet)
 			p.mu.Lock()
 			if err != nil {
 				e.err = err
@@ -256,7 +276,7 @@ func (p *pool) release(c *conn) {
 }
 
 // dial connects and authenticates, bounded by ctx and t.DialTimeout.
-func dial(ctx context.Context, t *Target, key string, log *slog.Logger) (*conn, error) {
+func dial(ctx context.Context, t *Target, key string, log *slog.Logger, dialNet func(context.Context, string) (net.Conn, error)) (*conn, error) {
 	addr := t.Addr()
 	logArgs := []any{"host", t.Host, "port", t.port(), "user", t.User}
 	hk, err := newHostKeyChecker(&t.HostKeys, addr)
@@ -288,8 +308,13 @@ func dial(ctx context.Context, t *Target, key string, log *slog.Logger) (*conn, 
 			return nil
 		},
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	if dialNet == nil {
+		dialNet = func(ctx context.Context, addr string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "tcp", addr)
+		}
+	}
+	nc, err := dialNet(ctx, addr)
 	if err != nil {
 		if ctx.Err() != nil {
 			err = ctx.Err()

@@ -181,20 +181,33 @@ func (s *session) serveRequests() {
 	}
 	// The channel is closed. With the exit reported, that is all: the
 	// input side ends now (a write the channel refused is waiting for
-	// it). Without an exit report, say why.
+	// it). Without an exit report, say why: Close, or a lost connection
+	// (x/crypto closes every channel before the connection reports its
+	// end), or the server's doing, which an answer to a request sent now
+	// proves (it travels behind the server's close).
 	if s.exit.Done() {
 		close(s.reqsDone)
 		return
 	}
 	st := core.Status{Kind: core.StatusExited, ExitCode: -1}
-	t := time.NewTimer(time.Second)
+	closedByServer := "the server closed the channel without an exit status"
+	var answered <-chan error
+	if !s.closer.IsClosing() {
+		answered = s.c.roundTrip()
+	}
+	t := time.NewTimer(answerLimit)
 	select {
 	case <-s.closer.Closing():
 		st.Reason = "closed"
 	case <-s.c.dead:
 		st.Reason = reasonConnectionLost
-	case <-t.C:
-		st.Reason = "the server closed the channel without an exit status"
+	case err := <-answered:
+		st.Reason = closedByServer
+		if err != nil {
+			st.Reason = reasonConnectionLost
+		}
+	case <-t.C: // a server that answers no request; its keepalive ends it
+		st.Reason = closedByServer
 	}
 	t.Stop()
 	if s.c.isDead() && st.Reason != "closed" {
@@ -205,6 +218,10 @@ func (s *session) serveRequests() {
 	}
 	close(s.reqsDone)
 }
+
+// answerLimit bounds the wait for the server's answer that tells a
+// channel it closed from a lost connection (see serveRequests).
+const answerLimit = 30 * time.Second
 
 // handleRequest takes one request the server sent on the channel.
 func (s *session) handleRequest(r *gossh.Request) {
