@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,18 +42,19 @@ func TestPtySignalTextMatchesBehaviour(t *testing.T) {
 	if res.IsError || hup["leader"] != true || !strings.Contains(text, "hangup ends the shell") {
 		t.Fatalf("SIGHUP result: %q %+v", text, hup)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// Wait for the exit itself (a loaded machine can take seconds to
+	// reap a shell and drain its terminal); the bound only ends a hang.
+	waited, res := call(t, cs, "pty_wait", map[string]any{"conditions": []any{map[string]any{"kind": "exit", "target": id}}, "timeoutMs": 60000})
+	if res.IsError || waited["fired"] != true {
 		listed, _ := call(t, cs, "pty_list", map[string]any{})
-		sessions, _ := listed["sessions"].([]any)
-		if len(sessions) == 1 {
-			if st, _ := sessions[0].(map[string]any)["status"].(map[string]any); st["kind"] != "running" {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the session still runs after SIGHUP to its idle shell: %v", listed)
-		}
-		time.Sleep(20 * time.Millisecond)
+		t.Fatalf("the session still runs a minute after SIGHUP to its idle shell: %v; %v", waited, listed)
+	}
+	listed, _ := call(t, cs, "pty_list", map[string]any{})
+	sessions, _ := listed["sessions"].([]any)
+	if len(sessions) != 1 {
+		t.Fatalf("pty_list after the exit: %v", listed)
+	}
+	if st, _ := sessions[0].(map[string]any)["status"].(map[string]any); st["kind"] == "running" {
+		t.Fatalf("pty_wait saw the exit, pty_list says the session runs: %v", listed)
 	}
 }
