@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/moby/moby/client"
-	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/testharness"
 )
@@ -23,13 +22,7 @@ import (
 // until the engine has answered the call. In a new container and as an
 // exec (which the engine cannot send SIGUSR1).
 func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
-	d := dockertest.Shared(t)
-	p := startEngineProxy(t, d)
-	b, err := NewBackend(BackendOptions{Host: p.host})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
+	b, p, d := proxiedBackend(t)
 	for _, exec := range []bool{false, true} {
 		for _, call := range []string{"resize", "signal"} {
 			if exec && call == "signal" {
@@ -117,13 +110,7 @@ func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
 // INTERNAL). The engine proxy holds the container's events, which tell
 // the session of the exit, until the test ends.
 func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
-	d := dockertest.Shared(t)
-	p := startEngineProxy(t, d)
-	b, err := NewBackend(BackendOptions{Host: p.host})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
+	b, p, d := proxiedBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,

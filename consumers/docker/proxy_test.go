@@ -46,6 +46,21 @@ type answerWatch struct {
 	once  sync.Once
 }
 
+// proxiedBackend returns a backend that reaches the shared test daemon
+// through an engine proxy, the proxy (to hold or watch the engine's
+// answers) and the daemon; the backend is closed at the test's end.
+func proxiedBackend(t testing.TB) (*Backend, *engineProxy, *dockertest.Daemon) {
+	t.Helper()
+	d := dockertest.Shared(t)
+	p := startEngineProxy(t, d)
+	b, err := NewBackend(BackendOptions{Host: p.host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b, p, d
+}
+
 func startEngineProxy(t testing.TB, d *dockertest.Daemon) *engineProxy {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "ptyseam-proxy-") // short: a socket path has 108 bytes

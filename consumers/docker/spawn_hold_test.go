@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -23,13 +22,7 @@ func TestSpawnEngineHoldsFollowRequest(t *testing.T) {
 		held string // the request the proxy never answers
 	}{{"container", false, "/events?"}, {"exec", true, "/wait?"}} {
 		t.Run(mode.name, func(t *testing.T) {
-			d := dockertest.Shared(t)
-			p := startEngineProxy(t, d)
-			b, err := NewBackend(BackendOptions{Host: p.host})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = b.Close() })
+			b, p, d := proxiedBackend(t)
 			tg, cid := bashTarget(t, d, mode.exec)
 			before := sessionContainers(t, d.Client)
 			p.holdAnswers(mode.held)
