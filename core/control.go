@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Signal delivers req.Signal to the session's verified foreground process
@@ -31,7 +32,7 @@ func (s *Service) Signal(ctx context.Context, owner *Owner, id SessionID, req Si
 	}
 	res, err := sess.deliverSignal(ctx, req)
 	if err != nil {
-		return res, backendError("signal", id, err)
+		return res, callError(ctx, "signal", id, err)
 	}
 	if req.Signal == SIGINT && res.Delivered {
 		sess.mu.Lock()
@@ -81,7 +82,7 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 		sess.mu.Lock()
 		sess.emitLocked(Event{Kind: EventResize, Size: old})
 		sess.mu.Unlock()
-		return backendError("resize", id, err)
+		return callError(ctx, "resize", id, err)
 	}
 	sess.mu.Lock()
 	sess.size = size
@@ -153,6 +154,23 @@ func (sess *session) checkUsable(op string) error {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	return sess.usableLocked(op)
+}
+
+// callError is the error of a call op that the backend failed with err.
+// When the caller's context has ended and err is the context's own error
+// or has no code (a backend waiting on a round trip returns ctx.Err(),
+// or the transport's words for the abandoned call), it is CANCELLED,
+// matching the context's error; otherwise it is backendError's, so a
+// backend's coded answer (SESSION_EXITED, SIGNAL_REFUSED) keeps its code.
+func callError(ctx context.Context, op string, id SessionID, err error) error {
+	cerr := ctx.Err()
+	if cerr == nil || CodeOf(err) != "" {
+		return backendError(op, id, err)
+	}
+	if !errors.Is(err, cerr) {
+		err = fmt.Errorf("%w (the backend failed after the caller gave up: %w)", cerr, err)
+	}
+	return cancelled(op, id, err)
 }
 
 // backendError gives a backend failure a code if it has none.
