@@ -29,7 +29,8 @@ func (s *session) requestFailed(ctx context.Context, op string, err error) error
 // ahead of any answer that came after them, but the request loop may not
 // have taken them yet: a server that refuses a signal because its program
 // has just exited (OpenSSH: "no pid for session") sent the exit report
-// first, and after takeQueued the session knows it.
+// first, and after takeQueued the session knows it. It fails only with
+// ctx's error.
 func (s *session) takeQueued(ctx context.Context) error {
 	done := make(chan struct{})
 	select {

@@ -80,8 +80,11 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	}
 	// A refusal may be the server's answer for a program that has just
 	// exited, whose exit report came first: take it before deciding.
+	// takeQueued fails only with ctx's error: requestFailed makes it
+	// CANCELLED naming the ssh signal.
 	if err := s.takeQueued(ctx); err != nil {
-		return core.SignalResult{}, fmt.Errorf("ssh signal: the server refused %s: %w", req.Signal, err)
+		return core.SignalResult{}, s.requestFailed(ctx, "ssh signal",
+			fmt.Errorf("the server refused %s, and the caller gave up before the reports sent ahead of the refusal were taken: %w", req.Signal, err))
 	}
 	if s.exit.Done() {
 		return core.SignalResult{}, s.errChannelGone()
