@@ -207,7 +207,8 @@ func (c *Conn) Spawn(ctx context.Context, typ string, req core.BackendRequest) (
 	closed := c.closed
 	c.mu.Unlock()
 	if closed {
-		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "the connection to the agent has ended", Err: ErrConnectionLost}
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "the connection to the agent has ended (closed, or lost); " +
+			"spawn the session on a new connection to the agent (remote.Connect), once the host is reachable if it was lost", Err: ErrConnectionLost}
 	}
 	st, err := c.open(request{Op: opSpawn, Type: typ, Command: req.Command, Dir: req.Dir, Env: req.Env,
 		Size: toWireSize(req.Size), Marker: req.Marker})

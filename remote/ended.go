@@ -29,7 +29,7 @@ func (s *session) endedCall(ctx context.Context, op string, err error) error {
 // errGone is the error of a call on a session whose program has ended.
 func (s *session) errGone() error {
 	if cause := s.ExitCause(); cause != nil {
-		return &core.Error{Code: core.CodeSessionExited, Msg: "the connection to the agent was lost; the session has ended" + goneNext, Err: cause}
+		return &core.Error{Code: core.CodeSessionExited, Msg: lostNext, Err: cause}
 	}
 	return core.Errorf(core.CodeSessionExited, "the program on the agent's side has ended"+goneNext)
 }

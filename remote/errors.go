@@ -52,11 +52,26 @@ func (e *AgentError) Unwrap() error { return e.Kind }
 // ended.
 const reasonConnectionLost = "connection lost"
 
-// lostError is the error of a call that failed because the stream ended.
+// lostError is the error of a call that failed because the stream ended:
+// SESSION_EXITED saying what to do next (lostNext), or for a spawn
+// (wrapped in SPAWN_FAILED by spawnFailed) to spawn on a new connection.
 func lostError(op string, cause error) error {
-	e := &core.Error{Code: core.CodeSessionExited, Op: op, Msg: "the connection to the agent was lost; the session has ended", Err: ErrConnectionLost}
+	msg := lostNext
+	if op == opSpawn {
+		msg = lostSpawnNext
+	}
+	e := &core.Error{Code: core.CodeSessionExited, Op: op, Msg: msg, Err: ErrConnectionLost}
 	if cause != nil && !errors.Is(cause, ErrConnectionLost) {
 		e.Err = fmt.Errorf("%w (%v)", ErrConnectionLost, cause)
 	}
 	return e
 }
+
+// lostNext says what happened to a session whose stream to the agent was
+// lost, and what to do next.
+const lostNext = "the connection to the agent was lost, which ended the session; " +
+	"close the session, and open a new one once the host is reachable (it runs on a new connection to the agent)"
+
+// lostSpawnNext says what to do when a spawn finds its connection ended.
+const lostSpawnNext = "the connection to the agent was lost; " +
+	"spawn the session on a new connection to the agent (remote.Connect) once the host is reachable"
