@@ -1,0 +1,62 @@
+package sshdtest
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"testing"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// run runs command as the test user on s and returns its output.
+func run(t *testing.T, s *Server, command string) string {
+	t.Helper()
+	c, err := gossh.Dial("tcp", s.Addr, &gossh.ClientConfig{
+		User:            s.User,
+		Auth:            []gossh.AuthMethod{gossh.Password(s.Password)},
+		HostKeyCallback: gossh.FixedHostKey(s.HostKey),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	out, err := sess.CombinedOutput(command)
+	if err != nil {
+		t.Fatalf("%s: %v: %s", command, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestSessionsCachePerProcess: what a session caches goes to a
+// directory of this test process's own, shared by its servers, not to
+// the test user's ~/.cache that every test process of the machine would
+// share (where one test emptying the agent cache pulled it from under
+// another package's tests).
+func TestSessionsCachePerProcess(t *testing.T) {
+	a := Start(t, Options{})
+	b := Start(t, Options{})
+	const where = `printf %s "${XDG_CACHE_HOME:-$HOME/.cache}"`
+	dir := run(t, a, where)
+	u, err := user.Lookup(User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir == "" || strings.HasPrefix(dir+"/", u.HomeDir+"/") {
+		t.Fatalf("the sessions cache in %q, in the test user's home %s that every test process shares", dir, u.HomeDir)
+	}
+	if other := run(t, b, where); other != dir {
+		t.Fatalf("two servers of one process cache in %q and %q", dir, other)
+	}
+	name := fmt.Sprintf("written-by-%d", os.Getpid())
+	run(t, a, `touch "$XDG_CACHE_HOME/`+name+`"`)
+	if got := run(t, b, `ls "$XDG_CACHE_HOME"`); got != name {
+		t.Fatalf("the other server's sessions list %q", got)
+	}
+}
