@@ -167,7 +167,8 @@ func waitGone(t *testing.T, pid int) {
 
 func slogNew(h slog.Handler) *slog.Logger { return slog.New(h) }
 
-// warmCache uploads the agent to the test user's cache before a test whose
+// warmCache uploads the agent to this process's cache on the far side
+// (sshdtest.ProcessCacheDir, which its servers share) before a test whose
 // bounded steps should not include the upload (about 11 MB through
 // x/crypto's ssh, slow under -race on a loaded machine).
 func warmCache(t *testing.T, tg *ssh.Target) {

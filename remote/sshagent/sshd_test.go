@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -208,25 +209,16 @@ func TestConnectionDroppedSSHD(t *testing.T) {
 
 // TestUploadCachedAndChecked: the first connect uploads the agent to the
 // user's cache; the next finds it there; a cached file changed since is
-// detected by its SHA-256 and uploaded again.
+// detected by its SHA-256 and uploaded again. The far side's cache is
+// this test's own (XDG_CACHE_HOME): the one this process's other servers
+// share is warm, and emptying it could pull the agent from under another
+// test.
 func TestUploadCachedAndChecked(t *testing.T) {
-	srv := sshdtest.Start(t, sshdtest.Options{})
+	cache := sshdtest.UserDir(t)
+	srv := sshdtest.Start(t, sshdtest.Options{Env: []string{"XDG_CACHE_HOME=" + cache}})
 	tg := target(t, srv)
 	logs := &logCount{}
-	d, b := dialer(t, sshagent.Options{Logger: slogNew(logs)})
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	// A cache of this run's own: the test user's cache is emptied first
-	// and last.
-	clear := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if _, err := b.Run(ctx, tg, `rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"`, ssh.RunOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	clear()
-	t.Cleanup(clear)
+	d, _ := dialer(t, sshagent.Options{Logger: slogNew(logs)})
 	connect := func() *remote.Conn {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -249,13 +241,10 @@ func TestUploadCachedAndChecked(t *testing.T) {
 		t.Fatalf("second connect: %d uploads, want still 1", n)
 	}
 	_ = c.Close()
-	// This binary's cached file by name: another test process may be
-	// caching its own build in the same user's cache meanwhile.
-	res, err := b.Run(ctx, tg, `ls "${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam"/`+cachedName(t), ssh.RunOptions{})
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("listing the cache: %v %q", err, res.Output)
+	cached := filepath.Join(cache, "ptyseam", cachedName(t))
+	if _, err := os.Stat(cached); err != nil {
+		t.Fatalf("the agent is not cached where the far side's XDG_CACHE_HOME says: %v", err)
 	}
-	cached := strings.TrimSpace(string(res.Output))
 	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}

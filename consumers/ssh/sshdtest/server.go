@@ -56,6 +56,11 @@ type Options struct {
 	// AccountCPU runs sshd in a cgroup of its own, so that CPU can say
 	// what it and everything it started used (a benchmark's far side).
 	AccountCPU bool
+	// Env lists "NAME=VALUE" pairs that every session gets (sshd's
+	// SetEnv, which overrides what sshd sets itself, HOME included). A
+	// name given here wins over the server's own XDG_CACHE_HOME (see
+	// ProcessCacheDir); values cannot hold blanks or quotes.
+	Env []string
 	// ExtraConfig is appended to sshd_config verbatim. sshd keeps the
 	// first value of a keyword, so it cannot override the options above.
 	ExtraConfig string
@@ -77,6 +82,7 @@ type Server struct {
 	Dir string
 
 	marker    string
+	cacheDir  string      // the sessions' XDG_CACHE_HOME, see ProcessCacheDir
 	acct      *cpuAccount // with Options.AccountCPU
 	finalLogs string
 	cmd       *exec.Cmd
@@ -126,6 +132,15 @@ func start(opts Options) (*Server, error) {
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
 		return nil, err
 	}
+	for _, kv := range opts.Env {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" || strings.ContainsAny(kv, " \t\n\"'\\") {
+			return nil, fmt.Errorf("Options.Env: %q is not NAME=VALUE without blanks or quotes", kv)
+		}
+	}
+	cacheDir, err := ProcessCacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("the sessions' cache directory: %w", err)
+	}
 	dir, err := os.MkdirTemp("", "ptyseam-sshd-")
 	if err != nil {
 		return nil, err
@@ -134,7 +149,7 @@ func start(opts Options) (*Server, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir}
+	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir, cacheDir: cacheDir}
 	if err := s.writeFiles(opts); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
@@ -232,7 +247,9 @@ func (s *Server) config(opts Options, port int) string {
 		maxSessions = 64
 	}
 	w("MaxSessions %d", maxSessions)
-	w("SetEnv %s=%s", markerVar, s.marker)
+	// One SetEnv line (sshd ignores a second), where the first value of
+	// a name wins: the marker, the test's own, then the server's.
+	w("SetEnv %s", strings.Join(append(append([]string{markerVar + "=" + s.marker}, opts.Env...), "XDG_CACHE_HOME="+s.cacheDir), " "))
 	if len(opts.AcceptEnv) > 0 {
 		w("AcceptEnv %s", strings.Join(opts.AcceptEnv, " "))
 	}

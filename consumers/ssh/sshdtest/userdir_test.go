@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func run(t *testing.T, s *Server, command string) string {
 // directory of this test process's own, shared by its servers, not to
 // the test user's ~/.cache that every test process of the machine would
 // share (where one test emptying the agent cache pulled it from under
-// another package's tests).
+// another package's tests); Options.Env overrides it.
 func TestSessionsCachePerProcess(t *testing.T) {
 	a := Start(t, Options{})
 	b := Start(t, Options{})
@@ -58,5 +59,43 @@ func TestSessionsCachePerProcess(t *testing.T) {
 	run(t, a, `touch "$XDG_CACHE_HOME/`+name+`"`)
 	if got := run(t, b, `ls "$XDG_CACHE_HOME"`); got != name {
 		t.Fatalf("the other server's sessions list %q", got)
+	}
+	if want, _ := ProcessCacheDir(); dir != want {
+		t.Fatalf("the sessions cache in %q, want ProcessCacheDir %q", dir, want)
+	}
+
+	own := UserDir(t)
+	c := Start(t, Options{Env: []string{"XDG_CACHE_HOME=" + own, "PTYSEAM_EXTRA=1"}})
+	if got := run(t, c, where+`; printf " %s" "$PTYSEAM_EXTRA"; touch "$XDG_CACHE_HOME/x"`); got != own+" 1" {
+		t.Fatalf("with Options.Env the session sees %q, want %q", got, own+" 1")
+	}
+	if _, err := os.Stat(filepath.Join(own, "x")); err != nil {
+		t.Fatalf("the session could not write in UserDir: %v", err)
+	}
+}
+
+// TestProcessCachesOfEndedProcessesAreSwept: a new process's first call
+// removes the cache directories of ended processes (a test binary killed
+// at its timeout leaves its own), and keeps those of live ones.
+func TestProcessCachesOfEndedProcessesAreSwept(t *testing.T) {
+	tmp := t.TempDir()
+	start, err := startTime(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := filepath.Join(tmp, fmt.Sprintf("%s1-%d", cachePrefix, start))
+	reused := filepath.Join(tmp, fmt.Sprintf("%s1-%d", cachePrefix, start+1)) // pid 1, another start: ended
+	gone := filepath.Join(tmp, cachePrefix+"999999999-5")
+	other := filepath.Join(tmp, cachePrefix+"notes")
+	for _, d := range []string{live, reused, gone, other} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepCaches(tmp)
+	for d, want := range map[string]bool{live: true, reused: false, gone: false, other: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(d), err == nil, want)
+		}
 	}
 }
