@@ -23,8 +23,6 @@ const waitLimit = 60 * time.Second
 // agentBinary is the `ptyseam` binary the tests run as `ptyseam agent`.
 func agentBinary(t testing.TB) string { return agenttest.Binary(t) }
 
-func removeAgentBinary() { agenttest.Remove() }
-
 // pipeStream is the host's end of two pipes to an agent process.
 type pipeStream struct {
 	r *os.File // the agent's stdout

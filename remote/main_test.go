@@ -10,6 +10,5 @@ import (
 // the mark), fails it if any of them survived the tests, checks for leaked
 // goroutines, and removes the built binaries.
 func TestMain(m *testing.M) {
-	defer removeAgentBinary()
 	testharness.RunMarked(m)
 }

@@ -80,7 +80,7 @@ func Child(t testing.TB, args ...string) []string {
 }
 
 // Cleanup removes the children binary and kills any process still running
-// it. It returns an error naming such survivors: a test that leaves a child
+// it, and removes the directories given to [RemoveAtCleanup]. It returns an error naming such survivors: a test that leaves a child
 // behind has leaked a process. Calling it when nothing was built is a no-op.
 func Cleanup() error {
 	built.mu.Lock()
@@ -100,6 +100,9 @@ func Cleanup() error {
 		}
 	}
 	built.dir, built.path, built.err = "", "", nil
+	if err := removeRegistered(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 

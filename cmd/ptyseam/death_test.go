@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // The server's own death: whatever ends it (a signal, a broken pipe, or
@@ -34,7 +35,8 @@ var (
 	serverBinErr  error
 )
 
-// serverBinary builds ptyseam once per test binary.
+// serverBinary builds ptyseam once per test binary (testharness.Cleanup,
+// run by RunMarked, removes it).
 func serverBinary(t *testing.T) string {
 	t.Helper()
 	serverBinOnce.Do(func() {
@@ -43,6 +45,7 @@ func serverBinary(t *testing.T) string {
 			serverBinErr = err
 			return
 		}
+		testharness.RemoveAtCleanup(dir)
 		serverBin = filepath.Join(dir, "ptyseam")
 		if out, err := exec.Command("go", "build", "-o", serverBin, ".").CombinedOutput(); err != nil {
 			serverBinErr = fmt.Errorf("go build: %v\n%s", err, out)

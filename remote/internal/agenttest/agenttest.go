@@ -28,7 +28,8 @@ var build struct {
 
 // Binary builds cmd/ptyseam once per test process, static (CGO off) and
 // stripped as a deployer ships it, into a directory every user can read (an sshd test
-// user runs it), and returns its path. Call Remove from TestMain.
+// user runs it), and returns its path. testharness.Cleanup (run by
+// testharness.RunMarked and VerifyTestMain) removes it.
 func Binary(t testing.TB) string {
 	t.Helper()
 	build.once.Do(func() {
@@ -37,6 +38,7 @@ func Binary(t testing.TB) string {
 			build.err = err
 			return
 		}
+		testharness.RemoveAtCleanup(dir)
 		_ = os.Chmod(dir, 0o755)
 		path := filepath.Join(dir, "ptyseam")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -54,13 +56,6 @@ func Binary(t testing.TB) string {
 		t.Fatal(build.err)
 	}
 	return build.path
-}
-
-// Remove deletes the built binary.
-func Remove() {
-	if build.dir != "" {
-		_ = os.RemoveAll(build.dir)
-	}
 }
 
 // Markers wraps a backend and records the marker of every session it
