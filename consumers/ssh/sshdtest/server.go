@@ -111,7 +111,7 @@ func Require(tb testing.TB) {
 func Start(tb testing.TB, opts Options) *Server {
 	tb.Helper()
 	Require(tb)
-	s, err := start(opts)
+	s, err := start(opts, freePort)
 	if err != nil {
 		tb.Fatalf("consumers/ssh/sshdtest: %v", err)
 	}
@@ -124,7 +124,8 @@ func Start(tb testing.TB, opts Options) *Server {
 	return s
 }
 
-func start(opts Options) (*Server, error) {
+// start starts sshd on a port that pickPort gives (freePort).
+func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 	pw, err := ensureUser()
 	if err != nil {
 		return nil, err
@@ -162,7 +163,7 @@ func start(opts Options) (*Server, error) {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		if lastErr = s.run(opts); lastErr == nil {
+		if lastErr = s.run(opts, pickPort); lastErr == nil {
 			return s, nil
 		}
 	}
@@ -269,8 +270,8 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-func (s *Server) run(opts Options) error {
-	port, err := freePort()
+func (s *Server) run(opts Options, pickPort func() (int, error)) error {
+	port, err := pickPort()
 	if err != nil {
 		return err
 	}
