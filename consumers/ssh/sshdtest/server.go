@@ -1,7 +1,6 @@
 package sshdtest
 
 import (
-	"bufio"
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
@@ -11,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -282,11 +282,16 @@ func (s *Server) run(opts Options, pickPort func() (int, error)) error {
 	if out, err := exec.Command(SSHD, "-t", "-f", cfgPath).CombinedOutput(); err != nil {
 		return fmt.Errorf("sshd -t: %v: %s", err, out)
 	}
-	logFile, err := os.OpenFile(filepath.Join(s.Dir, "sshd.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logPath := filepath.Join(s.Dir, "sshd.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
 	defer logFile.Close()
+	logStart, err := logFile.Seek(0, io.SeekEnd) // this attempt's lines follow
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command(SSHD, "-D", "-e", "-f", cfgPath)
 	cmd.Env = append(os.Environ(), markerVar+"="+s.marker)
 	// A file, not a pipe: Wait must not wait for children holding it.
@@ -312,26 +317,33 @@ func (s *Server) run(opts Options, pickPort func() (int, error)) error {
 	}()
 	s.Port = port
 	s.Addr = net.JoinHostPort(s.Host, strconv.Itoa(port))
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	// The port was free when it was picked; another process may have
+	// bound it since, and a greeting on it may be another server's. Only
+	// our sshd's own word that it listens counts: it logs it once its
+	// listen succeeded, and exits when the bind fails (then start picks
+	// another port).
+	listening := []byte(fmt.Sprintf("Server listening on %s port %d.", s.Host, port))
+	deadline := time.Now().Add(startLimit)
+	for {
 		select {
 		case <-s.waited:
 			return fmt.Errorf("sshd exited at start: %s", s.Logs())
 		default:
 		}
-		if c, err := net.DialTimeout("tcp", s.Addr, time.Second); err == nil {
-			_ = c.SetDeadline(time.Now().Add(2 * time.Second))
-			line, _ := bufio.NewReader(c).ReadString('\n')
-			_ = c.Close()
-			if strings.HasPrefix(line, "SSH-2.0-") {
-				return nil
-			}
+		if b, err := os.ReadFile(logPath); err == nil && int64(len(b)) > logStart && bytes.Contains(b[logStart:], listening) {
+			return nil
 		}
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) {
+			s.kill(false)
+			return fmt.Errorf("sshd did not say it listens within %v: %s", startLimit, s.Logs())
+		}
+		time.Sleep(10 * time.Millisecond) // polling its log file
 	}
-	s.kill(false)
-	return fmt.Errorf("sshd did not answer within 10s: %s", s.Logs())
 }
+
+// startLimit bounds sshd's start (a hang guard: it takes milliseconds on
+// a quiet machine).
+const startLimit = 60 * time.Second
 
 // KnownHostsLine returns the known_hosts line that trusts the server.
 func (s *Server) KnownHostsLine() string {
