@@ -3,7 +3,9 @@ package openssh_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks for leaked goroutines and removes what the process
+// made in the shared temporary directory (sshdtest.ProcessCacheDir).
+func TestMain(m *testing.M) { testharness.VerifyTestMain(m) }

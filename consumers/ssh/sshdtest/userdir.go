@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/user"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // The test user is one account for every test process of the machine:
@@ -21,11 +19,9 @@ import (
 // sessions' XDG_CACHE_HOME (where ptyseam's remote agent caches its
 // binary) at a directory of that process's own: its servers share it (a
 // cache warmed by one test serves the next), other processes never see
-// it, and it is gone with the process.
-
-// cachePrefix begins the name of a process's cache directory in the
-// temporary directory; the rest is "<pid>-<start time in clock ticks>".
-const cachePrefix = "ptyseam-sshd-cache-"
+// it, and it is removed when the process ends (testharness.Cleanup, which
+// testharness.VerifyTestMain and RunMarked run) or, when the process was
+// killed, by the next process that makes one.
 
 var processCache struct {
 	once sync.Once
@@ -34,81 +30,19 @@ var processCache struct {
 }
 
 // ProcessCacheDir returns the directory that every server of this test
-// process gives its sessions as XDG_CACHE_HOME (see the package
-// documentation), creating it on first use. A process cannot remove it at
-// its end (a test binary killed at its timeout runs no cleanup), so the
-// first call of each process removes the directories of processes that
-// have ended.
+// process gives its sessions as XDG_CACHE_HOME (see above), made on first
+// use and owned by the test user: a testharness.ProcessDir, which
+// testharness.Cleanup removes and the next process sweeps if this one is
+// killed first.
 func ProcessCacheDir() (string, error) {
 	processCache.once.Do(func() {
-		processCache.dir, processCache.err = makeProcessCache(os.TempDir())
+		dir, err := testharness.ProcessDir("ptyseam-sshd-cache-")
+		if err == nil {
+			err = chownToUser(dir)
+		}
+		processCache.dir, processCache.err = dir, err
 	})
 	return processCache.dir, processCache.err
-}
-
-func makeProcessCache(tmp string) (string, error) {
-	pid := os.Getpid()
-	start, err := startTime(pid)
-	if err != nil {
-		return "", fmt.Errorf("this process's start time: %w", err)
-	}
-	sweepCaches(tmp)
-	dir := filepath.Join(tmp, fmt.Sprintf("%s%d-%d", cachePrefix, pid, start))
-	if err := os.RemoveAll(dir); err != nil { // a previous process's with our pid and start: none can be live
-		return "", err
-	}
-	if err := mkdirForUser(dir); err != nil {
-		return "", err
-	}
-	return dir, nil
-}
-
-// startTime returns a process's start time (clock ticks since boot), which
-// tells it from a later process that reuses its pid.
-func startTime(pid int) (uint64, error) {
-	b, err := os.ReadFile(procfs.Path(pid, "stat"))
-	if err != nil {
-		return 0, err
-	}
-	st, err := procfs.ParseStat(b)
-	if err != nil {
-		return 0, err
-	}
-	return st.StartTime, nil
-}
-
-// sweepCaches removes the cache directories in tmp whose process has
-// ended: no process has its pid, or the process that has it started at
-// another time.
-func sweepCaches(tmp string) {
-	dirs, _ := filepath.Glob(filepath.Join(tmp, cachePrefix+"*"))
-	for _, dir := range dirs {
-		pidText, startText, ok := strings.Cut(strings.TrimPrefix(filepath.Base(dir), cachePrefix), "-")
-		if !ok {
-			continue
-		}
-		pid, err1 := strconv.Atoi(pidText)
-		start, err2 := strconv.ParseUint(startText, 10, 64)
-		if err1 != nil || err2 != nil || pid <= 0 {
-			continue
-		}
-		if now, err := startTime(pid); err == nil && now == start {
-			continue // its process runs
-		}
-		_ = os.RemoveAll(dir)
-	}
-}
-
-// mkdirForUser creates dir (mode 0700) and gives it to the test user.
-func mkdirForUser(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return err
-	}
-	if err := chownToUser(dir); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	return nil
 }
 
 // chownToUser gives path to the test user.

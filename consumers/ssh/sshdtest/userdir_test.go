@@ -73,29 +73,3 @@ func TestSessionsCachePerProcess(t *testing.T) {
 		t.Fatalf("the session could not write in UserDir: %v", err)
 	}
 }
-
-// TestProcessCachesOfEndedProcessesAreSwept: a new process's first call
-// removes the cache directories of ended processes (a test binary killed
-// at its timeout leaves its own), and keeps those of live ones.
-func TestProcessCachesOfEndedProcessesAreSwept(t *testing.T) {
-	tmp := t.TempDir()
-	start, err := startTime(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := filepath.Join(tmp, fmt.Sprintf("%s1-%d", cachePrefix, start))
-	reused := filepath.Join(tmp, fmt.Sprintf("%s1-%d", cachePrefix, start+1)) // pid 1, another start: ended
-	gone := filepath.Join(tmp, cachePrefix+"999999999-5")
-	other := filepath.Join(tmp, cachePrefix+"notes")
-	for _, d := range []string{live, reused, gone, other} {
-		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sweepCaches(tmp)
-	for d, want := range map[string]bool{live: true, reused: false, gone: false, other: true} {
-		if _, err := os.Stat(d); (err == nil) != want {
-			t.Errorf("%s: kept %v, want %v", filepath.Base(d), err == nil, want)
-		}
-	}
-}
