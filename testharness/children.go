@@ -106,12 +106,14 @@ func Cleanup() error {
 	return errors.Join(errs...)
 }
 
-// VerifyTestMain runs the tests of a package that uses the harness: it is
+// VerifyTestMain runs the tests of a package that uses the harness: it
+// gives the process a private HOME ([PrivateHome]), then is
 // goleak.VerifyTestMain with a cleanup that calls [Cleanup] and fails the
 // run if a child process survived. Call it from TestMain:
 //
 //	func TestMain(m *testing.M) { testharness.VerifyTestMain(m) }
 func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
+	mustPrivateHome()
 	exit := func(code int) {
 		if err := Cleanup(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -33,4 +33,12 @@ func TestProgramsGetAPrivateHome(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, ".python_history")); err != nil {
 		t.Fatalf("the REPL's history is not in the private HOME: %v", err)
 	}
+	// The go command keeps its caches: a build the tests run does not
+	// start cold in the new HOME.
+	for _, name := range []string{"GOCACHE", "GOMODCACHE"} {
+		out, err := exec.Command(goTool(), "env", name).Output()
+		if dir := strings.TrimSpace(string(out)); err != nil || dir == "" || strings.HasPrefix(dir, home) {
+			t.Fatalf("go env %s: %q %v, want the user's", name, dir, err)
+		}
+	}
 }

@@ -12,6 +12,15 @@ func TestRemoveAtCleanup(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	registered.mu.Lock()
+	others := registered.dirs // the process's own (PrivateHome's): kept
+	registered.dirs = nil
+	registered.mu.Unlock()
+	defer func() {
+		registered.mu.Lock()
+		registered.dirs = append(registered.dirs, others...)
+		registered.mu.Unlock()
+	}()
 	RemoveAtCleanup(dir)
 	if err := removeRegistered(); err != nil {
 		t.Fatal(err)

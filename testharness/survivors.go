@@ -50,12 +50,14 @@ func Survivors(marker string, except ...int) []int {
 }
 
 // RunMarked is a TestMain for packages whose tests start processes: it
-// marks the run, runs the tests, fails the run if any process carrying
+// gives the process a private HOME ([PrivateHome]), marks the run, runs
+// the tests, fails the run if any process carrying
 // the marker survived them (and kills those, so that a failed run leaves
 // nothing behind either), and checks for leaked goroutines (goleak).
 //
 //	func TestMain(m *testing.M) { testharness.RunMarked(m) }
 func RunMarked(m *testing.M, opts ...goleak.Option) {
+	mustPrivateHome()
 	marker := MarkRun()
 	code := m.Run()
 	if reportSurvivors(os.Stderr, marker) {
