@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // childrenPackage is the import path of the child programs.
@@ -107,7 +108,7 @@ func Cleanup() error {
 }
 
 // VerifyTestMain runs the tests of a package that uses the harness: it
-// gives the process a private HOME ([PrivateHome]), then is
+// gives the process a private HOME (testenv.PrivateHome), then is
 // goleak.VerifyTestMain with a cleanup that calls [Cleanup] and fails the
 // run if a child process survived. Call it from TestMain:
 //
@@ -127,9 +128,4 @@ func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
 }
 
 // goTool finds the go command: on PATH, else in GOROOT.
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
-}
+func goTool() string { return testenv.GoTool() }

@@ -50,7 +50,7 @@ func Survivors(marker string, except ...int) []int {
 }
 
 // RunMarked is a TestMain for packages whose tests start processes: it
-// gives the process a private HOME ([PrivateHome]), marks the run, runs
+// gives the process a private HOME (testenv.PrivateHome), marks the run, runs
 // the tests, fails the run if any process carrying
 // the marker survived them (and kills those, so that a failed run leaves
 // nothing behind either), and checks for leaked goroutines (goleak).

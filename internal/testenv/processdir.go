@@ -1,4 +1,4 @@
-package testharness
+package testenv
 
 import (
 	"fmt"
@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
 // processDirs are the directories ProcessDir made, by prefix.
@@ -17,11 +21,11 @@ var processDirs struct {
 
 // ProcessDir returns a directory (mode 0700) of this test process's own
 // in the temporary directory, which every process of the machine shares:
-// prefix followed by "<pid>-<start time>", made on the first call for
-// that prefix. [Cleanup] removes it. A test binary killed at its timeout
-// runs no cleanup, so the first call also removes the directories of the
-// same prefix whose process has ended (no process has the pid, or the one
-// that has it started at another time).
+// prefix followed by "<pid>-<start time>", made on the first call for that
+// prefix. The caller removes it at the process's end. A test binary
+// killed at its timeout runs no cleanup, so the first call also removes
+// the directories of the same prefix whose process has ended (no process
+// has the pid, or the one that has it started at another time).
 func ProcessDir(prefix string) (string, error) {
 	processDirs.mu.Lock()
 	defer processDirs.mu.Unlock()
@@ -31,7 +35,7 @@ func ProcessDir(prefix string) (string, error) {
 	tmp := os.TempDir()
 	sweepProcessDirs(tmp, prefix)
 	pid := os.Getpid()
-	dir := filepath.Join(tmp, fmt.Sprintf("%s%d-%d", prefix, pid, processIdentity(pid)))
+	dir := filepath.Join(tmp, fmt.Sprintf("%s%d-%d", prefix, pid, startTime(pid)))
 	// One left by a process with our pid and start time cannot be live.
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
@@ -43,12 +47,28 @@ func ProcessDir(prefix string) (string, error) {
 		processDirs.dirs = map[string]string{}
 	}
 	processDirs.dirs[prefix] = dir
-	RemoveAtCleanup(dir)
 	return dir, nil
 }
 
-// sweepProcessDirs removes the directories in tmp named by ProcessDir
-// for prefix whose process has ended.
+// startTime returns what tells a process from a later one that reuses its
+// pid: its start time in clock ticks since boot (Linux), or 0 where /proc
+// cannot say.
+func startTime(pid int) uint64 {
+	st, _ := procfs.ReadStat(pid, nil)
+	return st.StartTime
+}
+
+// alive reports whether the process pid that started at start runs (with
+// start 0, any process with the pid).
+func alive(pid int, start uint64) bool {
+	if pid <= 0 || unix.Kill(pid, 0) == unix.ESRCH {
+		return false
+	}
+	return start == 0 || procfs.Alive(pid, start)
+}
+
+// sweepProcessDirs removes the directories in tmp named by ProcessDir for
+// prefix whose process has ended.
 func sweepProcessDirs(tmp, prefix string) {
 	dirs, _ := filepath.Glob(filepath.Join(tmp, prefix+"*"))
 	for _, dir := range dirs {
@@ -58,10 +78,7 @@ func sweepProcessDirs(tmp, prefix string) {
 		}
 		pid, err1 := strconv.Atoi(pidText)
 		start, err2 := strconv.ParseUint(startText, 10, 64)
-		if err1 != nil || err2 != nil || pid <= 0 || strings.Contains(startText, "-") {
-			continue
-		}
-		if processAlive(pid, start) {
+		if err1 != nil || err2 != nil || pid <= 0 || alive(pid, start) {
 			continue
 		}
 		_ = os.RemoveAll(dir)
