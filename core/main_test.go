@@ -10,12 +10,15 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// TestMain checks for leaked goroutines, and for processes that outlived
+// TestMain gives the tests a private HOME (testenv.PrivateHome), checks
+// for leaked goroutines, and for processes that outlived
 // the tests: every child inherits a run marker, and no process carrying it
 // may remain at the end.
 func TestMain(m *testing.M) {
+	removeHome := testenv.MustPrivateHome()
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	marker := "PTYSEAM_TEST_RUN=" + hex.EncodeToString(b[:])
@@ -31,6 +34,7 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
+	removeHome()
 	os.Exit(code)
 }
 

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // testTokenEnv marks every process the tests start, so that TestMain can
@@ -23,8 +24,11 @@ var testToken = func() string {
 	return hex.EncodeToString(b)
 }()
 
-// TestMain checks for leaked goroutines and for processes left behind.
+// TestMain gives the tests a private HOME (testenv.PrivateHome: vim,
+// less and the shells they start keep their files there) and checks for
+// leaked goroutines and for processes left behind.
 func TestMain(m *testing.M) {
+	removeHome := testenv.MustPrivateHome()
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
 		if pids := markedProcesses(); len(pids) > 0 {
 			fmt.Fprintf(os.Stderr, "screen tests left processes behind: %v\n", pids)
@@ -33,6 +37,7 @@ func TestMain(m *testing.M) {
 			}
 			code = 1
 		}
+		removeHome()
 		os.Exit(code)
 	}))
 }

@@ -3,9 +3,9 @@ package gdbmi
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
-}
+// TestMain gives the tests a private HOME (the programs they start keep
+// their histories there) and checks for leaked goroutines.
+func TestMain(m *testing.M) { testharness.VerifyTestMain(m) }

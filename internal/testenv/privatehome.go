@@ -91,3 +91,15 @@ func GoTool() string {
 	}
 	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }
+
+// MustPrivateHome is PrivateHome for a TestMain that does not use the test
+// harness: it ends the process when PrivateHome fails, and returns the
+// function that removes the HOME, to call once the tests have run.
+func MustPrivateHome() (remove func()) {
+	home, err := PrivateHome()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return func() { _ = os.RemoveAll(home) }
+}
