@@ -96,8 +96,12 @@ func TestSignalForegroundJobThroughTTYChar(t *testing.T) {
 	defer closeSession(t, s)
 	tm := newTerm(s)
 	tm.waitFor(t, `sshtest\$ `, waitLimit)
-	tm.send(t, "sleep 60\r")
-	time.Sleep(300 * time.Millisecond) // let sleep start
+	// The job says it runs once it is the terminal's foreground
+	// process group (an interactive bash hands it the terminal before it
+	// runs the program): a Ctrl-C that came sooner would reach the shell
+	// still reading the line.
+	tm.send(t, "sh -c 'echo sleeping; exec sleep 60'\r")
+	tm.waitFor(t, `[\r\n]sleeping\r\n`, waitLimit)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGINT})
