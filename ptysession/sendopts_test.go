@@ -118,11 +118,12 @@ func TestSendQueue(t *testing.T) {
 
 func waitInputs(t *testing.T, b *scripted.Backend, n int) {
 	t.Helper()
-	for range 1000 {
+	// waitLimit bounds the wait (1000 polls of a millisecond were a
+	// bound of about a second, which a loaded machine can take).
+	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if len(b.Inputs()) >= n {
 			return
 		}
-		time.Sleep(time.Millisecond)
 	}
 	t.Fatalf("inputs %q: want %d", b.Inputs(), n)
 }
@@ -130,14 +131,13 @@ func waitInputs(t *testing.T, b *scripted.Backend, n int) {
 func waitQueued(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, n int) {
 	t.Helper()
 	cs := s.cursor(owner, id)
-	for range 1000 {
+	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		s.mu.Lock()
 		q := cs.queued
 		s.mu.Unlock()
 		if q >= n {
 			return
 		}
-		time.Sleep(time.Millisecond)
 	}
 	t.Fatalf("no send queued")
 }
