@@ -73,3 +73,22 @@ func TestSessionsCachePerProcess(t *testing.T) {
 		t.Fatalf("the session could not write in UserDir: %v", err)
 	}
 }
+
+// TestSessionsHomePerProcess: the sessions' HOME is the test process's
+// own too, with the login files a new user gets, so the shells and REPLs
+// the tests run on the far side keep their histories there, not in the
+// one home of the test user that every test process shares.
+func TestSessionsHomePerProcess(t *testing.T) {
+	s := Start(t, Options{})
+	u, err := user.Lookup(User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := run(t, s, `printf %s "$HOME"`)
+	if home == "" || strings.HasPrefix(home+"/", u.HomeDir+"/") {
+		t.Fatalf("the sessions' HOME is %q, the test user's home %s that every test process shares", home, u.HomeDir)
+	}
+	if got := run(t, s, `test -f ~/.bashrc && test -f ~/.profile && echo 6*7 | python3 -i -q >/dev/null 2>&1; ls -A ~`); !strings.Contains(got, ".python_history") || !strings.Contains(got, ".bashrc") {
+		t.Fatalf("the private HOME holds %q", got)
+	}
+}
