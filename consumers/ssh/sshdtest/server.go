@@ -57,9 +57,9 @@ type Options struct {
 	// what it and everything it started used (a benchmark's far side).
 	AccountCPU bool
 	// Env lists "NAME=VALUE" pairs that every session gets (sshd's
-	// SetEnv, which overrides what sshd sets itself, HOME included). A
-	// name given here wins over the server's own XDG_CACHE_HOME (see
-	// ProcessCacheDir); values cannot hold blanks or quotes.
+	// SetEnv, which overrides what sshd sets itself). A name given here
+	// wins over the server's own HOME and XDG_CACHE_HOME (see
+	// ProcessHomeDir); values cannot hold blanks or quotes.
 	Env []string
 	// ExtraConfig is appended to sshd_config verbatim. sshd keeps the
 	// first value of a keyword, so it cannot override the options above.
@@ -82,7 +82,7 @@ type Server struct {
 	Dir string
 
 	marker    string
-	cacheDir  string      // the sessions' XDG_CACHE_HOME, see ProcessCacheDir
+	home      string      // the sessions' HOME, see ProcessHomeDir
 	acct      *cpuAccount // with Options.AccountCPU
 	finalLogs string
 	cmd       *exec.Cmd
@@ -138,9 +138,9 @@ func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 			return nil, fmt.Errorf("Options.Env: %q is not NAME=VALUE without blanks or quotes", kv)
 		}
 	}
-	cacheDir, err := ProcessCacheDir()
+	home, err := ProcessHomeDir()
 	if err != nil {
-		return nil, fmt.Errorf("the sessions' cache directory: %w", err)
+		return nil, fmt.Errorf("the sessions' HOME: %w", err)
 	}
 	dir, err := os.MkdirTemp("", "ptyseam-sshd-")
 	if err != nil {
@@ -150,7 +150,7 @@ func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir, cacheDir: cacheDir}
+	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir, home: home}
 	if err := s.writeFiles(opts); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
@@ -250,7 +250,8 @@ func (s *Server) config(opts Options, port int) string {
 	w("MaxSessions %d", maxSessions)
 	// One SetEnv line (sshd ignores a second), where the first value of
 	// a name wins: the marker, the test's own, then the server's.
-	w("SetEnv %s", strings.Join(append(append([]string{markerVar + "=" + s.marker}, opts.Env...), "XDG_CACHE_HOME="+s.cacheDir), " "))
+	w("SetEnv %s", strings.Join(append(append([]string{markerVar + "=" + s.marker}, opts.Env...),
+		"HOME="+s.home, "XDG_CACHE_HOME="+filepath.Join(s.home, ".cache")), " "))
 	if len(opts.AcceptEnv) > 0 {
 		w("AcceptEnv %s", strings.Join(opts.AcceptEnv, " "))
 	}
