@@ -28,7 +28,7 @@ var built struct {
 }
 
 // ChildrenBinary builds the child programs (see the children directory)
-// once per process into a temporary directory and returns the binary's
+// once per process into a [BuildDir] and returns the binary's
 // path. It runs `go build` in the current directory, which must be inside
 // a module that can build the testharness (a test's package directory
 // is). Call [Cleanup] when done; [VerifyTestMain] does.
@@ -38,7 +38,7 @@ func ChildrenBinary(ctx context.Context) (string, error) {
 	if built.path != "" || built.err != nil {
 		return built.path, built.err
 	}
-	dir, err := os.MkdirTemp("", "ptyseam-children-")
+	dir, err := BuildDir("children-")
 	if err != nil {
 		built.err = fmt.Errorf("testharness: building the children: %w", err)
 		return "", built.err

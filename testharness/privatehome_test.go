@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/internal/testenv"
@@ -28,4 +29,29 @@ func TestTheTestsRunWithAPrivateHome(t *testing.T) {
 		}
 	}
 	t.Fatalf("the private HOME %s is not removed at the cleanup", home)
+}
+
+// A BuildDir is readable by every user (an sshd test user runs what is
+// built there), inside this process's ProcessDir, which the cleanup
+// removes.
+func TestBuildDir(t *testing.T) {
+	dir, err := BuildDir("test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	parent, _ := ProcessDir("ptyseam-build-")
+	if filepath.Dir(dir) != parent {
+		t.Fatalf("%s is not in the process's %s", dir, parent)
+	}
+	for _, d := range []string{dir, parent} {
+		if st, err := os.Stat(d); err != nil || st.Mode().Perm() != 0o755 {
+			t.Fatalf("%s: %v %v, want mode 0755", d, st, err)
+		}
+	}
+	registered.mu.Lock()
+	defer registered.mu.Unlock()
+	if !slices.Contains(registered.dirs, parent) {
+		t.Fatalf("%s is not removed at the cleanup", parent)
+	}
 }

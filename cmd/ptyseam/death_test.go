@@ -35,17 +35,16 @@ var (
 	serverBinErr  error
 )
 
-// serverBinary builds ptyseam once per test binary (testharness.Cleanup,
-// run by RunMarked, removes it).
+// serverBinary builds ptyseam once per test binary into a
+// testharness.BuildDir (removed by Cleanup, which RunMarked runs).
 func serverBinary(t *testing.T) string {
 	t.Helper()
 	serverBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ptyseam-bin-")
+		dir, err := testharness.BuildDir("ptyseam-")
 		if err != nil {
 			serverBinErr = err
 			return
 		}
-		testharness.RemoveAtCleanup(dir)
 		serverBin = filepath.Join(dir, "ptyseam")
 		if out, err := exec.Command("go", "build", "-o", serverBin, ".").CombinedOutput(); err != nil {
 			serverBinErr = fmt.Errorf("go build: %v\n%s", err, out)

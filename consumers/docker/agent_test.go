@@ -29,7 +29,7 @@ var agentBuild struct {
 func agentBinary(t testing.TB) string {
 	t.Helper()
 	agentBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "ptyseam-docker-agent-")
+		dir, err := testharness.BuildDir("docker-agent-")
 		if err != nil {
 			agentBuild.err = err
 			return

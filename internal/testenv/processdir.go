@@ -22,7 +22,8 @@ var processDirs struct {
 // ProcessDir returns a directory (mode 0700) of this test process's own
 // in the temporary directory, which every process of the machine shares:
 // prefix followed by "<pid>-<start time>", made on the first call for that
-// prefix. The caller removes it at the process's end. A test binary
+// prefix (and again if it was removed since). The caller removes it at
+// the process's end. A test binary
 // killed at its timeout runs no cleanup, so the first call also removes
 // the directories of the same prefix whose process has ended (no process
 // has the pid, or the one that has it started at another time).
@@ -30,6 +31,13 @@ func ProcessDir(prefix string) (string, error) {
 	processDirs.mu.Lock()
 	defer processDirs.mu.Unlock()
 	if d, ok := processDirs.dirs[prefix]; ok {
+		if _, err := os.Stat(d); err == nil {
+			return d, nil
+		}
+		// Removed by a cleanup that was not the process's last: again.
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return "", err
+		}
 		return d, nil
 	}
 	tmp := os.TempDir()

@@ -47,6 +47,14 @@ func TestProcessDir(t *testing.T) {
 	if st, err := os.Stat(a); err != nil || st.Mode().Perm() != 0o700 {
 		t.Fatalf("%s: %v %v", a, st, err)
 	}
+	// A cleanup that was not the process's last removed it: made again.
+	_ = os.RemoveAll(a)
+	if c, err := ProcessDir("ptyseam-test-pd-own-"); err != nil || c != a {
+		t.Fatalf("after a removal: %s %v, want %s again", c, err, a)
+	}
+	if _, err := os.Stat(a); err != nil {
+		t.Fatal(err)
+	}
 	_ = os.RemoveAll(a)
 	processDirs.mu.Lock()
 	delete(processDirs.dirs, "ptyseam-test-pd-own-")

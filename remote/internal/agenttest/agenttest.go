@@ -33,13 +33,11 @@ var build struct {
 func Binary(t testing.TB) string {
 	t.Helper()
 	build.once.Do(func() {
-		dir, err := os.MkdirTemp("", "ptyseam-agent-")
+		dir, err := testharness.BuildDir("agent-") // every user can read it
 		if err != nil {
 			build.err = err
 			return
 		}
-		testharness.RemoveAtCleanup(dir)
-		_ = os.Chmod(dir, 0o755)
 		path := filepath.Join(dir, "ptyseam")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
