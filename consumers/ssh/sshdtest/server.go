@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -161,10 +162,16 @@ func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 			return nil, fmt.Errorf("a cgroup to account sshd's CPU: %w", err)
 		}
 	}
+	// Another attempt, on another port, only when sshd exited at start
+	// (the picked port was taken meanwhile); a hung start or a bad
+	// configuration fails at once.
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
 		if lastErr = s.run(opts, pickPort); lastErr == nil {
 			return s, nil
+		}
+		if !errors.Is(lastErr, errExitedAtStart) {
+			break
 		}
 	}
 	_ = os.RemoveAll(dir)
@@ -328,7 +335,7 @@ func (s *Server) run(opts Options, pickPort func() (int, error)) error {
 	for {
 		select {
 		case <-s.waited:
-			return fmt.Errorf("sshd exited at start: %s", s.Logs())
+			return fmt.Errorf("%w: %s", errExitedAtStart, s.Logs())
 		default:
 		}
 		if b, err := os.ReadFile(logPath); err == nil && int64(len(b)) > logStart && bytes.Contains(b[logStart:], listening) {
@@ -341,6 +348,10 @@ func (s *Server) run(opts Options, pickPort func() (int, error)) error {
 		time.Sleep(10 * time.Millisecond) // polling its log file
 	}
 }
+
+// errExitedAtStart is the end of an sshd that exited before it said it
+// listens: the bind of the picked port failed, or the configuration.
+var errExitedAtStart = errors.New("sshd exited at start")
 
 // startLimit bounds sshd's start (a hang guard: it takes milliseconds on
 // a quiet machine).
