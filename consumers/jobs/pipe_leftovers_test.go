@@ -36,7 +36,7 @@ func finishedJobLeavesNoBackgroundChild(t *testing.T, backend BackendChoice) {
 		t.Fatal(err)
 	}
 	f.pids = append(f.pids, child)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // a hang guard
 	for !goneOrZombie(child) {
 		if time.Now().After(deadline) {
 			t.Fatalf("background child %d of the finished job still runs", child)

@@ -75,7 +75,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	// the interrupted job's end and the next prompt (waited for, so that
 	// the next send cannot settle on that prompt's marker).
 	tailed := sr.Output
-	for deadline := time.Now().Add(10 * time.Second); !strings.HasSuffix(tailed, "$ "); {
+	for deadline := time.Now().Add(settleWait); !strings.HasSuffix(tailed, "$ "); {
 		tr, err := s.Tail(ctx, owner, id, 1000)
 		if err != nil || time.Now().After(deadline) {
 			t.Fatalf("tail after SIGINT: %q %v", tailed, err)
@@ -97,7 +97,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 200 &"}}); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); !remoteRuns(srv, "sleep\x00200\x00"); {
+	for deadline := time.Now().Add(settleWait); !remoteRuns(srv, "sleep\x00200\x00"); {
 		if time.Now().After(deadline) {
 			t.Fatal("the background job never ran")
 		}
