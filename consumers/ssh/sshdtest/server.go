@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/internal/procscan"
+	"github.com/ptyseam/ptyseam/testharness"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -143,13 +144,21 @@ func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the sessions' HOME: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "ptyseam-sshd-")
+	// In a directory of the process's own, which the next process sweeps
+	// if this one is killed before Close removes the server's.
+	servers, err := testharness.ProcessDir("ptyseam-sshd-servers-")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(servers, "sshd-")
 	if err != nil {
 		return nil, err
 	}
 	// The test user must be able to read authorized_keys.
-	if err := os.Chmod(dir, 0o755); err != nil {
-		return nil, err
+	for _, d := range []string{servers, dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir, home: home}
 	if err := s.writeFiles(opts); err != nil {
