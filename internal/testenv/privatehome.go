@@ -2,7 +2,9 @@ package testenv
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,21 +55,27 @@ func PrivateHome() (string, error) {
 }
 
 func makePrivateHome() (string, error) {
+	var values [][]byte
 	out, err := exec.Command(GoTool(), append([]string{"env"}, goDirs...)...).Output()
-	if err != nil {
+	switch {
+	case errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
+		// No go command (a test binary run where it was copied): no
+		// build to keep a cache for.
+	case err != nil:
 		return "", fmt.Errorf("testenv: go env, to keep the go command's directories under a private HOME: %w", err)
-	}
-	values := bytes.Split(bytes.TrimRight(out, "\n"), []byte("\n"))
-	if len(values) != len(goDirs) {
-		return "", fmt.Errorf("testenv: go env %v printed %q", goDirs, out)
+	default:
+		values = bytes.Split(bytes.TrimRight(out, "\n"), []byte("\n"))
+		if len(values) != len(goDirs) {
+			return "", fmt.Errorf("testenv: go env %v printed %q", goDirs, out)
+		}
 	}
 	home, err := ProcessDir("ptyseam-home-")
 	if err != nil {
 		return "", fmt.Errorf("testenv: a private HOME: %w", err)
 	}
-	for i, name := range goDirs {
-		if v := string(values[i]); v != "" && os.Getenv(name) == "" {
-			if err := os.Setenv(name, v); err != nil {
+	for i, v := range values {
+		if name := goDirs[i]; len(v) > 0 && os.Getenv(name) == "" {
+			if err := os.Setenv(name, string(v)); err != nil {
 				return "", err
 			}
 		}
