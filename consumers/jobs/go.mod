@@ -9,6 +9,12 @@ require (
 )
 
 require (
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
+
+require (
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/internal v0.1.0
