@@ -78,14 +78,21 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 			return core.SignalResult{}, wrapErr(core.CodeInternal, err, "the foreground group failed verification")
 		}
 		var risk interruptRisk
-		if sig == unix.SIGINT {
+		var hangupHeld bool
+		switch sig {
+		case unix.SIGINT:
 			risk = s.interruptRiskOf(pgid)
+		case unix.SIGHUP:
+			hangupHeld = s.hangupMayBeHeld(pgid)
 		}
 		err = unix.Kill(-pgid, sig)
 		if err == nil {
 			s.log.Debug("localpty: signal delivered", "pid", s.pid, "pgid", pgid, "signal", string(req.Signal))
-			if sig == unix.SIGINT {
+			switch {
+			case sig == unix.SIGINT:
 				s.followInterrupt(ctx, pgid, risk)
+			case hangupHeld:
+				s.followHangup(ctx, pgid)
 			}
 			return core.SignalResult{Delivered: true, TargetPGID: pgid, Leader: leader, Method: "pgid"}, nil
 		}
