@@ -5,9 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func resultText(res *mcp.CallToolResult) string {
@@ -20,31 +21,14 @@ func resultText(res *mcp.CallToolResult) string {
 	return ""
 }
 
-// waitExited waits until pty_list reports session id exited.
+// waitExited waits for session id's exit with pty_wait (kind exit); the
+// bound only ends a hang.
 func waitExited(t *testing.T, cs *mcp.ClientSession, id string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	waited, res := call(t, cs, "pty_wait", map[string]any{"conditions": []any{map[string]any{"kind": "exit", "target": id}}, "timeoutMs": testenv.HangBound.Milliseconds()})
+	if res.IsError || waited["fired"] != true {
 		list, _ := call(t, cs, "pty_list", map[string]any{})
-		b, _ := json.Marshal(list)
-		var l struct {
-			Sessions []struct {
-				SessionID string `json:"sessionId"`
-				Status    struct {
-					Kind string `json:"kind"`
-				} `json:"status"`
-			} `json:"sessions"`
-		}
-		_ = json.Unmarshal(b, &l)
-		for _, s := range l.Sessions {
-			if s.SessionID == id && s.Status.Kind == "exited" {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("session %s did not exit: %s", id, b)
-		}
-		time.Sleep(20 * time.Millisecond)
+		t.Fatalf("session %s did not exit within %v: %s %v; %v", id, testenv.HangBound, resultText(res), waited, list)
 	}
 }
 

@@ -22,5 +22,5 @@ func TestRealMCPClientDeadlines(t *testing.T) {
 	if err := json.Unmarshal([]byte(last), &summary); err != nil || !summary.OK {
 		t.Fatalf("client summary %q: %v", last, err)
 	}
-	waitNoSurvivors(t, 10*time.Second)
+	waitNoSurvivors(t)
 }

@@ -25,5 +25,5 @@ func TestRealMCPClientModelShell(t *testing.T) {
 		t.Fatalf("client summary %q: %v", last, err)
 	}
 	t.Logf("summary: %s", last)
-	waitNoSurvivors(t, 10*time.Second)
+	waitNoSurvivors(t)
 }

@@ -33,7 +33,7 @@ func TestRealMCPClientModelTasks(t *testing.T) {
 				t.Fatalf("client summary %q: %v", last, err)
 			}
 			t.Logf("%s results: %v", form, summary.Figures)
-			waitNoSurvivors(t, 10*time.Second)
+			waitNoSurvivors(t)
 		})
 	}
 }

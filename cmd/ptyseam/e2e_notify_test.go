@@ -20,5 +20,5 @@ func TestRealMCPClientGetsJobExitNotice(t *testing.T) {
 	if !strings.Contains(last, `"ok":true`) || !strings.Contains(last, "exit 3") {
 		t.Fatalf("client summary %q", last)
 	}
-	waitNoSurvivors(t, 10*time.Second)
+	waitNoSurvivors(t)
 }

@@ -25,5 +25,5 @@ func TestRealMCPClientOutput(t *testing.T) {
 		t.Fatalf("client summary %q: %v", last, err)
 	}
 	t.Logf("output: %v", summary.Figures)
-	waitNoSurvivors(t, 10*time.Second)
+	waitNoSurvivors(t)
 }

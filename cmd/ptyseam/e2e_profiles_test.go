@@ -24,7 +24,7 @@ func TestRealMCPClientProfiles(t *testing.T) {
 		t.Fatalf("client summary %q: %v", last, err)
 	}
 	t.Logf("tool lists: %v", summary.Figures)
-	waitNoSurvivors(t, 10*time.Second)
+	waitNoSurvivors(t)
 }
 
 // TestToolsFlag checks that --tools takes only the two profiles.

@@ -29,7 +29,7 @@ func TestRealMCPClientSecret(t *testing.T) {
 	node, dir := requireNode(t)
 	bin := buildBinary(t)
 	// Checked after the browser's own cleanup (cleanups run last first).
-	t.Cleanup(func() { waitNoSurvivors(t, 10*time.Second) })
+	t.Cleanup(func() { waitNoSurvivors(t) })
 	browser := browsertest.New(t, 2*time.Minute)
 	raw := make([]byte, 8)
 	_, _ = rand.Read(raw)

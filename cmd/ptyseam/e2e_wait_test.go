@@ -25,5 +25,5 @@ func TestRealMCPClientWait(t *testing.T) {
 		t.Fatalf("client summary %q: %v", last, err)
 	}
 	t.Logf("pty_wait: %v", summary.Figures)
-	waitNoSurvivors(t, 10*time.Second)
+	waitNoSurvivors(t)
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // serveHTTPForTest runs serveHTTP on a loopback port and returns its URL.
@@ -97,7 +99,7 @@ func TestServerWideLimitsOverHTTP(t *testing.T) {
 	}
 	// A client that leaves frees its MCP session and its terminals.
 	_ = clients[0].Close()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for {
 		cs, err := httpClient(t, url, token)
 		if err == nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -74,7 +75,7 @@ func TestRealMCPClientRemoteTarget(t *testing.T) {
 	}
 	t.Logf("pty_send \"true\" on the remote shell settled in %d ms", summary.TrueMs)
 	// The client closed the session: nothing of it is left on the server.
-	for deadline := time.Now().Add(30 * time.Second); len(srv.Remaining()) > 1; { // a hang guard
+	for deadline := time.Now().Add(testenv.HangBound); len(srv.Remaining()) > 1; {
 		if time.Now().After(deadline) {
 			t.Fatalf("remote processes left: %v", srv.Remaining())
 		}

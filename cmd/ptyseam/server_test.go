@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // connect serves cfg's tools to an in-memory MCP client.
@@ -101,7 +103,7 @@ func TestToolsOverInMemoryTransport(t *testing.T) {
 		t.Fatalf("bg_launch: %v", res.Content[0].(*mcp.TextContent).Text)
 	}
 	jobID, _ := launched["id"].(string)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for {
 		read, res := call(t, cs, "bg_read", map[string]any{"id": jobID, "from": 0})
 		if res.IsError {
@@ -133,7 +135,7 @@ func TestAllowlistRefusesOtherCommands(t *testing.T) {
 	// not repeat it).
 	id, _ := opened["sessionId"].(string)
 	text, _ := opened["initialOutput"].(string)
-	for deadline := time.Now().Add(20 * time.Second); !strings.HasSuffix(text, ">>> "); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(testenv.HangBound); !strings.HasSuffix(text, ">>> "); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the allowed command never prompted: %q (open: %+v)", text, opened)
 		}

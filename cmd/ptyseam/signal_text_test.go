@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestPtySignalTextMatchesBehaviour: SIGHUP to an idle shell ends the
@@ -44,10 +46,10 @@ func TestPtySignalTextMatchesBehaviour(t *testing.T) {
 	}
 	// Wait for the exit itself (a loaded machine can take seconds to
 	// reap a shell and drain its terminal); the bound only ends a hang.
-	waited, res := call(t, cs, "pty_wait", map[string]any{"conditions": []any{map[string]any{"kind": "exit", "target": id}}, "timeoutMs": 60000})
+	waited, res := call(t, cs, "pty_wait", map[string]any{"conditions": []any{map[string]any{"kind": "exit", "target": id}}, "timeoutMs": testenv.HangBound.Milliseconds()})
 	if res.IsError || waited["fired"] != true {
 		listed, _ := call(t, cs, "pty_list", map[string]any{})
-		t.Fatalf("the session still runs a minute after SIGHUP to its idle shell: %v; %v", waited, listed)
+		t.Fatalf("the session still runs %v after SIGHUP to its idle shell: %v; %v", testenv.HangBound, waited, listed)
 	}
 	listed, _ := call(t, cs, "pty_list", map[string]any{})
 	sessions, _ := listed["sessions"].([]any)
