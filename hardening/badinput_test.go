@@ -11,6 +11,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/gdbmi"
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
@@ -224,7 +225,7 @@ func TestBadInputAcrossLayers(t *testing.T) {
 	// from the open's own output on (output is returned once: a tail does
 	// not repeat it).
 	text := fresh.InitialOutput
-	for deadline := time.Now().Add(20 * time.Second); !strings.HasSuffix(text, ">>> "); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(testenv.HangBound); !strings.HasSuffix(text, ">>> "); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the new session never prompted: %q (open: %+v)", text, fresh)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // flakyCleanup wraps a real backend so that the first Close of each of its
@@ -123,7 +124,7 @@ func TestMCPClientVanishesMidSend(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	// The client vanishes: its end of the pipe closes under the live send.
 	_ = cs.Close()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for cmd.ProcessState == nil && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}

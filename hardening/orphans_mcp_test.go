@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // buildServer builds the ptyseam command once for the test.
@@ -55,7 +57,7 @@ func TestOrphansAfterMCPDisconnect(t *testing.T) {
 		if err := cs.Close(); err != nil {
 			t.Logf("round %d: close: %v", round, err)
 		}
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := time.Now().Add(testenv.HangBound)
 		for len(survivors()) > 0 && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
 		}

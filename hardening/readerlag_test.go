@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // laggingReader wraps the local exec backend so that every Read hands its
@@ -67,7 +68,7 @@ while True: print("got", input(), flush=True)`}})
 	// A word typed before python started (python3 may be a version
 	// manager's shim taking seconds under load) would settle on the quiet
 	// window, as it should: the sends start once the program is up.
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	for deadline := time.Now().Add(testenv.HangBound); ; {
 		page, err := svc.Read(owner, s.ID, core.PageRequest{Start: 0, Count: 10})
 		if err != nil {
 			t.Fatal(err)
