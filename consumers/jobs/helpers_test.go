@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -71,7 +72,7 @@ func sh(script string) LaunchRequest {
 // waitInfo polls job id until cond holds.
 func (f *fixture) waitInfo(t *testing.T, id string, what string, cond func(Info) bool) Info {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	var in Info
 	for time.Now().Before(deadline) {
 		var err error
@@ -96,7 +97,7 @@ func (f *fixture) waitEnded(t *testing.T, id string) Info {
 // waitOutput polls the job's newest lines until one contains want.
 func (f *fixture) waitOutput(t *testing.T, id, want string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	var last []Line
 	for time.Now().Before(deadline) {
 		res, err := f.m.Read(f.owner, id, ReadRequest{Limit: 50})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestFinishedPipeJobLeavesNoBackgroundChild runs a pipe job whose program
@@ -36,7 +37,7 @@ func finishedJobLeavesNoBackgroundChild(t *testing.T, backend BackendChoice) {
 		t.Fatal(err)
 	}
 	f.pids = append(f.pids, child)
-	deadline := time.Now().Add(30 * time.Second) // a hang guard
+	deadline := time.Now().Add(testenv.HangBound)
 	for !goneOrZombie(child) {
 		if time.Now().After(deadline) {
 			t.Fatalf("background child %d of the finished job still runs", child)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
@@ -126,7 +127,7 @@ func TestToolsEndToEnd(t *testing.T) {
 		t.Fatalf("send %+v", s)
 	}
 	var read ReadOut
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(testenv.HangBound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		res = f.mustCall(ToolRead, `{"id":"`+job.ID+`","from":0}`)
 		read = res.Structured.(ReadOut)
 		if len(read.Lines) == 2 {

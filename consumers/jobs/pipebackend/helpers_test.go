@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func spawn(t *testing.T, b *Backend, argv ...string) *session {
@@ -71,7 +72,7 @@ func (r *reader) text() string {
 // waitFor polls until the output contains want.
 func (r *reader) waitFor(t *testing.T, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for time.Now().Before(deadline) {
 		if s := r.text(); strings.Contains(s, want) {
 			return s

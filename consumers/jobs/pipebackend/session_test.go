@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func TestMergedOutputAndExitCode(t *testing.T) {
@@ -214,7 +215,9 @@ func TestExitHangsUpTheProcessGroup(t *testing.T) {
 	}
 	child, _ := strconv.Atoi(m[1])
 	<-s.Exited()
-	deadline := time.Now().Add(5 * time.Second)
+	// The kill comes CloseGrace after the hang-up; when the kernel has
+	// delivered it is load: HangBound only ends a hang.
+	deadline := time.Now().Add(testenv.HangBound)
 	for !(proc{pid: child}).zombieOrGone() {
 		if time.Now().After(deadline) {
 			t.Fatalf("child %d that ignores SIGHUP survived its program's exit", child)
