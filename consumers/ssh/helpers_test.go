@@ -17,14 +17,16 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	gossh "golang.org/x/crypto/ssh"
 )
 
 // waitLimit bounds every wait for behaviour in the tests: a hang guard,
-// not a schedule. A login shell's first prompt took over 5 s on a loaded
-// two-core machine; the limits of what the code must do quickly (a
-// cancelled spawn, a lost connection) are asserted separately.
-const waitLimit = 20 * time.Second
+// not a schedule (testenv.HangBound; a login shell's first prompt took
+// over 5 s on a loaded two-core machine). The limits of what the code
+// must do quickly (a cancelled spawn, a lost connection) are asserted
+// separately.
+const waitLimit = testenv.HangBound
 
 // term collects a backend session's output in the background.
 type term struct {

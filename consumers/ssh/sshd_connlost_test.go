@@ -21,7 +21,7 @@ func TestSSHDConnectionLostIsMatchable(t *testing.T) {
 	if _, err := svc.Register(b); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	defer func() { _ = svc.Shutdown(ctx) }()
 	owner := core.NewOwner("test")

@@ -12,6 +12,7 @@ import (
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
@@ -28,7 +29,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	defer func() { _ = svc.Shutdown(ctx) }()
 	s := ptysession.New(svc, ptysession.Options{Targets: map[string]ptysession.Target{
@@ -75,7 +76,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	// the interrupted job's end and the next prompt (waited for, so that
 	// the next send cannot settle on that prompt's marker).
 	tailed := sr.Output
-	for deadline := time.Now().Add(settleWait); !strings.HasSuffix(tailed, "$ "); {
+	for deadline := time.Now().Add(testenv.HangBound); !strings.HasSuffix(tailed, "$ "); {
 		tr, err := s.Tail(ctx, owner, id, 1000)
 		if err != nil || time.Now().After(deadline) {
 			t.Fatalf("tail after SIGINT: %q %v", tailed, err)
@@ -97,7 +98,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 200 &"}}); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(settleWait); !remoteRuns(srv, "sleep\x00200\x00"); {
+	for deadline := time.Now().Add(testenv.HangBound); !remoteRuns(srv, "sleep\x00200\x00"); {
 		if time.Now().After(deadline) {
 			t.Fatal("the background job never ran")
 		}
@@ -119,11 +120,13 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 		}
 		return procs, job
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	// The session's processes end on the server's own time (load): the
+	// bound only ends a hang. The job is only reported, never waited for.
+	for deadline := time.Now().Add(testenv.HangBound); ; {
 		procs, job := left()
-		if len(procs) == 0 && (!job || time.Now().After(deadline)) {
+		if len(procs) == 0 {
 			if job {
-				t.Logf("the background job outlived the session (not promised: docs/ssh.md)")
+				t.Logf("the background job outlived the session's processes (not promised: docs/ssh.md)")
 			}
 			break
 		}

@@ -25,7 +25,7 @@ func TestSSHDHostKeyChangedToAnotherType(t *testing.T) {
 	writeKnownFor(t, kh, srv.Host, srv.Port, old.PublicKey())
 	before, _ := os.ReadFile(kh)
 	tg.HostKeys.AcceptNew = true
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	_, err := b.Spawn(ctx, core.BackendRequest{Options: tg})
 	var hc *HostKeyChangedError

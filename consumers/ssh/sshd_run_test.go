@@ -15,7 +15,7 @@ func TestSSHDRunCollectsOutputExitCodeAndBanner(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{Banner: "Authorized use only\n"})
 	b := newBackend(nil)
 	tg := sshdTarget(t, srv, Auth{Password: srv.Password})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 
 	// One string, interpreted by the remote shell; output exact (no PTY).

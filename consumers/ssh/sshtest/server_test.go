@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	gossh "golang.org/x/crypto/ssh"
 )
 
 // waitLimit bounds every wait for behaviour in the tests (a hang guard,
-// not a timing assertion).
-const waitLimit = 20 * time.Second
+// not a timing assertion): testenv.HangBound.
+const waitLimit = testenv.HangBound
 
 func dial(t *testing.T, srv *sshtest.Server, cfg *gossh.ClientConfig) (*gossh.Client, error) {
 	t.Helper()
