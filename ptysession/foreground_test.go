@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// waitLimit bounds a wait for behaviour in the tests (a hang guard, not a
-// timing assertion).
-const waitLimit = 20 * time.Second
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a timing assertion (testenv.HangBound, the workspace's one bound).
+const waitLimit = testenv.HangBound
 
 // waitForegroundJob waits until a job, not the shell shellPID itself, is
 // the foreground process group of the shell's terminal: a signal sent to

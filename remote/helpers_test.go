@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/remote"
 	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
 )
 
-// waitLimit bounds every wait in the tests (a hang guard, not a timing
-// assertion).
-const waitLimit = 60 * time.Second
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a timing assertion (testenv.HangBound, the workspace's one bound).
+const waitLimit = testenv.HangBound
 
 // agentBinary is the `ptyseam` binary the tests run as `ptyseam agent`.
 func agentBinary(t testing.TB) string { return agenttest.Binary(t) }

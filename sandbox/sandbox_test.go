@@ -9,16 +9,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/sandbox"
 )
 
-const waitLimit = 60 * time.Second
+// waitLimit bounds every wait in the tests: testenv.HangBound, a hang
+// guard, not a timing assertion.
+const waitLimit = testenv.HangBound
 
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)

@@ -12,11 +12,12 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// waitLimit bounds every wait in the tests. It guards against hangs; it
-// is not a timing assertion.
-const waitLimit = 30 * time.Second
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a timing assertion (testenv.HangBound, the workspace's one bound).
+const waitLimit = testenv.HangBound
 
 // env is a service with the local backend and a manager plugged in.
 type env struct {

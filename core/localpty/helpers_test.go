@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// waitLimit bounds every wait for behaviour in the tests (it is a hang
-// guard, not a timing assertion).
-const waitLimit = 20 * time.Second
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a timing assertion (testenv.HangBound, the workspace's one bound).
+const waitLimit = testenv.HangBound
 
 // testMarkerPrefix starts every marker the tests use, so that TestMain
 // can look for any process a test left behind. It is random per test

@@ -18,14 +18,16 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/remote"
 	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
 	"github.com/ptyseam/ptyseam/remote/sshagent"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
-// waitLimit bounds every wait (a hang guard, not a timing assertion).
-const waitLimit = 60 * time.Second
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a timing assertion (testenv.HangBound, the workspace's one bound).
+const waitLimit = testenv.HangBound
 
 // platform is this machine's, the far side of every test here.
 var platform = runtime.GOOS + "/" + runtime.GOARCH
