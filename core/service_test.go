@@ -15,6 +15,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // newService returns a service with the local backends and shuts it down
@@ -350,11 +351,11 @@ func TestDisposeOwnerClosesAll(t *testing.T) {
 	}
 }
 
-// waitPartialLine waits (30 s at most) until the newest line of the
-// session is the unfinished line want.
+// waitPartialLine waits (testenv.HangBound at most) until the newest line
+// of the session is the unfinished line want.
 func waitPartialLine(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for {
 		page, err := svc.Read(owner, id, core.PageRequest{Newest: true, Count: 1})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestTapWakePolicyHoldsWhatWasQueuedBefore sets a wake policy on a tap
@@ -25,7 +26,7 @@ func TestTapWakePolicyHoldsWhatWasQueuedBefore(t *testing.T) {
 	}
 	// The scrollback and the taps are fed together: once the scrollback
 	// shows "quiet ", the tap holds it.
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for {
 		pg, err := svc.Read(owner, s.ID, core.PageRequest{Newest: true, Count: 1})
 		if err != nil {
