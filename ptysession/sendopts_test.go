@@ -158,7 +158,7 @@ func TestSendAfterCancelWaitsForTheInterrupt(t *testing.T) {
 			longDone <- err
 		}()
 		// Cancel once the command runs, then send at once.
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := time.Now().Add(waitLimit)
 		for seen := ""; !strings.Contains(seen, "tick-2"); {
 			if time.Now().After(deadline) {
 				t.Fatalf("the command never ran: %q", seen)
