@@ -82,12 +82,14 @@ func Example() {
 
 	// The program printed on its own terminal, not into the MI stream;
 	// that terminal's session may read its last line a moment after gdb
-	// reported the exit.
+	// reported the exit: read until it shows (the example's context
+	// bounds the wait).
 	var page core.PageResult
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for ctx.Err() == nil {
 		if page, _ = gdb.ProgramOutput(core.PageRequest{Count: 100}); strings.Contains(page.Text(), "total=") {
 			break
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	for _, l := range page.Lines {
 		if strings.Contains(l, "total=") {

@@ -2,6 +2,7 @@ package gdbmi
 
 import (
 	"context"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness"
 	"os"
 	"os/exec"
@@ -98,13 +99,13 @@ func programText(t testing.TB, c *Client) string {
 	return strings.Join(p.Lines, "\n")
 }
 
-// programTextWith waits (up to 10 s) until the program's terminal shows
+// programTextWith waits (up to testenv.HangBound) until the program's terminal shows
 // want and returns its text. The program's output travels through its own
 // terminal to the holder session's reader, independently of gdb's report
 // that it exited, so it can arrive a little after the stop event.
 func programTextWith(t testing.TB, c *Client, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.HangBound)
 	for {
 		out := programText(t, c)
 		if strings.Contains(out, want) || time.Now().After(deadline) {
