@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
@@ -147,7 +148,7 @@ func TestAgentStartedAndDispose(t *testing.T) {
 		if ev.ID != job.ID || ev.Info.State != jobs.StateStopped || ev.Info.StopReason != jobs.ReasonShutdown {
 			t.Fatalf("the job ended as %+v, want stopped by shutdown", ev.Info)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangBound):
 		t.Fatal("the job did not end")
 	}
 	if _, err := jm.Launch(ctx, a.Owner(), jobs.LaunchRequest{Command: "true"}); !errors.Is(err, core.ErrOwnerDisposed) {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // recorder collects events safely.
@@ -50,7 +52,7 @@ func TestEventsInOrderAndExitNotice(t *testing.T) {
 	var n Notification
 	select {
 	case n = <-notes:
-	case <-time.After(15 * time.Second):
+	case <-time.After(testenv.HangBound):
 		t.Fatal("no exit notice")
 	}
 	if n.Job.ID != in.ID || n.Job.State != StateFailed || !strings.Contains(n.Message, "failed (exit 3)") || !strings.Contains(n.Message, `bg_read(id: "`+in.ID+`")`) || !strings.Contains(n.Message, "printed 2 lines") {
@@ -97,7 +99,7 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 	for range ids {
 		select {
 		case <-exits:
-		case <-time.After(20 * time.Second):
+		case <-time.After(testenv.HangBound):
 			close(release)
 			t.Fatal("exit events held up by a slow subscriber")
 		}

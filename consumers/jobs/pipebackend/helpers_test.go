@@ -90,7 +90,7 @@ func (r *reader) waitEOF(t *testing.T) {
 		if !errors.Is(r.err, io.EOF) {
 			t.Fatalf("reader ended with %v, want io.EOF", r.err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangBound):
 		t.Fatal("reader never saw EOF")
 	}
 }

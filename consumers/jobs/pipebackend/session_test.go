@@ -72,7 +72,7 @@ func TestSignalGroup(t *testing.T) {
 	}
 	select {
 	case <-s.Exited():
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangBound):
 		t.Fatal("sleep ignored SIGTERM")
 	}
 	if st := s.ExitStatus(); st != core.ExitedWithSignal("SIGTERM") {
