@@ -299,7 +299,7 @@ func startHTTP(t *testing.T) *httpProc {
 	})
 	select {
 	case <-ready:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.HangBound):
 		t.Fatal("the HTTP server did not start")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

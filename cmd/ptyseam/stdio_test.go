@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // stdioServer runs `ptyseam mcp` on pipes in this process and returns its
@@ -26,7 +28,7 @@ func stdioServer(t *testing.T, args ...string) (io.WriteCloser, *bufio.Reader, <
 		go func() { _, _ = io.Copy(io.Discard, outR) }()
 		select {
 		case <-code:
-		case <-time.After(30 * time.Second):
+		case <-time.After(testenv.HangBound):
 			t.Error("the server did not exit after its input ended")
 		}
 	})
@@ -68,8 +70,8 @@ func readAnswer(t *testing.T, out *bufio.Reader) rpcAnswer {
 			t.Fatalf("answer %q: %v", r.line, err)
 		}
 		return a
-	case <-time.After(20 * time.Second):
-		t.Fatal("no answer within 20 s")
+	case <-time.After(testenv.HangBound):
+		t.Fatalf("no answer within %v", testenv.HangBound)
 	}
 	return rpcAnswer{}
 }
