@@ -261,7 +261,7 @@ func TestSendProgressAndCancel(t *testing.T) {
 				}
 				waitPromptAfter(t, s, owner, r.SessionID, before)
 				continue
-			case <-time.After(20 * time.Second):
+			case <-time.After(waitLimit):
 				cancel()
 				t.Fatal("no progress report from a send that prints every 20ms")
 			}

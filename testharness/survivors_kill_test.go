@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // RunMarked's report kills the survivors it names, so that a failed run
@@ -32,7 +34,7 @@ func TestReportSurvivorsKillsThem(t *testing.T) {
 		if err == nil {
 			t.Fatal("sleep exited normally: it was not killed")
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangBound):
 		_ = cmd.Process.Kill()
 		t.Fatal("the reported survivor is still running")
 	}
