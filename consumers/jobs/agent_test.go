@@ -33,7 +33,7 @@ func newKit(t *testing.T, svc core.Options, cfg jobs.Config) (*ptysession.Sessio
 	}
 	s.Attach(jm)
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := s.Shutdown(ctx); err != nil {
 			t.Error(err)
@@ -43,7 +43,7 @@ func newKit(t *testing.T, svc core.Options, cfg jobs.Config) (*ptysession.Sessio
 }
 
 func ctxFor(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	t.Cleanup(cancel)
 	return ctx
 }

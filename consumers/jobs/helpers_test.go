@@ -40,7 +40,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	}
 	f := &fixture{svc: svc, m: m, owner: core.NewOwner("test")}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := m.Shutdown(ctx); err != nil {
 			t.Errorf("manager shutdown: %v", err)

@@ -37,7 +37,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := m.Shutdown(ctx); err != nil {
 			t.Error(err)

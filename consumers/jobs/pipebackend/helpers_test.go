@@ -23,7 +23,7 @@ func spawn(t *testing.T, b *Backend, argv ...string) *session {
 	}
 	s := bs.(*session)
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := s.Close(ctx); err != nil {
 			t.Errorf("close: %v", err)

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestThroughService drives the backend the way the jobs layer does:
@@ -22,7 +22,7 @@ func TestThroughService(t *testing.T) {
 		t.Fatalf("second register: %v", err)
 	}
 	owner := core.NewOwner("test")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	res, err := svc.Spawn(ctx, owner, core.SpawnRequest{
 		Type:          Type,

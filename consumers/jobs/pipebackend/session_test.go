@@ -101,7 +101,7 @@ func TestCloseKillsSetsidDaemonAndStubbornProcess(t *testing.T) {
 	if _, err := os.Stat("/proc/" + m[1]); err != nil {
 		t.Fatalf("daemon %d not running before close: %v", daemon, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
