@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness"
 	"log/slog"
 	"os"
@@ -52,7 +53,7 @@ func TestLoginFirstContactPasswordBanner(t *testing.T) {
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 	var questions []openssh.HostKeyQuestion
 	var prompts []openssh.Prompt
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	s, err := openssh.Login(ctx, svc, owner, openssh.Options{
 		Host: srv.Host, Port: srv.Port, User: srv.User, KnownHostsFile: kh,

@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/openssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -24,7 +24,7 @@ func TestSendRightAfterLoginSettlesOnItsOwnPrompt(t *testing.T) {
 	owner := core.NewOwner("test")
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 	for i := range 4 {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		s, err := openssh.Login(ctx, svc, owner, openssh.Options{
 			Host: srv.Host, Port: srv.Port, User: srv.User, KnownHostsFile: kh,
 			HostKey: func(ctx context.Context, q openssh.HostKeyQuestion) (bool, error) {

@@ -2,13 +2,13 @@ package shellrun_test
 
 import (
 	"context"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/shellrun"
@@ -24,7 +24,7 @@ func newService(t *testing.T) *core.Service {
 
 func run(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, cmd string) shellrun.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	res, err := shellrun.Run(ctx, svc, owner, id, cmd, shellrun.Options{})
 	if err != nil {
@@ -64,7 +64,7 @@ func exercise(t *testing.T, svc *core.Service, owner *core.Owner, id core.Sessio
 func TestRunLocalShell(t *testing.T) {
 	svc := newService(t)
 	owner := core.NewOwner("test")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeShell})
 	if err != nil {
@@ -93,7 +93,7 @@ func TestRunRemoteShell(t *testing.T) {
 		t.Fatal(err)
 	}
 	owner := core.NewOwner("test")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: sshpkg.Type, Options: &sshpkg.Target{
 		Host: srv.Host(), Port: srv.Port(), User: "test", Auth: sshpkg.Auth{Password: "pw"},
