@@ -3,5 +3,6 @@
 // directory (ProcessDir), and a HOME of its own for the programs its tests
 // start (PrivateHome). The test harness (testharness) wraps both and
 // removes them at the process's end; packages below it (core, screen)
-// call them from their TestMain.
+// call them from their TestMain. It also holds HangBound, the one
+// failure bound for a test's waits (docs/testing.md).
 package testenv

@@ -1,7 +1,3 @@
-// Package testenv holds what every ptyseam test shares about its
-// environment; today that is HangBound, the one failure bound for a
-// test's waits. It is for tests only and imports nothing but the
-// standard library, so core, screen and every module can use it.
 package testenv
 
 import "time"
@@ -27,4 +23,3 @@ import "time"
 // as "the processes are gone within the close grace") is not a hang
 // bound: keep it as its own named value next to the promise it checks.
 const HangBound = 2 * time.Minute
-
