@@ -8,19 +8,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/shellrun"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/promptmark"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // Which prompt settles a send on a remote bash behind a real OpenSSH sshd,
 // once the prompt marker is installed as openssh.Login installs it.
 
-const settleWait = 30 * time.Second
+// settleWait bounds a send's or a login's wait in these tests: a hang
+// guard (testenv.HangBound), not a timing assertion.
+const settleWait = testenv.HangBound
 
 type remoteShell struct {
 	svc   *core.Service
