@@ -45,7 +45,7 @@ func TestHangupEndsAnIdleShellAfterItsCommand(t *testing.T) {
 	}
 }
 
-// A shell that ignores the hangup (trap ” HUP) is not hung up again and
+// A shell that ignores the hangup (trap "" HUP) is not hung up again and
 // goes on: the follow-up is only for a hangup the shell takes.
 func TestHangupIgnoredByTheShellIsLeftAlone(t *testing.T) {
 	svc := serviceOf(t, NewShell(ShellOptions{Options: shortOpts(false)}))
