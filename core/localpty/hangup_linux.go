@@ -48,7 +48,7 @@ func (s *session) hangupMayBeHeld(pgid int) bool {
 	return err == nil && !(st.Leader && st.ReadingInput)
 }
 
-// ignoresHangup reports whether pid ignores SIGHUP (a `trap ” HUP`).
+// ignoresHangup reports whether pid ignores SIGHUP (trap "" HUP).
 func ignoresHangup(pid int) bool {
 	var buf [4096]byte
 	b, err := procfs.ReadFile(procfs.Path(pid, "status"), buf[:0])
