@@ -6,6 +6,7 @@ require (
 	github.com/hashicorp/yamux v0.1.2
 	github.com/ptyseam/ptyseam/consumers/ssh v0.1.0
 	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 	golang.org/x/crypto v0.59.0
 )
@@ -13,7 +14,6 @@ require (
 require (
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/ptyseam/ptyseam/internal v0.1.0 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

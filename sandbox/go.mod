@@ -5,13 +5,13 @@ go 1.26.0
 require (
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/ptyseam/ptyseam/core v0.1.0
+	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
 )
 
 require (
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/ptyseam/ptyseam/internal v0.1.0 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
