@@ -39,18 +39,9 @@ func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
 				if exec {
 					tg, _ = bashTarget(t, d, true)
 				}
-				s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
+				ss := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
 					Marker: "calls-after-exit", Options: tg})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer func() {
-					if err := s.Close(context.WithoutCancel(ctx)); err != nil {
-						t.Errorf("Close: %v", err)
-					}
-				}()
-				go drain(s)
-				ss := s.(*session)
+				s := core.BackendSession(ss)
 				held, op, asked := "/containers/"+ss.containerID+"/events", "docker resize", "/containers/"+ss.containerID+"/resize"
 				if exec {
 					held, asked = "/exec/"+ss.execID+"/json", "/exec/"+ss.execID+"/resize"
@@ -84,6 +75,7 @@ func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
 					_, err := s.Signal(ctx, core.SignalRequest{Signal: "SIGUSR1"})
 					res <- err
 				}()
+				var err error
 				select {
 				case err = <-res: // before the engine's answer passed: wrong at once
 				case <-answered:
@@ -113,19 +105,10 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 	b, p, d := proxiedBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
+	ss := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
 		Marker: "signal-given-up", Options: &Target{Image: d.Image}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		p.releaseAnswers()
-		if err := s.Close(context.WithoutCancel(ctx)); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	}()
-	go drain(s)
-	ss := s.(*session)
+	s := core.BackendSession(ss)
+	t.Cleanup(p.releaseAnswers) // before the session's Close
 	p.holdAnswers("/events")
 	if _, err := s.Write(ctx, []byte("go\n")); err != nil {
 		t.Fatal(err)
@@ -144,7 +127,7 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 		res <- err
 	}()
 	select {
-	case err = <-res:
+	case err := <-res:
 		t.Fatalf("the signal returned before the session learnt the exit: %v", err)
 	case <-answered:
 	}
@@ -155,7 +138,7 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 		t.Fatal(err)
 	}
 	giveUp()
-	err = <-res
+	err := <-res
 	if core.CodeOf(err) != core.CodeCancelled || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "docker kill") {
 		t.Fatalf("signal given up: %v (code %q); want CANCELLED naming docker kill and matching context.Canceled", err, core.CodeOf(err))
 	}

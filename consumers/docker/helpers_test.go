@@ -68,6 +68,24 @@ func runContainer(t testing.TB, d *dockertest.Daemon, mounts ...Mount) string {
 	return s.(*session).containerID
 }
 
+// spawnDrained spawns req on b, reads its output away in the background
+// and closes the session when the test ends (its cleanups registered
+// later run first).
+func spawnDrained(t testing.TB, ctx context.Context, b *Backend, req core.BackendRequest) *session {
+	t.Helper()
+	s, err := b.Spawn(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(context.WithoutCancel(ctx)); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	go drain(s)
+	return s.(*session)
+}
+
 func drain(s core.BackendSession) {
 	buf := make([]byte, 4096)
 	for {

@@ -21,22 +21,13 @@ func TestWriteAfterExitRelay(t *testing.T) {
 	b, d := newBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"sh", "-c", "exit 3"}, Size: core.DefaultSize,
+	s := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "exit 3"}, Size: core.DefaultSize,
 		Marker: "write-after-exit", Options: &Target{Image: d.Image}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := s.Close(context.WithoutCancel(ctx)); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	}()
-	go drain(s)
 	select {
-	case <-s.(*session).relay.OutputDone():
+	case <-s.relay.OutputDone():
 	case <-ctx.Done():
 		t.Fatal("the attach stream did not end after the program exited")
 	}
-	_, err = s.Write(ctx, []byte("after the exit\n"))
+	_, err := s.Write(ctx, []byte("after the exit\n"))
 	testharness.WantEndedWrite(t, ctx, s, err, "docker", 3)
 }
