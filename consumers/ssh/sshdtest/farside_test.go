@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	gossh "golang.org/x/crypto/ssh"
 )
 
 // TestCPUCountsASession: the CPU a session's command spent, as its own
@@ -25,11 +23,7 @@ func TestCPUCountsASession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := gossh.Dial("tcp", s.Addr, &gossh.ClientConfig{User: s.User, Auth: []gossh.AuthMethod{gossh.Password(s.Password)},
-		HostKeyCallback: gossh.FixedHostKey(s.HostKey)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dial(t, s)
 	defer c.Close()
 	sess, err := c.NewSession()
 	if err != nil {

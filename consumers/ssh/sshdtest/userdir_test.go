@@ -11,8 +11,9 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// run runs command as the test user on s and returns its output.
-func run(t *testing.T, s *Server, command string) string {
+// dial connects to s as the test user (password, s's host key); the
+// connection is closed when the test ends.
+func dial(t *testing.T, s *Server) *gossh.Client {
 	t.Helper()
 	c, err := gossh.Dial("tcp", s.Addr, &gossh.ClientConfig{
 		User:            s.User,
@@ -22,6 +23,14 @@ func run(t *testing.T, s *Server, command string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// run runs command as the test user on s and returns its output.
+func run(t *testing.T, s *Server, command string) string {
+	t.Helper()
+	c := dial(t, s)
 	defer c.Close()
 	sess, err := c.NewSession()
 	if err != nil {
