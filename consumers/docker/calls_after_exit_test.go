@@ -54,14 +54,7 @@ func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
 				}
 				p.holdAnswers(held)
 				defer p.releaseAnswers()
-				if _, err := s.Write(ctx, []byte("go\n")); err != nil {
-					t.Fatal(err)
-				}
-				select {
-				case <-ss.relay.OutputDone():
-				case <-ctx.Done():
-					t.Fatal("the attach stream did not end after the program exited")
-				}
+				endProgram(t, ctx, ss)
 				if ss.isExited() {
 					t.Fatal("the session learnt the exit while the proxy held the answers that tell it")
 				}
@@ -110,14 +103,7 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 	s := core.BackendSession(ss)
 	t.Cleanup(p.releaseAnswers) // before the session's Close
 	p.holdAnswers("/events")
-	if _, err := s.Write(ctx, []byte("go\n")); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ss.relay.OutputDone():
-	case <-ctx.Done():
-		t.Fatal("the attach stream did not end after the program exited")
-	}
+	endProgram(t, ctx, ss)
 	answered := p.answeredToAny("/containers/" + ss.containerID + "/kill")
 	callCtx, giveUp := context.WithCancel(ctx)
 	defer giveUp()
@@ -144,5 +130,19 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 	}
 	if ss.isExited() {
 		t.Fatal("the session learnt the exit while the proxy held the answers that tell it")
+	}
+}
+
+// endProgram lets the test's program (sh -c "read x; exit 3") end and
+// waits for its attach stream to end.
+func endProgram(t *testing.T, ctx context.Context, ss *session) {
+	t.Helper()
+	if _, err := ss.Write(ctx, []byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ss.relay.OutputDone():
+	case <-ctx.Done():
+		t.Fatal("the attach stream did not end after the program exited")
 	}
 }
