@@ -59,8 +59,10 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 	if err := validateSize(size); err != nil {
 		return WithOp(err, "resize")
 	}
-	// The taps' positions are taken before the terminal changes size: what
-	// the program prints in answer (a redraw) belongs to the new size.
+	// The taps' positions are taken, and the taps told, before the
+	// terminal changes size: the program may redraw for the new size as
+	// soon as it changes, and a screen fed that redraw before it knew of
+	// the resize would draw it at the old size.
 	sess.mu.Lock()
 	if err := sess.usableLocked("resize"); err != nil {
 		sess.mu.Unlock()
@@ -74,22 +76,25 @@ func (s *Service) Resize(ctx context.Context, owner *Owner, id SessionID, size S
 	}
 	// Observers learn of the resize before the program can redraw for
 	// it, so a recording puts it before the redraw's output; a failed
-	// resize is reported back to the old size.
+	// resize is reported back to the old size, at the same offsets.
 	old := sess.size
 	sess.emitLocked(Event{Kind: EventResize, Size: size})
 	sess.mu.Unlock()
+	for _, n := range notes {
+		n(size)
+	}
 	if err := sess.be.Resize(ctx, size); err != nil {
 		sess.mu.Lock()
 		sess.emitLocked(Event{Kind: EventResize, Size: old})
 		sess.mu.Unlock()
+		for _, n := range notes {
+			n(old)
+		}
 		return callError(ctx, "resize", id, err)
 	}
 	sess.mu.Lock()
 	sess.size = size
 	sess.mu.Unlock()
-	for _, n := range notes {
-		n(size)
-	}
 	return nil
 }
 

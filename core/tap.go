@@ -111,11 +111,14 @@ func (t *Tap) SetWakePolicy(minBytes int, urgent func(chunk []byte) bool) {
 	}
 }
 
-// OnResize has f called after every resize of the session's terminal,
+// OnResize has f called for every resize of the session's terminal,
 // whichever way it came (the service's Resize, a facade or a screen on top
 // of it), with the new size and the count of output bytes this tap had
 // taken in when the size changed: the bytes before it were printed at the
-// old size. f runs outside the session's lock and must not block. A screen
+// old size. f is called before the terminal changes size, so it has heard
+// of the size before any output the program prints for it; if the backend
+// then refuses the resize, f is called again with the old size at the same
+// count. f runs outside the session's lock and must not block. A screen
 // emulator uses it to stay in step with the terminal.
 func (t *Tap) OnResize(f func(size Size, at int64)) {
 	t.mu.Lock()
