@@ -3,8 +3,6 @@ package hardening
 import (
 	"context"
 	"errors"
-	"os/exec"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -105,9 +103,14 @@ func TestChildKilledMidSend(t *testing.T) {
 func TestMCPClientVanishesMidSend(t *testing.T) {
 	bin := buildServer(t)
 	ctx := testCtx(t, 2*time.Minute)
-	cmd := exec.Command(bin, "mcp", "--log-level", "error")
+	// The test starts and waits for the server itself, and learns of its
+	// exit from a channel closed after cmd.Wait returned: reading
+	// cmd.ProcessState while another goroutine's Wait may still write it
+	// is a data race (the SDK's CommandTransport gives up on its own Wait
+	// after its terminate durations and leaves it running).
+	srv := startServer(t, bin, "mcp", "--log-level", "error")
 	client := mcp.NewClient(&mcp.Implementation{Name: "vanishing", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: srv.stdout, Writer: srv.stdin}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,20 +124,20 @@ func TestMCPClientVanishesMidSend(t *testing.T) {
 	go func() {
 		_, _ = cs.CallTool(callCtx, &mcp.CallToolParams{Name: "pty_send", Arguments: map[string]any{"id": id, "data": "sleep 1000"}})
 	}()
-	time.Sleep(300 * time.Millisecond)
-	// The client vanishes: its end of the pipe closes under the live send.
+	waitForCommand(t, "the send's sleep 1000", "sleep", "1000")
+	// The client vanishes: its ends of the pipes close under the live send.
 	_ = cs.Close()
-	deadline := time.Now().Add(testenv.HangBound)
-	for cmd.ProcessState == nil && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	select {
+	case <-srv.exited:
+	case <-time.After(testenv.HangBound):
+		t.Fatalf("the server did not exit within %v after its client vanished", testenv.HangBound)
 	}
+	deadline := time.Now().Add(testenv.HangBound)
 	for time.Now().Before(deadline) && len(survivors()) > 0 {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if left := survivors(); len(left) > 0 {
 		t.Fatalf("after the client vanished, %d processes survive: %v", len(left), left)
 	}
-	if cmd.ProcessState != nil && !strings.Contains(cmd.ProcessState.String(), "exit status 0") {
-		t.Logf("server exit: %v", cmd.ProcessState)
-	}
+	t.Logf("server exit: %v", srv.cmd.ProcessState) // after <-srv.exited: Wait has returned
 }
