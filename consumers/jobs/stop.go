@@ -131,6 +131,12 @@ func (m *Manager) terminate(ctx context.Context, j *job, force bool) error {
 		}
 	}
 	j.mu.Lock()
+	if j.isExited() {
+		// It ended on the SIGTERM just as the grace ran out: its end is
+		// recorded (and published) as it was, not as forced.
+		j.mu.Unlock()
+		return nil
+	}
 	j.reason = ReasonForced
 	j.mu.Unlock()
 	m.log.Info("jobs: killing", "job", j.id, "forced", force)
