@@ -11,7 +11,8 @@ func TestWaitingForInput(t *testing.T) {
 	f := newFixture(t, Config{})
 	q := f.launch(t, LaunchRequest{Command: "sh", Args: []string{"-c", "printf 'Continue? '; read a; echo got $a"}, Backend: BackendPTY})
 	f.waitOutput(t, q.ID, "Continue? ")
-	f.waitInfo(t, q.ID, "waiting for input", func(Info) bool {
+	// No event announces a read: the probe is the only signal, polled.
+	poll(t, "waiting for input", func() bool {
 		waiting, ok, err := f.m.WaitingForInput(f.owner, q.ID)
 		if err != nil || !ok {
 			t.Fatalf("probe: ok %v %v", ok, err)
