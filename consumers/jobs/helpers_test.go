@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"strings"
 	"sync"
 	"syscall"
@@ -222,16 +221,6 @@ func assertGone(t *testing.T, pid int) {
 		return
 	}
 	t.Errorf("process %d survived", pid)
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func ptr[T any](v T) *T { return &v }

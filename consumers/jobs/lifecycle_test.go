@@ -13,11 +13,15 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func testHTTPServer(t *testing.T, backend BackendChoice) {
 	f := newFixture(t, Config{Backend: backend})
-	port := freePort(t)
+	// Reserved, not picked free: no other process can take the port
+	// before the server binds it, and the launch's check still finds it
+	// free (nobody listens, and the server binds it with SO_REUSEADDR).
+	port := testenv.ReservePort(t)
 	req := LaunchRequest{
 		Command: "python3",
 		Args:    []string{"-u", "-m", "http.server", strconv.Itoa(port), "--bind", "127.0.0.1"},
