@@ -212,8 +212,8 @@ func TestCloseHangsUpRunningShell(t *testing.T) {
 	s := spawn(t, b, targetFor(t, srv, "test", Auth{Password: "pw"}), core.BackendRequest{})
 	tm := newTerm(s)
 	tm.waitFor(t, `sshtest\$ `, waitLimit)
-	tm.send(t, "sleep 60\r")
-	time.Sleep(100 * time.Millisecond)
+	tm.send(t, "sleep 61\r")
+	waitDescendantRuns(t, "sleep\x0061\x00") // the shell runs it: a close now hangs up a running shell
 	closeSession(t, s)
 	select {
 	case <-s.Exited():

@@ -155,13 +155,16 @@ func TestSSHDWindowChangeSignalsEnv(t *testing.T) {
 	if err := s.Resize(ctx, core.Size{Rows: 48, Cols: 120}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	// No wait: the window change and the next input travel in order on
+	// the channel, and sshd sets the terminal's size before it writes
+	// what follows to it.
 	tm.send(t, "stty size\r")
 	tm.waitFor(t, `48 120\r\n`, waitLimit)
 
-	// SIGINT reaches a foreground job through the PTY.
+	// SIGINT reaches a foreground job through the PTY: once it runs (a
+	// Ctrl-C at the prompt would set $? to 130 too).
 	tm.send(t, "sleep 100\r")
-	time.Sleep(300 * time.Millisecond)
+	waitRemoteRuns(t, srv, "sleep\x00100\x00")
 	if res, err := s.Signal(ctx, core.SignalRequest{Signal: core.SIGINT}); err != nil || res.Method != "tty-char" {
 		t.Fatalf("signal %+v %v", res, err)
 	}
@@ -230,7 +233,8 @@ func TestSSHDCloseEndsRemoteProcesses(t *testing.T) {
 	tm := newTerm(s)
 	tm.waitFor(t, `[$] $`, waitLimit)
 	tm.send(t, "sleep 100 & sleep 200\r")
-	time.Sleep(300 * time.Millisecond)
+	waitRemoteRuns(t, srv, "sleep\x00100\x00")
+	waitRemoteRuns(t, srv, "sleep\x00200\x00")
 	before := len(srv.Remaining())
 	closeSession(t, s)
 	if st := s.ExitStatus(); !st.Exited() {
