@@ -3,10 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestRealMCPClientModelTasks runs model-client.mjs: full-screen programs
@@ -20,7 +21,7 @@ func TestRealMCPClientModelTasks(t *testing.T) {
 		t.Run(form, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			args := []string{"model-client.mjs", bin, t.TempDir(), strconv.Itoa(freePort(t))}
+			args := []string{"model-client.mjs", bin, t.TempDir(), strconv.Itoa(testenv.ReservePort(t))}
 			if form == "text" {
 				args = append(args, "--text-results")
 			}
@@ -36,15 +37,4 @@ func TestRealMCPClientModelTasks(t *testing.T) {
 			waitNoSurvivors(t)
 		})
 	}
-}
-
-// freePort returns a loopback TCP port nobody listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestRealMCPClientWait runs wait-client.mjs: pty_wait for a dev server's
@@ -16,7 +18,7 @@ func TestRealMCPClientWait(t *testing.T) {
 	bin := buildBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	last := runNode(t, ctx, node, dir, "wait-client.mjs", bin, t.TempDir(), strconv.Itoa(freePort(t)))
+	last := runNode(t, ctx, node, dir, "wait-client.mjs", bin, t.TempDir(), strconv.Itoa(testenv.ReservePort(t)))
 	var summary struct {
 		OK      bool               `json:"ok"`
 		Figures map[string]float64 `json:"figures"`
