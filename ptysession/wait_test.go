@@ -2,12 +2,12 @@ package ptysession
 
 import (
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestWait waits, through the facade, for a dev server's ready line, its
@@ -16,7 +16,7 @@ func TestWait(t *testing.T) {
 	forEachSeam(t, Options{MaxTimeout: time.Minute}, func(t *testing.T, s *Sessions) {
 		owner, other := core.NewOwner("waiter"), core.NewOwner("other")
 		ctx := testCtx(t)
-		port := freeTCPPort(t)
+		port := testenv.ReservePort(t) // no one else can take it before python binds it
 		srv := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		// The send returns at once (its deadline is short, silence cannot
 		// end it first); the server prints its ready line a second later.
@@ -99,14 +99,4 @@ func TestWait(t *testing.T) {
 			}
 		}
 	})
-}
-
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
