@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net"
 	"testing"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func TestProbeSeesListener(t *testing.T) {
@@ -39,15 +41,12 @@ func TestProbeSeesBoundButNotAccepting(t *testing.T) {
 }
 
 func TestProbeFreePort(t *testing.T) {
-	l, err := net.Listen("tcp", ":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	// Reserved (bound, never listening), not released: a released port
+	// may be taken by anyone before the probe looks.
+	port := testenv.ReservePort(t)
 	r, err := Probe(context.Background(), port)
 	if err != nil || r.InUse {
-		t.Fatalf("released port %d: %+v, %v", port, r, err)
+		t.Fatalf("reserved, free port %d: %+v, %v", port, r, err)
 	}
 }
 
