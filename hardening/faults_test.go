@@ -80,7 +80,7 @@ func TestChildKilledMidSend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	waitForCommand(t, "the send's sleep 1000", "sleep", "1000") // mid-send: the shell runs it
 	if err := syscall.Kill(s.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
