@@ -31,6 +31,7 @@ type Server struct {
 	closed   bool
 	nConns   int
 	nSession int
+	nBadPass int
 	wg       sync.WaitGroup
 }
 
@@ -70,10 +71,14 @@ func (s *Server) serverConfig() *gossh.ServerConfig {
 	// A connection is counted when its authentication succeeds, before the
 	// server tells the client so: once the client's handshake returns, Stats
 	// includes it (counting after NewServerConn returned raced the client).
-	sc.AuthLogCallback = func(_ gossh.ConnMetadata, _ string, err error) {
+	sc.AuthLogCallback = func(_ gossh.ConnMetadata, method string, err error) {
 		if err == nil {
 			s.mu.Lock()
 			s.nConns++
+			s.mu.Unlock()
+		} else if method == "password" {
+			s.mu.Lock()
+			s.nBadPass++
 			s.mu.Unlock()
 		}
 	}
@@ -167,13 +172,15 @@ type Stats struct {
 	Connections int
 	// Sessions counts session channels opened.
 	Sessions int
+	// FailedPasswords counts password attempts refused.
+	FailedPasswords int
 }
 
 // Stats returns the counts so far.
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Stats{Connections: s.nConns, Sessions: s.nSession}
+	return Stats{Connections: s.nConns, Sessions: s.nSession, FailedPasswords: s.nBadPass}
 }
 
 // DropConnections closes every open connection abruptly, as a network
