@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,13 +121,11 @@ func TestRealMCPClientsOverHTTP(t *testing.T) {
 	}
 }
 
+// freeAddr returns a loopback address on a reserved port
+// (testenv.ReservePort) for a server the test starts: no other process
+// can take the port before the server binds it.
 func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(testenv.ReservePort(t)))
 }
 
 // waitNoSurvivors waits until no process carrying this test run's marker
