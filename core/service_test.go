@@ -27,7 +27,7 @@ func newService(t *testing.T, opts core.Options) *core.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := svc.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
@@ -37,7 +37,7 @@ func newService(t *testing.T, opts core.Options) *core.Service {
 }
 
 func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // ControlChar reads the pty's own control characters, not the defaults.
@@ -39,7 +39,7 @@ func TestRelayGetsTheTerminalsInterruptCharacter(t *testing.T) {
 	if _, err := svc.Register(NewExec(ExecOptions{Options: shortOpts(false)})); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	defer func() { _ = svc.Shutdown(ctx) }()
 	owner := core.NewOwner("test")
