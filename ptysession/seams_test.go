@@ -8,6 +8,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -26,7 +27,7 @@ var seams = []seam{
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 			defer cancel()
 			if err := svc.Shutdown(ctx); err != nil {
 				t.Errorf("service shutdown: %v", err)
@@ -40,7 +41,7 @@ var seams = []seam{
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 			defer cancel()
 			if err := reg.Shutdown(ctx); err != nil {
 				t.Errorf("registry shutdown: %v", err)
@@ -61,7 +62,7 @@ func forEachSeam(t *testing.T, opts Options, f func(t *testing.T, s *Sessions)) 
 }
 
 func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -164,7 +165,7 @@ func waitPromptAfter(t *testing.T, s *Sessions, owner *core.Owner, id core.Sessi
 
 // closeAndCheck closes a session and checks its top-level process is gone.
 func closeAndCheck(t *testing.T, s *Sessions, owner *core.Owner, r OpenResult) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	if _, err := s.Close(ctx, owner, r.SessionID); err != nil && core.CodeOf(err) != core.CodeOwnerDisposed {
 		t.Errorf("Close: %v", err)
