@@ -5,13 +5,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// stepCtx bounds one step of a test well below the test's own bound, so
-// that a call waiting for something that never comes fails on its own.
+// stepCtx bounds one step of a test (testenv.HangBound), so that a call
+// waiting for something that never comes fails on its own.
 func stepCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	t.Cleanup(cancel)
 	return ctx
 }

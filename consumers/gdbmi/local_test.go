@@ -5,9 +5,9 @@ import (
 	"errors"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestStartLocal: one call starts the service and gdb; Close ends gdb,
@@ -30,7 +30,7 @@ func TestStartLocal(t *testing.T) {
 	if err != nil || st.Reason != "exited" || st.ExitCode != 7 {
 		t.Fatalf("stop %+v %v", st, err)
 	}
-	cctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	cctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	if err := c.Close(cctx); err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func newService(t testing.TB) *core.Service {
 
 // testCtx bounds one test.
 func testCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -77,7 +77,7 @@ func startGDB(t testing.TB, name string, opts Options) (*Client, *core.Service) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := c.Close(ctx); err != nil {
 			t.Errorf("Close: %v", err)
