@@ -34,7 +34,7 @@ func serveHTTPForTest(t *testing.T, cfg config) string {
 	t.Cleanup(func() {
 		cancel()
 		<-done
-		sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
+		sctx, scancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer scancel()
 		if err := ts.shutdown(sctx); err != nil {
 			t.Errorf("shutdown: %v", err)
@@ -54,7 +54,7 @@ func serveHTTPForTest(t *testing.T, cfg config) string {
 
 func httpClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}, nil)
 }

@@ -36,7 +36,7 @@ func connect(t *testing.T, cfg config) (*mcp.ClientSession, *toolServer) {
 	t.Cleanup(func() {
 		_ = cs.Close()
 		_ = ss.Wait()
-		sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
+		sctx, scancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer scancel()
 		if err := ts.shutdown(sctx); err != nil {
 			t.Errorf("shutdown: %v", err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/internal/browsertest"
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // serveWatchForTest runs serveHTTP on a loopback port and returns the MCP
@@ -40,7 +41,7 @@ func serveWatchForTest(t *testing.T, cfg config) (mcpURL, link string) {
 	t.Cleanup(func() {
 		cancel()
 		<-done
-		sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
+		sctx, scancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer scancel()
 		if err := ts.shutdown(sctx); err != nil {
 			t.Errorf("shutdown: %v", err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // newHubServer serves a hub over a real service with the local backends.
@@ -33,7 +34,7 @@ func newHubServer(t *testing.T, opts Options) (*core.Service, *Hub, *Auth, *http
 	t.Cleanup(func() {
 		h.Close()
 		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := svc.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
@@ -108,7 +109,7 @@ func TestViewersAreBoundedAndCrossOriginRefused(t *testing.T) {
 		t.Fatal(got)
 	}
 	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/watch/ws?id=" + string(s.ID)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	// A page of another origin cannot open the stream, cookie or not.
 	_, resp, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: c, HTTPHeader: http.Header{"Origin": {"http://evil.example"}}})
