@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness/scripted"
 )
 
@@ -44,7 +45,7 @@ func newService(t testing.TB) (*core.Service, *scripted.Backend) {
 
 func send(t testing.TB, svc *core.Service, owner *core.Owner, id core.SessionID, line string, quiet time.Duration) core.SendResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: quiet})
 	if err != nil {
