@@ -146,24 +146,27 @@ figures.signalBytes = bytes(sig);
 assert.equal(sig.structuredContent.delivered, true);
 assert.match(sig.structuredContent.output, /caught-int/);
 
-// bg_launch waits for readiness: a URL, a line, a port.
+// bg_launch waits for readiness: a URL, a line, a port. Each bound is the
+// largest allowed (60 s): a wait returns at its event, and the bound only
+// ends a hang (a job that exits at once was seen reaped after 10 s under
+// load, which the line wait below must report as an exit, not a timeout).
 const url = await call("bg_launch", {
-  command: "sh", args: ["-c", "sleep 0.3; echo serving at http://127.0.0.1:4173/; exec sleep 60"], waitFor: { url: true, timeoutMs: 10000 },
+  command: "sh", args: ["-c", "sleep 0.3; echo serving at http://127.0.0.1:4173/; exec sleep 60"], waitFor: { url: true, timeoutMs: 60000 },
 });
 assert.equal(url.structuredContent.ready.ready, true, JSON.stringify(url.structuredContent.ready));
 assert.equal(url.structuredContent.ready.by, "url");
 assert.ok(url.structuredContent.services.length > 0);
 const line = await call("bg_launch", {
-  command: "sh", args: ["-c", "echo warming up; sleep 0.3; echo READY now; exec sleep 60"], waitFor: { line: "^READY", timeoutMs: 10000 },
+  command: "sh", args: ["-c", "echo warming up; sleep 0.3; echo READY now; exec sleep 60"], waitFor: { line: "^READY", timeoutMs: 60000 },
 });
 assert.equal(line.structuredContent.ready.by, "line");
 assert.equal(line.structuredContent.ready.detail, "READY now");
 const srv = await call("bg_launch", {
-  command: "python3", args: ["-m", "http.server", String(port), "--bind", "127.0.0.1"], waitFor: { port, timeoutMs: 20000 },
+  command: "python3", args: ["-m", "http.server", String(port), "--bind", "127.0.0.1"], waitFor: { port, timeoutMs: 60000 },
 });
 assert.equal(srv.structuredContent.ready.ready, true, JSON.stringify(srv.structuredContent.ready));
 assert.equal(srv.structuredContent.ready.by, "port");
-const never = await call("bg_launch", { command: "sh", args: ["-c", "exit 4"], waitFor: { line: "never", timeoutMs: 5000 } });
+const never = await call("bg_launch", { command: "sh", args: ["-c", "exit 4"], waitFor: { line: "never", timeoutMs: 60000 } });
 assert.equal(never.structuredContent.ready.ready, false);
 assert.equal(never.structuredContent.ready.reason, "exited");
 for (const j of [url, line, srv]) await call("bg_stop", { id: j.structuredContent.id, force: true });
