@@ -42,7 +42,8 @@ func testConcurrentContainers(t *testing.T, b *Backend, d *dockertest.Daemon) {
 	tg := &Target{Image: d.Image, Shell: []string{"/bin/bash", "--norc"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	before := len(sessionContainers(t, d.Client))
+	beforeIDs := sessionContainers(t, d.Client)
+	before := len(beforeIDs)
 	shimsBefore := shimRSS()
 	var m0 runtime.MemStats
 	runtime.GC()
@@ -113,8 +114,21 @@ func testConcurrentContainers(t *testing.T, b *Backend, d *dockertest.Daemon) {
 			t.Fatalf("close %d: %v", i, err)
 		}
 	}
-	if got := len(sessionContainers(t, d.Client)); got != before {
-		t.Fatalf("%d session containers after closing, want %d", got, before)
+	if after := sessionContainers(t, d.Client); len(after) != before {
+		own := map[string]int{}
+		for i, s := range sessions {
+			own[s.(interface{ ContainerID() string }).ContainerID()] = i
+		}
+		var left []string
+		for _, id := range after {
+			if !slices.Contains(beforeIDs, id) {
+				left = append(left, id)
+				if i, ok := own[id]; ok {
+					t.Errorf("container %s is session %d's", short(id), i)
+				}
+			}
+		}
+		t.Fatalf("%d session containers after closing, want %d:%s", len(after), before, describeContainers(t, d, left))
 	}
 	slices.Sort(opens)
 	n := int64(scaleSessions)
