@@ -60,18 +60,25 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 			labels[k] = v
 		}
 		labels[LabelSession] = sp.marker
-		created, err := b.cli.ContainerCreate(ctx, client.ContainerCreateOptions{HostConfig: hc, Config: &container.Config{
+		id, err := b.createContainer(ctx, client.ContainerCreateOptions{HostConfig: hc, Config: &container.Config{
 			Image: t.Image, Cmd: []string{AgentPath, "agent"}, User: t.User, WorkingDir: t.WorkingDir, Env: t.Env, Labels: labels,
 			// StdinOnce: the engine closes the agent's stdin when the
 			// attach connection ends (cut or closed), so the agent ends
 			// everything it started at once instead of when the
 			// protocol's keepalive finds the host gone.
 			OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
-		}})
-		if err != nil {
-			return nil, spawnErr("creating a container from "+t.Image, err)
+		}}, sp.marker)
+		if id == "" {
+			return nil, err
 		}
-		as.containerID, as.created = created.ID, true
+		as.containerID, as.created = id, true
+		if err != nil {
+			// Created after the caller gave up.
+			if cerr := as.teardown(context.WithoutCancel(ctx)); cerr != nil {
+				return nil, &core.CleanupError{Cause: err, Err: cerr}
+			}
+			return nil, err
+		}
 		// Every event of a container created for the session is the
 		// session's: the watch replays all the engine still holds.
 		as.watch = watchSince(ctx, b.cli, as.containerID, "1")

@@ -43,21 +43,28 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 		Tty: true, OpenStdin: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
 		Labels: labels,
 	}
-	created, err := b.cli.ContainerCreate(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: hc})
-	if err != nil {
-		return nil, spawnErr("creating a container from "+t.Image, err)
+	id, err := b.createContainer(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: hc}, sp.marker)
+	if id == "" {
+		return nil, err
 	}
 	s := newSession(b, sp)
-	s.containerID, s.created = created.ID, true
+	s.containerID, s.created = id, true
+	removed := func(cause error) (core.BackendSession, error) {
+		if cerr := s.Close(context.WithoutCancel(ctx)); cerr != nil {
+			return nil, &core.CleanupError{Cause: cause, Err: cerr}
+		}
+		return nil, cause
+	}
+	if err != nil {
+		// Created after the caller gave up.
+		return removed(err)
+	}
 	fail := func(what string, err error) (core.BackendSession, error) {
 		cause := spawnErr(what, err)
 		if ctx.Err() != nil {
 			cause = &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: what, Err: ctx.Err()}
 		}
-		if cerr := s.Close(context.WithoutCancel(ctx)); cerr != nil {
-			return nil, &core.CleanupError{Cause: cause, Err: cerr}
-		}
-		return nil, cause
+		return removed(cause)
 	}
 	hj, err := b.cli.ContainerAttach(ctx, s.containerID, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {

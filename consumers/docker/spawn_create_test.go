@@ -1,0 +1,108 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/api/types/events"
+	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+)
+
+// A spawn whose caller gives up while the engine creates its container
+// leaves no container behind: an engine slow under load creates the
+// container after the client stopped waiting for the answer (dockerd does
+// not abandon a create whose client went away), so only a spawn that
+// still learns the new container's id can remove it. An engine proxy
+// holds the create's answer; the test gives up once the engine has
+// created the container (its create event), then lets the answer pass.
+// Relayed and with the agent inside.
+func TestSpawnGivenUpDuringCreate(t *testing.T) {
+	for _, agent := range []bool{false, true} {
+		name := "relay"
+		if agent {
+			name = "agent"
+		}
+		t.Run(name, func(t *testing.T) {
+			d := dockertest.Shared(t)
+			p := startEngineProxy(t, d)
+			opts := BackendOptions{Host: p.host}
+			if agent {
+				opts.AgentBinary, opts.AgentMount = agentBinary(t), true
+			}
+			b, err := NewBackend(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = b.Close() })
+			marker := fmt.Sprintf("create-given-up-%d-%d", os.Getpid(), time.Now().UnixNano())
+			wctx, wcancel := context.WithTimeout(context.Background(), testenv.HangBound)
+			defer wcancel()
+			// Since: the engine writes the stream's headers before it
+			// subscribes; the replay closes that gap.
+			created := d.Client.Events(wctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
+				Add("type", string(events.ContainerEventType)).Add("event", string(events.ActionCreate)).
+				Add("label", LabelSession+"="+marker)})
+			p.holdAnswers("/containers/create")
+			t.Cleanup(p.releaseAnswers)
+			ctx, giveUp := context.WithCancel(context.Background())
+			defer giveUp()
+			type result struct {
+				s   core.BackendSession
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				s, err := b.Spawn(ctx, core.BackendRequest{Size: core.DefaultSize, Marker: marker,
+					Options: &Target{Image: d.Image, Shell: []string{"/bin/sh"}}})
+				done <- result{s, err}
+			}()
+			select {
+			case <-created.Messages:
+			case err := <-created.Err:
+				t.Fatalf("the engine's events: %v", err)
+			case r := <-done:
+				t.Fatalf("Spawn returned before the engine created its container: %v, %v", r.s, r.err)
+			}
+			giveUp()
+			p.releaseAnswers()
+			var r result
+			select {
+			case r = <-done:
+			case <-wctx.Done():
+				t.Fatal("Spawn did not return after its context ended and the engine answered")
+			}
+			if r.err == nil {
+				_ = r.s.Close(context.Background())
+				t.Fatal("Spawn succeeded with its context ended")
+			}
+			if core.CodeOf(r.err) != core.CodeSpawnFailed || !errors.Is(r.err, context.Canceled) {
+				t.Fatalf("Spawn: %v (code %s); want SPAWN_FAILED matching context.Canceled", r.err, core.CodeOf(r.err))
+			}
+			if left := markedContainers(t, d.Client, marker); len(left) > 0 {
+				t.Fatalf("the given-up spawn left its container behind:%s", describeContainers(t, d, left))
+			}
+		})
+	}
+}
+
+// markedContainers lists the containers whose session label is marker.
+func markedContainers(t testing.TB, cli *client.Client, marker string) []string {
+	t.Helper()
+	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true,
+		Filters: client.Filters{}.Add("label", LabelSession+"="+marker)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range list.Items {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
