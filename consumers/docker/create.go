@@ -27,10 +27,16 @@ const createWait = 2 * time.Minute
 // engine did not answer within createWait, the error is a
 // *core.CleanupError: a container with the marker may appear later.
 func (b *Backend) createContainer(ctx context.Context, opts client.ContainerCreateOptions, marker string) (id string, err error) {
+	return b.createWaiting(ctx, createWait, opts, marker)
+}
+
+// createWaiting is createContainer, waiting up to wait for the engine's
+// answer once ctx has ended.
+func (b *Backend) createWaiting(ctx context.Context, wait time.Duration, opts client.ContainerCreateOptions, marker string) (id string, err error) {
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
-		t := time.NewTimer(createWait)
+		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
 		case <-t.C:
@@ -52,7 +58,7 @@ func (b *Backend) createContainer(ctx context.Context, opts client.ContainerCrea
 		cause := &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: what, Err: ctx.Err()}
 		return "", &core.CleanupError{Cause: cause, Err: fmt.Errorf("docker: the engine did not answer the create within %v after the spawn was given up: "+
 			"a container labelled %s=%s may appear; find it with docker ps -a --filter label=%s=%s and remove it: %w",
-			createWait, LabelSession, marker, LabelSession, marker, err)}
+			wait, LabelSession, marker, LabelSession, marker, err)}
 	default:
 		// The engine refused the create: nothing was created.
 		return "", &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: what, Err: fmt.Errorf("%w (the engine: %w)", ctx.Err(), err)}

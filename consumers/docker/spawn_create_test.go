@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/events"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
@@ -105,4 +107,66 @@ func markedContainers(t testing.TB, cli *client.Client, marker string) []string 
 		ids = append(ids, c.ID)
 	}
 	return ids
+}
+
+// An engine that does not answer a create within the bound after the
+// caller gave up fails the spawn with CLEANUP_FAILED, matching the
+// context's error and naming the label of the container that may still
+// appear (here it does: the engine created it, the proxy holds the
+// answer until the test ends).
+func TestCreateUnansweredAfterGiveUp(t *testing.T) {
+	d := dockertest.Shared(t)
+	p := startEngineProxy(t, d)
+	b, err := NewBackend(BackendOptions{Host: p.host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	marker := fmt.Sprintf("create-unanswered-%d-%d", os.Getpid(), time.Now().UnixNano())
+	wctx, wcancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	defer wcancel()
+	created := d.Client.Events(wctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
+		Add("type", string(events.ContainerEventType)).Add("event", string(events.ActionCreate)).
+		Add("label", LabelSession+"="+marker)})
+	p.holdAnswers("/containers/create")
+	t.Cleanup(func() {
+		p.releaseAnswers()
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+		defer cancel()
+		for _, id := range markedContainers(t, d.Client, marker) {
+			if _, err := d.Client.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true}); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	ctx, giveUp := context.WithCancel(context.Background())
+	defer giveUp()
+	type result struct {
+		id  string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		id, err := b.createWaiting(ctx, time.Second, client.ContainerCreateOptions{Config: &container.Config{
+			Image: d.Image, Cmd: []string{"true"}, Labels: map[string]string{LabelSession: marker}}}, marker)
+		done <- result{id, err}
+	}()
+	select {
+	case <-created.Messages:
+	case err := <-created.Err:
+		t.Fatalf("the engine's events: %v", err)
+	case r := <-done:
+		t.Fatalf("the create returned before the engine created the container: %q, %v", r.id, r.err)
+	}
+	giveUp()
+	var r result
+	select {
+	case r = <-done:
+	case <-wctx.Done():
+		t.Fatal("the create did not return after its bound")
+	}
+	var ce *core.CleanupError
+	if r.id != "" || !errors.As(r.err, &ce) || !errors.Is(r.err, context.Canceled) || !strings.Contains(r.err.Error(), LabelSession+"="+marker) {
+		t.Fatalf("create unanswered after giving up: %q, %v; want no id and CLEANUP_FAILED matching context.Canceled, naming %s=%s", r.id, r.err, LabelSession, marker)
+	}
 }
