@@ -41,7 +41,8 @@ func sessionContainers(t testing.TB, cli *client.Client) []string {
 const testLabel = "io.ptyseam.test"
 
 // labelledContainers lists the containers the backend created with
-// testLabel set to test (any, when test is empty).
+// testLabel set to test (any, when test is empty) that the engine still
+// has (not its stale list entries: staleListEntry).
 func labelledContainers(t testing.TB, cli *client.Client, test string) []string {
 	t.Helper()
 	f := client.Filters{}.Add("label", LabelSession)
@@ -54,7 +55,9 @@ func labelledContainers(t testing.TB, cli *client.Client, test string) []string 
 	}
 	var ids []string
 	for _, c := range list.Items {
-		ids = append(ids, c.ID)
+		if !staleListEntry(t, cli, c.ID) {
+			ids = append(ids, c.ID)
+		}
 	}
 	return ids
 }

@@ -94,7 +94,8 @@ func TestSpawnGivenUpDuringCreate(t *testing.T) {
 	}
 }
 
-// markedContainers lists the containers whose session label is marker.
+// markedContainers lists the containers whose session label is marker
+// that the engine still has (staleListEntry).
 func markedContainers(t testing.TB, cli *client.Client, marker string) []string {
 	t.Helper()
 	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true,
@@ -104,7 +105,9 @@ func markedContainers(t testing.TB, cli *client.Client, marker string) []string 
 	}
 	var ids []string
 	for _, c := range list.Items {
-		ids = append(ids, c.ID)
+		if !staleListEntry(t, cli, c.ID) {
+			ids = append(ids, c.ID)
+		}
 	}
 	return ids
 }
