@@ -37,7 +37,10 @@ var (
 )
 
 // serverBinary builds ptyseam once per test binary into a
-// testharness.BuildDir (removed by Cleanup, which RunMarked runs).
+// testharness.BuildDir (removed by Cleanup, which RunMarked runs). Every
+// test that runs the server or uploads it as an agent shares this one
+// file and only reads it: a link of the command costs several seconds of
+// CPU (tens of seconds of wall time on a loaded machine).
 func serverBinary(t *testing.T) string {
 	t.Helper()
 	serverBinOnce.Do(func() {

@@ -12,7 +12,7 @@ import (
 // bounded by --max-timeout.
 func TestRealMCPClientDeadlines(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "deadlines-client.mjs", bin, t.TempDir())

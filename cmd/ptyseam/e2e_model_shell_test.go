@@ -13,7 +13,7 @@ import (
 // takes "!" literally, runs no pager and reports every line's exit code.
 func TestRealMCPClientModelShell(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "model-shell-client.mjs", bin, t.TempDir())

@@ -16,7 +16,7 @@ import (
 // pty_signal's output, pty_open's size and bg_launch's readiness wait.
 func TestRealMCPClientModelTasks(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	for _, form := range []string{"structured", "text"} {
 		t.Run(form, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

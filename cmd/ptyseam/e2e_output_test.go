@@ -13,7 +13,7 @@ import (
 // client.
 func TestRealMCPClientOutput(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "output-client.mjs", bin, t.TempDir())

@@ -12,7 +12,7 @@ import (
 // eight tools in under 12 KB with their guidance, --tools full every tool.
 func TestRealMCPClientProfiles(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "profiles-client.mjs", bin, t.TempDir())

@@ -27,7 +27,7 @@ import (
 // tool result and no log line (the server logs at debug level).
 func TestRealMCPClientSecret(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	// Checked after the browser's own cleanup (cleanups run last first).
 	t.Cleanup(func() { waitNoSurvivors(t) })
 	browser := browsertest.New(t, 2*time.Minute)

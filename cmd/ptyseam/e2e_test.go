@@ -36,17 +36,6 @@ func requireNode(t *testing.T) (string, string) {
 	return node, dir
 }
 
-// buildBinary builds ptyseam into a temporary folder.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ptyseam")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // runNode runs a client script and returns its last stdout line.
 func runNode(t *testing.T, ctx context.Context, node, dir string, args ...string) string {
 	t.Helper()
@@ -67,7 +56,7 @@ func runNode(t *testing.T, ctx context.Context, node, dir string, args ...string
 
 func TestRealMCPClientOverStdio(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "stdio-client.mjs", bin)
@@ -86,7 +75,7 @@ func TestRealMCPClientOverStdio(t *testing.T) {
 
 func TestRealMCPClientsOverHTTP(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	addr := freeAddr(t)

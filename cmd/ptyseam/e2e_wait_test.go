@@ -15,7 +15,7 @@ import (
 // progress, through the real TypeScript client.
 func TestRealMCPClientWait(t *testing.T) {
 	node, dir := requireNode(t)
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "wait-client.mjs", bin, t.TempDir(), strconv.Itoa(testenv.ReservePort(t)))

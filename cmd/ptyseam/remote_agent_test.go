@@ -21,7 +21,7 @@ import (
 // only reach by silence.
 func TestRemoteHostThroughAgent(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	if err := os.Chmod(filepath.Dir(bin), 0o755); err != nil {
 		t.Fatal(err)
 	}

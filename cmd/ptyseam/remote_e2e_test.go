@@ -62,7 +62,7 @@ func TestRealMCPClientRemoteTarget(t *testing.T) {
 	if err := os.WriteFile(hostsFile, hosts, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bin := buildBinary(t)
+	bin := serverBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	last := runNode(t, ctx, node, dir, "remote-client.mjs", bin, hostsFile, "box-via-ssh-config", srv.User)
