@@ -45,7 +45,9 @@ var privateHome struct {
 // finds its files through the password database, not HOME: give it -F
 // and UserKnownHostsFile.) The go command's own directories (GOCACHE, GOMODCACHE, GOPATH,
 // GOENV, GOTELEMETRYDIR) are pinned first to what `go env` says, so the
-// builds the tests run keep their caches.
+// builds the tests run keep their caches. It also calls
+// [DirectInterpreter], so that python3 starts without a version manager's
+// shim.
 //
 // A TestMain calls it before the tests run (testharness.RunMarked and
 // VerifyTestMain do) and removes the returned HOME at the end.
@@ -88,6 +90,9 @@ func makePrivateHome() (string, error) {
 		if err := os.Setenv(d.name, p); err != nil {
 			return "", err
 		}
+	}
+	if err := DirectInterpreter(); err != nil {
+		return "", err
 	}
 	return home, os.Setenv("HOME", home)
 }
