@@ -4,22 +4,44 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
-// buildServer builds the ptyseam command once for the test.
+var server struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// buildServer builds the ptyseam command once per test binary into a
+// testharness.BuildDir (removed by the Cleanup RunMarked runs): the tests
+// that run it only read the file, and a link costs several seconds of CPU.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ptyseam")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ptyseam/ptyseam/cmd/ptyseam").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	server.once.Do(func() {
+		dir, err := testharness.BuildDir("ptyseam-")
+		if err != nil {
+			server.err = err
+			return
+		}
+		bin := filepath.Join(dir, "ptyseam")
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/ptyseam/ptyseam/cmd/ptyseam").CombinedOutput(); err != nil {
+			server.err = fmt.Errorf("build: %v\n%s", err, out)
+			return
+		}
+		server.bin = bin
+	})
+	if server.err != nil {
+		t.Fatal(server.err)
 	}
-	return bin
+	return server.bin
 }
 
 // TestOrphansAfterMCPDisconnect opens sessions whose programs try to
