@@ -49,6 +49,13 @@ func labelledContainers(t testing.TB, cli *client.Client, test string) []string 
 	if test != "" {
 		f = f.Add("label", testLabel+"="+test)
 	}
+	return liveContainers(t, cli, f)
+}
+
+// liveContainers lists the containers matching f that the engine still
+// has (not its stale list entries: staleListEntry).
+func liveContainers(t testing.TB, cli *client.Client, f client.Filters) []string {
+	t.Helper()
 	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true, Filters: f})
 	if err != nil {
 		t.Fatal(err)

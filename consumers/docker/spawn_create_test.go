@@ -44,14 +44,7 @@ func TestSpawnGivenUpDuringCreate(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = b.Close() })
 			marker := fmt.Sprintf("create-given-up-%d-%d", os.Getpid(), time.Now().UnixNano())
-			wctx, wcancel := context.WithTimeout(context.Background(), testenv.HangBound)
-			defer wcancel()
-			// Since: the engine writes the stream's headers before it
-			// subscribes; the replay closes that gap.
-			created := d.Client.Events(wctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
-				Add("type", string(events.ContainerEventType)).Add("event", string(events.ActionCreate)).
-				Add("label", LabelSession+"="+marker)})
-			p.holdAnswers("/containers/create")
+			wctx, created := holdCreates(t, d, p, marker)
 			t.Cleanup(p.releaseAnswers)
 			ctx, giveUp := context.WithCancel(context.Background())
 			defer giveUp()
@@ -94,22 +87,27 @@ func TestSpawnGivenUpDuringCreate(t *testing.T) {
 	}
 }
 
+// holdCreates has the engine proxy p hold the answers to container
+// creates, and returns the engine's events of the creation of a container
+// labelled with marker and the context bounding the test's waits (ended
+// at the test's end). The watch replays the events the engine holds
+// (Since): it writes the stream's headers before it subscribes.
+func holdCreates(t *testing.T, d *dockertest.Daemon, p *engineProxy, marker string) (context.Context, client.EventsResult) {
+	t.Helper()
+	wctx, wcancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	t.Cleanup(wcancel)
+	created := d.Client.Events(wctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
+		Add("type", string(events.ContainerEventType)).Add("event", string(events.ActionCreate)).
+		Add("label", LabelSession+"="+marker)})
+	p.holdAnswers("/containers/create")
+	return wctx, created
+}
+
 // markedContainers lists the containers whose session label is marker
 // that the engine still has (staleListEntry).
 func markedContainers(t testing.TB, cli *client.Client, marker string) []string {
 	t.Helper()
-	list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true,
-		Filters: client.Filters{}.Add("label", LabelSession+"="+marker)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, c := range list.Items {
-		if !staleListEntry(t, cli, c.ID) {
-			ids = append(ids, c.ID)
-		}
-	}
-	return ids
+	return liveContainers(t, cli, client.Filters{}.Add("label", LabelSession+"="+marker))
 }
 
 // An engine that does not answer a create within the bound after the
@@ -126,12 +124,7 @@ func TestCreateUnansweredAfterGiveUp(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = b.Close() })
 	marker := fmt.Sprintf("create-unanswered-%d-%d", os.Getpid(), time.Now().UnixNano())
-	wctx, wcancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer wcancel()
-	created := d.Client.Events(wctx, client.EventsListOptions{Since: "1", Filters: client.Filters{}.
-		Add("type", string(events.ContainerEventType)).Add("event", string(events.ActionCreate)).
-		Add("label", LabelSession+"="+marker)})
-	p.holdAnswers("/containers/create")
+	wctx, created := holdCreates(t, d, p, marker)
 	t.Cleanup(func() {
 		p.releaseAnswers()
 		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
