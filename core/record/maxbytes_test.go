@@ -1,4 +1,4 @@
-package record_test
+package record
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
-	"github.com/ptyseam/ptyseam/core/record"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
@@ -19,7 +18,7 @@ import (
 func TestRecordingStopsAtItsSizeLimitWithAMarker(t *testing.T) {
 	const limit = 256 << 10
 	dir := t.TempDir()
-	rec, err := record.New(record.Options{Dir: filepath.Join(dir, "rec"), All: true, MaxBytes: limit})
+	rec, err := New(Options{Dir: filepath.Join(dir, "rec"), All: true, MaxBytes: limit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,17 +32,7 @@ func TestRecordingStopsAtItsSizeLimitWithAMarker(t *testing.T) {
 		_ = svc.Shutdown(ctx)
 		rec.Close()
 	}()
-	line := append(bytes.Repeat([]byte("0123456789abcdef"), 5), "\r\n"...)
-	out := bytes.Repeat(line, (4<<20)/len(line))
-	file := filepath.Join(dir, "out.txt")
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	owner := core.NewOwner("model")
-	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: []string{"cat", file}, NoInitialWait: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, owner, printed := spawnCat(t, ctx, svc, dir, 4<<20)
 	if err := rec.Wait(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -54,20 +43,12 @@ func TestRecordingStopsAtItsSizeLimitWithAMarker(t *testing.T) {
 	if fi.Size() > limit {
 		t.Fatalf("the recording holds %d bytes, want at most %d", fi.Size(), limit)
 	}
-	_, evs := readAll(t, rec.Path(s.ID))
-	var got strings.Builder
-	for _, ev := range evs {
-		if ev.Code == "o" {
-			got.WriteString(ev.Data)
-		}
-	}
-	last := evs[len(evs)-1]
+	got, last := recordedOutput(t, rec.Path(s.ID))
 	if last.Code != "m" || !strings.Contains(last.Data, "size limit") {
 		t.Fatalf("the recording ends with %+v, want the size limit's marker", last)
 	}
-	printed := bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
-	if got.Len() == 0 || !bytes.HasPrefix(printed, []byte(got.String())) {
-		t.Fatalf("recorded %d bytes: want a prefix of the output", got.Len())
+	if len(got) == 0 || !bytes.HasPrefix(printed, []byte(got)) {
+		t.Fatalf("recorded %d bytes: want a prefix of the output", len(got))
 	}
 	if _, err := svc.Wait(ctx, owner, s.ID); err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -49,17 +47,7 @@ func TestSlowDiskNeverBlocksTheSessionAndStopsTheRecordingWithAMarker(t *testing
 	}()
 
 	// More output than a tap holds for a reader that does not read.
-	line := append(bytes.Repeat([]byte("0123456789abcdef"), 5), "\r\n"...)
-	out := bytes.Repeat(line, (core.DefaultTapLimit+8<<20)/len(line))
-	file := filepath.Join(dir, "out.txt")
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	owner := core.NewOwner("model")
-	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: []string{"cat", file}, NoInitialWait: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, owner, printed := spawnCat(t, ctx, svc, dir, core.DefaultTapLimit+8<<20)
 	if _, err := svc.Wait(ctx, owner, s.ID); err != nil { // while the disk is stalled
 		t.Fatalf("the session's output did not reach its end while the recording was stalled: %v", err)
 	}
@@ -67,36 +55,12 @@ func TestSlowDiskNeverBlocksTheSessionAndStopsTheRecordingWithAMarker(t *testing
 	if err := rec.Wait(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(rec.Path(s.ID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got strings.Builder
-	var last Event
-	for {
-		ev, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Code == "o" {
-			got.WriteString(ev.Data)
-		}
-		last = ev
-	}
+	got, last := recordedOutput(t, rec.Path(s.ID))
 	if last.Code != "m" || !strings.Contains(last.Data, "fell too far behind") {
 		t.Fatalf("the recording ends with %+v, want the marker of lost output", last)
 	}
-	printed := bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n")) // the terminal's onlcr
-	n := got.Len()
-	if n == 0 || n >= len(printed) || !bytes.HasPrefix(printed, []byte(got.String())) {
+	n := len(got)
+	if n == 0 || n >= len(printed) || !bytes.HasPrefix(printed, []byte(got)) {
 		t.Fatalf("recorded %d bytes of %d: want a prefix of the output, not all of it", n, len(printed))
 	}
 }
