@@ -116,13 +116,7 @@ func markedContainers(t testing.TB, cli *client.Client, marker string) []string 
 // appear (here it does: the engine created it, the proxy holds the
 // answer until the test ends).
 func TestCreateUnansweredAfterGiveUp(t *testing.T) {
-	d := dockertest.Shared(t)
-	p := startEngineProxy(t, d)
-	b, err := NewBackend(BackendOptions{Host: p.host})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
+	b, p, d := proxiedBackend(t)
 	marker := fmt.Sprintf("create-unanswered-%d-%d", os.Getpid(), time.Now().UnixNano())
 	wctx, created := holdCreates(t, d, p, marker)
 	t.Cleanup(func() {
