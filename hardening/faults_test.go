@@ -48,7 +48,7 @@ func TestCleanupFailureIsTypedAndRetried(t *testing.T) {
 	if _, err := svc.Register(flakyCleanup{localpty.NewExec(localpty.ExecOptions{})}); err != nil {
 		t.Fatal(err)
 	}
-	ctx := testCtx(t, time.Minute)
+	ctx := testCtx(t, testenv.HangBound)
 	owner := core.NewOwner("faults")
 	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "flaky", Command: []string{"sleep", "1000"}, NoInitialWait: true})
 	if err != nil {
@@ -70,7 +70,7 @@ func TestCleanupFailureIsTypedAndRetried(t *testing.T) {
 
 func TestChildKilledMidSend(t *testing.T) {
 	svc := newService(t, core.Options{})
-	ctx := testCtx(t, time.Minute)
+	ctx := testCtx(t, testenv.HangBound)
 	owner := core.NewOwner("faults")
 	s, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: "shell"})
 	if err != nil {

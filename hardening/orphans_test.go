@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // tortures are programs that try hard to outlive their session.
@@ -74,7 +75,7 @@ func TestOrphans(t *testing.T) {
 	for round := range n {
 		method := methods[round%len(methods)]
 		cgroup := (round/len(methods))%2 == 0
-		ctx := testCtx(t, time.Minute)
+		ctx := testCtx(t, testenv.HangBound)
 		svc := newTortureService(t, cgroup)
 		owner := core.NewOwner(fmt.Sprint("round-", round))
 		ids := spawnTortures(t, ctx, svc, owner)

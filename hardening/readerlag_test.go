@@ -60,7 +60,7 @@ func TestSendWaitsForOutputStillInTheReader(t *testing.T) {
 	if _, err := svc.Register(laggingReader{localpty.NewExec(localpty.ExecOptions{})}); err != nil {
 		t.Fatal(err)
 	}
-	ctx := testCtx(t, time.Minute)
+	ctx := testCtx(t, testenv.HangBound)
 	owner := core.NewOwner("reader-lag")
 	s := spawnSession(t, ctx, svc, owner, core.SpawnRequest{Type: "lagging",
 		Command: []string{"python3", "-c", `print("READY", flush=True)

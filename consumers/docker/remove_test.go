@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -50,7 +51,7 @@ func TestRemoveAgainEndsWithItsContext(t *testing.T) {
 	case err := <-done:
 		require.ErrorIs(t, err, errFilesBusy)
 		require.Equal(t, 1, calls)
-	case <-time.After(time.Minute):
+	case <-time.After(testenv.HangBound):
 		t.Fatal("removeAgain did not return after its context ended")
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/openssh"
@@ -112,7 +111,7 @@ func TestLoginFailures(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	svc, logs := newService(t)
 	owner := core.NewOwner("test")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 

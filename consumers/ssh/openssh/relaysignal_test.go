@@ -11,6 +11,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/openssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // send sends line and waits for it to settle.
@@ -45,7 +46,7 @@ func TestLoginRelaySignals(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	svc, _ := newService(t)
 	owner := core.NewOwner("test")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 	if err := srv.WriteKnownHosts(kh); err != nil {
