@@ -5,7 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // ptyseamBinary builds cmd/ptyseam once per benchmark binary (removed by
@@ -78,12 +79,9 @@ func (t bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // connects the streamable HTTP client to it.
 func connectHTTP(b *testing.B) *mcp.ClientSession {
 	b.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
+	// A reserved port: one picked free and released could be taken by
+	// another process before the server binds it.
+	addr := fmt.Sprintf("127.0.0.1:%d", testenv.ReservePort(b))
 	var raw [24]byte
 	_, _ = rand.Read(raw[:])
 	token := hex.EncodeToString(raw[:])
