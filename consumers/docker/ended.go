@@ -21,7 +21,10 @@ func engineSaysEnded(err error) bool {
 		return true // no such container, no such exec
 	}
 	msg := err.Error()
-	return strings.Contains(msg, "is not running") || strings.Contains(msg, "stopped container")
+	return strings.Contains(msg, "is not running") || strings.Contains(msg, "stopped container") ||
+		// An exec whose process ended and was reaped by the runtime
+		// (its resize, under load, after the runtime deleted it).
+		strings.Contains(msg, "deleted process")
 }
 
 // callFailed is the error of a call on the program (op names the
