@@ -62,6 +62,10 @@ func New(t testing.TB, timeout time.Duration) context.Context {
 	opts = append(opts,
 		chromedp.ExecPath(path),
 		chromedp.UserDataDir(t.TempDir()),
+		// Chromium makes a folder for its single-instance socket in the
+		// temporary folder and removes it only on a clean exit: a browser
+		// killed at the test's end would leave one in /tmp each time.
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(1400, 900),
 		chromedp.NoSandbox, // tests run as root in CI
 		chromedp.Flag("disable-dev-shm-usage", true),
