@@ -9,6 +9,7 @@ import (
 
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -144,5 +145,63 @@ func endProgram(t *testing.T, ctx context.Context, ss *session) {
 	case <-ss.relay.OutputDone():
 	case <-ctx.Done():
 		t.Fatal("the attach stream did not end after the program exited")
+	}
+}
+
+// A call on an ended program that the engine refuses in words no engine
+// has used yet (engineSaysEnded does not know them) is still the typed
+// SESSION_EXITED error once the engine's inspection says the program no
+// longer runs: the words of dockerd and its runtime change between
+// versions ("cannot resize a deleted process" was new in a loaded run).
+// The engine proxy holds the answers that would tell the session of the
+// exit until the inspection of the call's failure has been answered.
+func TestCallRefusedInNewWordsAfterExit(t *testing.T) {
+	b, p, d := proxiedBackend(t)
+	for _, exec := range []bool{false, true} {
+		name := "new container"
+		if exec {
+			name = "exec"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+			defer cancel()
+			tg := &Target{Image: d.Image}
+			if exec {
+				tg, _ = bashTarget(t, d, true)
+			}
+			ss := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
+				Marker: "new-words", Options: tg})
+			held := "/events"
+			if exec {
+				held = "/exec/" + ss.execID + "/json"
+			}
+			p.holdAnswers(held)
+			defer p.releaseAnswers()
+			endProgram(t, ctx, ss)
+			if ss.isExited() {
+				t.Fatal("the session learnt the exit while the proxy held the answers that tell it")
+			}
+			// The call's inspection has been answered (a container's), or
+			// is held beside the session's own (an exec's).
+			answered := p.answeredToAny("/containers/" + ss.containerID + "/json")
+			if exec {
+				answered = p.heldAtOnce(2)
+			}
+			res := make(chan error, 1)
+			go func() {
+				res <- ss.callFailed(ctx, "docker resize", errors.New("Error response from daemon: the process is no more: unknown"))
+			}()
+			var err error
+			select {
+			case err = <-res: // without asking the engine: wrong at once
+			case <-answered:
+				if _, err := d.Client.Ping(ctx, client.PingOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				p.releaseAnswers()
+				err = <-res
+			}
+			testharness.WantEnded(t, ctx, ss, err, "docker resize", 3)
+		})
 	}
 }

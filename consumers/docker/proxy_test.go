@@ -33,6 +33,8 @@ type engineProxy struct {
 	// waits for
 	answeredAny []*answerWatch
 	asked       []*answerWatch // requests whose sending someone waits for
+	waiting     int            // answers held now
+	heldWatches []heldWatch    // someone waits for this many answers held at once
 	closed      chan struct{}  // the proxy is shutting down
 	wg          sync.WaitGroup
 }
@@ -44,6 +46,12 @@ type answerWatch struct {
 	match []byte
 	done  chan struct{}
 	once  sync.Once
+}
+
+// heldWatch is closed once n answers are held at the same time.
+type heldWatch struct {
+	n    int
+	done chan struct{}
 }
 
 // proxiedBackend returns a backend that reaches the shared test daemon
@@ -264,10 +272,40 @@ func (p *engineProxy) waitAnswer(req []byte) {
 	if !bytes.Contains(line, match) {
 		return
 	}
+	p.mu.Lock()
+	p.waiting++
+	watches := p.heldWatches[:0]
+	for _, w := range p.heldWatches {
+		if p.waiting >= w.n {
+			close(w.done)
+			continue
+		}
+		watches = append(watches, w)
+	}
+	p.heldWatches = watches
+	p.mu.Unlock()
 	select {
 	case <-held:
 	case <-p.closed:
 	}
+	p.mu.Lock()
+	p.waiting--
+	p.mu.Unlock()
+}
+
+// heldAtOnce returns a channel closed once n answers that holdAnswers
+// holds are waiting at the same time (a second request while the first
+// one's answer is held).
+func (p *engineProxy) heldAtOnce(n int) <-chan struct{} {
+	w := heldWatch{n: n, done: make(chan struct{})}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.waiting >= n {
+		close(w.done)
+	} else {
+		p.heldWatches = append(p.heldWatches, w)
+	}
+	return w.done
 }
 
 // answeredTo returns a channel closed once the engine has answered a
