@@ -164,9 +164,16 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 // new line (a prompt redrawn in place, as readline does on SIGWINCH, is not
 // a command finishing), with nothing after it, admitted by the send's gate
 // (printed after the shell read the send's last line), and the shell in
-// the foreground.
+// the foreground. A shell whose command-end markers count its input lines
+// tells a redraw apart by itself (a redraw prints no new command-end
+// marker): its prompt after a new command-end marker settles on the line
+// it was on, after output without a newline or an answer typed with echo
+// off (read -s -p).
 func (sess *session) promptSettled(p *settleParams, marks scrollback.Marks, total int64) (settleOutcome, bool) {
-	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 || total <= p.total0 {
+	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 {
+		return settleOutcome{}, false
+	}
+	if total <= p.total0 && !(marks.InputLineValid && marks.CommandEnds > p.marks0.CommandEnds) {
 		return settleOutcome{}, false
 	}
 	if !p.gate.admits(marks, p.marks0) {

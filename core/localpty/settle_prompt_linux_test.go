@@ -216,3 +216,28 @@ func TestPromptAfterProgramsAndEmptyLines(t *testing.T) {
 	res = sendWait(t, svc, owner, info.ID, "true")
 	wantPrompt(t, "true", res)
 }
+
+// TestPromptOnTheLineOfAHiddenAnswer: a prompt the shell prints on the
+// line it was on, because the send's input was not echoed and the program
+// printed no newline (read -s -p, a password prompt), still ends the
+// command: the send settles on it with the exit status, not as a read.
+func TestPromptOnTheLineOfAHiddenAnswer(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, "read -s -p 'Password: ' pw")
+	if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "Password: ") {
+		t.Fatalf("read -s -p: %s %q, want stdin_read after the prompt", res.WaitReason, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, "hunter2")
+	wantPrompt(t, "the hidden answer", res)
+	if res.ExitCode == nil || *res.ExitCode != 0 {
+		t.Fatalf("the hidden answer: exit code %v, want 0", res.ExitCode)
+	}
+	if strings.Contains(res.Delta, "hunter2") {
+		t.Fatalf("the hidden answer was echoed: %q", res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, "printf no-newline; (exit 3)")
+	wantPrompt(t, "output without a newline", res, "no-newline")
+	if res.ExitCode == nil || *res.ExitCode != 3 {
+		t.Fatalf("output without a newline: exit code %v, want 3", res.ExitCode)
+	}
+}
