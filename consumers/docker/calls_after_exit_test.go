@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/testharness"
@@ -36,12 +37,7 @@ func TestCallsAfterExitBeforeTheSessionKnows(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				tg := &Target{Image: d.Image}
-				if exec {
-					tg, _ = bashTarget(t, d, true)
-				}
-				ss := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
-					Marker: "calls-after-exit", Options: tg})
+				ss := spawnEndsOnALine(t, ctx, b, d, exec, "calls-after-exit")
 				s := core.BackendSession(ss)
 				held, op, asked := "/containers/"+ss.containerID+"/events", "docker resize", "/containers/"+ss.containerID+"/resize"
 				if exec {
@@ -99,8 +95,7 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 	b, p, d := proxiedBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ss := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
-		Marker: "signal-given-up", Options: &Target{Image: d.Image}})
+	ss := spawnEndsOnALine(t, ctx, b, d, false, "signal-given-up")
 	s := core.BackendSession(ss)
 	t.Cleanup(p.releaseAnswers) // before the session's Close
 	p.holdAnswers("/events")
@@ -134,6 +129,18 @@ func TestSignalGivenUpBeforeTheSessionKnows(t *testing.T) {
 	}
 }
 
+// spawnEndsOnALine spawns sh -c "read x; exit 3" (endProgram ends it) in
+// a new container, or as an exec in a running one.
+func spawnEndsOnALine(t *testing.T, ctx context.Context, b *Backend, d *dockertest.Daemon, exec bool, marker string) *session {
+	t.Helper()
+	tg := &Target{Image: d.Image}
+	if exec {
+		tg, _ = bashTarget(t, d, true)
+	}
+	return spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
+		Marker: marker, Options: tg})
+}
+
 // endProgram lets the test's program (sh -c "read x; exit 3") end and
 // waits for its attach stream to end.
 func endProgram(t *testing.T, ctx context.Context, ss *session) {
@@ -165,12 +172,7 @@ func TestCallRefusedInNewWordsAfterExit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 			defer cancel()
-			tg := &Target{Image: d.Image}
-			if exec {
-				tg, _ = bashTarget(t, d, true)
-			}
-			ss := spawnDrained(t, ctx, b, core.BackendRequest{Command: []string{"sh", "-c", "read x; exit 3"}, Size: core.DefaultSize,
-				Marker: "new-words", Options: tg})
+			ss := spawnEndsOnALine(t, ctx, b, d, exec, "new-words")
 			held := "/events"
 			if exec {
 				held = "/exec/" + ss.execID + "/json"
