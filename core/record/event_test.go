@@ -35,3 +35,37 @@ func firstDiff(a, b string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// Output that reaches the size limit in one event (a large batch, as a
+// loaded machine gathers) is recorded up to the limit, cut before a
+// character, then the limit's marker: the recording is not left with the
+// marker alone.
+func TestEventPastTheLimitRecordsWhatFits(t *testing.T) {
+	const limit = 64 << 10
+	var file bytes.Buffer
+	x := &rec{w: &file, start: time.Now(), max: limit}
+	data := strings.Repeat("é-line\r\n", maxEvent/16)
+	x.text([]byte(data), x.start)
+	if x.flush(); x.err != nil {
+		t.Fatal(x.err)
+	}
+	if file.Len() > limit {
+		t.Fatalf("the recording holds %d bytes, want at most %d", file.Len(), limit)
+	}
+	lines := strings.Split(strings.TrimSuffix(file.String(), "\n"), "\n")
+	var got strings.Builder
+	for _, l := range lines[:len(lines)-1] {
+		var ev []any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := ev[2].(string)
+		got.WriteString(s)
+	}
+	if !strings.Contains(lines[len(lines)-1], "size limit") {
+		t.Fatalf("the recording ends with %q, want the size limit's marker", lines[len(lines)-1])
+	}
+	if got.Len() < limit/8 || !strings.HasPrefix(data, got.String()) {
+		t.Fatalf("recorded %d bytes before the marker, want a prefix of the output of at least %d", got.Len(), limit/8)
+	}
+}

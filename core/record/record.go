@@ -515,14 +515,33 @@ const (
 	writeBytes  = 256 << 10
 )
 
+// eventBytes bounds what an event line adds beyond its escaped data
+// (time, code, brackets), and stopBytes the size limit's marker line.
+const (
+	eventBytes = 64
+	stopBytes  = 128
+)
+
 // event writes one event line, its data head then data, its time never
 // before the previous one's. A recording stops (with a marker) before an
-// event that could take it past its size bound.
+// event that could take it past its size bound (each byte escapes to six
+// at most), keeping the part of the event's data that surely fits, cut
+// before a character: one large batch of output does not leave the
+// recording with the marker alone.
 func (x *rec) event(at time.Time, code string, head, data []byte) {
 	if x.full || x.err != nil {
 		return
 	}
-	if x.written+int64(len(x.out)+6*(len(head)+len(data))+64) > x.max {
+	room := x.max - x.written - int64(len(x.out)) - eventBytes - stopBytes
+	if int64(6*(len(head)+len(data))) > room {
+		if n := int(room/6) - len(head); n > 0 && len(data) > 0 {
+			for n > 0 && !utf8.RuneStart(data[n]) {
+				n--
+			}
+			if n > 0 {
+				x.event(at, code, head, data[:n])
+			}
+		}
 		x.stop("recording stopped: the file reached its size limit")
 		return
 	}
