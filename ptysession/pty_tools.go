@@ -2,6 +2,7 @@ package ptysession
 
 import (
 	"context"
+	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -57,7 +58,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Title: "Type into a terminal session",
 				Description: "Type data into a session and wait until it settles: the shell command finished (waitReason prompt), " +
 					"the program waits for input (stdin_read), output went quiet (inferred_idle; it may still be working), " +
-					"the deadline passed (timeout) or the session exited. submit (default true) presses Enter after data; " +
+					"the deadline passed (timeout) or the session exited. submit (default true) presses Enter after data (once: a newline ending data is that Enter); " +
 					"submit false sends data byte-exact, for example \"\\u0003\" (Ctrl-C) or an answer without Enter. " +
 					"Returns delta (the output since the write), status (running, or exited with its code) and waitReason. " +
 					sendLimits +
@@ -169,13 +170,33 @@ func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, a openArgs, 
 
 func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 	timeout, quiet := a.durations()
+	noSubmit := a.Submit != nil && !*a.Submit
+	data := a.Data
+	if !noSubmit {
+		data = lineWithoutEnter(data)
+	}
 	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
-		SendRequest: core.SendRequest{Data: a.Data, NoSubmit: a.Submit != nil && !*a.Submit, Timeout: timeout, QuietWindow: quiet},
+		SendRequest: core.SendRequest{Data: data, NoSubmit: noSubmit, Timeout: timeout, QuietWindow: quiet},
 		Progress: func(d core.OutputDelta) {
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},
 	})
 	return ptyResult(r, err, renderSend)
+}
+
+// lineWithoutEnter is the data of a pty_send with submit on: a line end
+// at its end ("\n", "\r" or "\r\n", as a model used to bg_send writes
+// one) is the Enter that submit presses, so it is taken off and the
+// terminal's Enter key follows once, never a second Enter typed ahead
+// that a program's next read would take as an empty answer.
+func lineWithoutEnter(data string) string {
+	if s, ok := strings.CutSuffix(data, "\r\n"); ok {
+		return s
+	}
+	if s, ok := strings.CutSuffix(data, "\n"); ok {
+		return s
+	}
+	return strings.TrimSuffix(data, "\r")
 }
 
 func (s *Sessions) tailTool(ctx context.Context, owner *core.Owner, a tailArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {

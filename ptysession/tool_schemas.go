@@ -31,7 +31,7 @@ type idArgs struct {
 type sendArgs struct {
 	idArgs
 	Data   string `json:"data" jsonschema:"Text to type. Control characters are sent as is (\"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D)."`
-	Submit *bool  `json:"submit,omitempty" jsonschema:"Press Enter after data (default true). false sends data byte-exact."`
+	Submit *bool  `json:"submit,omitempty" jsonschema:"Press Enter after data (default true; a newline ending data is that Enter). false sends data byte-exact."`
 	deadlineArgs
 }
 
