@@ -145,6 +145,7 @@ type SendResult struct {
 	// Cut lists the line ranges left out of Delta when the ptysession
 	// facade cut it keeping error lines (ptysession.CutKeepErrors): Delta
 	// then holds a marker line in place of each; page them by line number.
+	// Lines the session no longer retained count in Skipped only.
 	Cut []LineRange `json:"cut,omitempty"`
 	// ExitCode is the exit code the shell reported for the command (from
 	// its OSC 133;D marker) when the send settled on a prompt, else nil.

@@ -205,8 +205,11 @@ func splitCutLines(text string) []cutLine {
 // nextKeepingErrors advances cur like cur.Next(read, maxLines, maxBytes)
 // but cuts with [CutLines]: it reads everything pending, keeps its head,
 // its tail and the error-looking lines between within the bounds, and
-// returns the ranges left out (lines no longer retained first). Where
-// CutLines declines, it cuts as Next does (the newest part).
+// returns the ranges left out, each with its marker line in the text and
+// still retained for a read by line number. Pending lines the session no
+// longer retains (its scrollback keeps the newest) are counted in the
+// delta's Skipped only: no read can page them. Where CutLines declines,
+// it cuts as Next does (the newest part).
 func nextKeepingErrors(cur *core.Cursor, read func(core.PageRequest) (core.PageResult, error), maxLines, maxBytes int) (core.OutputDelta, []LineRange, error) {
 	var pg core.PageResult
 	capture := func(r core.PageRequest) (core.PageResult, error) {
@@ -226,20 +229,17 @@ func nextKeepingErrors(cur *core.Cursor, read func(core.PageRequest) (core.PageR
 		return d, nil, err
 	}
 	*cur = try
-	var ranges []LineRange
-	if d.Skipped > 0 { // no longer retained: before the page
-		ranges = append(ranges, LineRange{From: pg.Start - d.Skipped, To: pg.Start - 1})
-	}
 	if len(c.Ranges) > 0 {
-		ranges = append(ranges, c.Ranges...)
 		d.Text, d.Truncated, d.Skipped = c.Text, true, d.Skipped+c.Lines
 	}
-	return d, ranges, nil
+	return d, c.Ranges, nil
 }
 
 // cutNote is the part of a result's summary line that says what was cut:
-// the ranges, or what (older output) when no ranges are known.
-func cutNote(cut []LineRange, what string) string {
+// the ranges, or what (older output) when no ranges are known. skipped
+// counts every line left out (-1: unknown); those beyond the ranges were
+// no longer retained, and no read pages them.
+func cutNote(cut []LineRange, skipped int64, what string) string {
 	if len(cut) == 0 {
 		return "; " + what
 	}
@@ -257,6 +257,10 @@ func cutNote(cut []LineRange, what string) string {
 		} else if i == 8 {
 			b.WriteString(", ...")
 		}
+	}
+	if gone := skipped - n; skipped >= 0 && gone > 0 {
+		return fmt.Sprintf("; the oldest %s are gone (the session keeps only its newest lines) and %d cut (lines %s; pty_read pages them); "+
+			"the oldest kept lines, error lines and newest lines returned", plural(int(gone), "line"), n, b.String()[2:])
 	}
 	return fmt.Sprintf("; %s cut (lines %s; pty_read pages them); first lines, error lines and newest lines kept", plural(int(n), "line"), b.String()[2:])
 }

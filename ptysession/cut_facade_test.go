@@ -1,6 +1,7 @@
 package ptysession
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,7 +17,9 @@ func TestSendCutKeepsErrorLines(t *testing.T) {
 		waitPrompt(t, s, owner, r.SessionID)
 		res := shellSend(t, s, owner, r.SessionID,
 			"seq -f 'step %g' 1 999; echo 'main.go:12:5: undefined: frob'; seq -f 'step %g' 1001 2000")
-		checkCutDelta(t, s, owner, r.SessionID, res.Delta, res.Truncated, res.Skipped, res.Cut, 4096)
+		if gone := checkCutDelta(t, s, owner, r.SessionID, res.Delta, res.Truncated, res.Skipped, res.Cut, 4096); gone != 0 {
+			t.Fatalf("%d lines counted as no longer retained, of 2,001", gone)
+		}
 		if !strings.Contains(res.Delta, "step 2000\n") || !strings.Contains(res.Delta, "\nmain.go:12:5: undefined: frob\n") {
 			t.Fatalf("delta lost the error or the newest lines:\n%s", res.Delta)
 		}
@@ -43,14 +46,44 @@ func TestTailCutKeepsErrorLines(t *testing.T) {
 		if tr.Lines > 40 || !strings.Contains(tr.Text, "\nFAIL: TestParse\n") || !strings.Contains(tr.Text, "600\n") {
 			t.Fatalf("tail of 40 lines (%d) lost the failure or the newest lines:\n%s", tr.Lines, tr.Text)
 		}
-		checkCutDelta(t, s, owner, r.SessionID, tr.Text, tr.Truncated, tr.Skipped, tr.Cut, core.DefaultMaxOutputBytes)
+		if gone := checkCutDelta(t, s, owner, r.SessionID, tr.Text, tr.Truncated, tr.Skipped, tr.Cut, core.DefaultMaxOutputBytes); gone != 0 {
+			t.Fatalf("%d lines counted as no longer retained, of 600", gone)
+		}
+	})
+}
+
+// A send whose output outgrows the session's scrollback (10,000 lines)
+// says that the oldest lines are gone, and lists as cut only the ranges
+// its text marks and pty_read can page.
+func TestSendPastTheScrollbackSaysTheOldestAreGone(t *testing.T) {
+	forEachSeam(t, Options{Cut: CutKeepErrors, MaxResultBytes: 4096}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res := shellSend(t, s, owner, r.SessionID, "seq -f 'step %g' 1 12000")
+		gone := checkCutDelta(t, s, owner, r.SessionID, res.Delta, res.Truncated, res.Skipped, res.Cut, 4096)
+		if gone < 2000 {
+			t.Fatalf("%d lines counted as gone, want at least 2000 of 12,000 past a 10,000-line scrollback", gone)
+		}
+		summary := strings.SplitN(renderSend(res), "\n", 2)[0]
+		if !strings.Contains(summary, fmt.Sprintf("the oldest %d lines are gone", gone)) || !strings.Contains(res.Delta, "step 12000\n") {
+			t.Fatalf("summary %q, delta ending %q", summary, res.Delta[max(0, len(res.Delta)-40):])
+		}
+		pg, err := s.Read(testCtx(t), owner, r.SessionID, ReadRequest{Start: 0, Count: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := renderRead(pg); pg.Lines != 0 || !strings.Contains(text, fmt.Sprintf("start at %d for the oldest", pg.First)) {
+			t.Fatalf("read of lines gone: %q", text)
+		}
 	})
 }
 
 // checkCutDelta checks a cut result against the session's scrollback:
-// every range left out has its marker, holds no error line, and the
-// skipped count is their sum.
-func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, text string, truncated bool, skipped int64, cut []LineRange, maxBytes int) {
+// every range left out has its marker and holds no error line, and the
+// skipped count is their sum plus the lines no longer retained, which it
+// returns.
+func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, text string, truncated bool, skipped int64, cut []LineRange, maxBytes int) (gone int64) {
 	t.Helper()
 	if !truncated || len(cut) == 0 || len(text) > maxBytes {
 		t.Fatalf("truncated %v, cut %v, %d bytes (max %d)", truncated, cut, len(text), maxBytes)
@@ -74,7 +107,8 @@ func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.Session
 			from = pg.End
 		}
 	}
-	if skipped != sum {
+	if skipped < sum {
 		t.Fatalf("skipped %d, ranges hold %d", skipped, sum)
 	}
+	return skipped - sum
 }

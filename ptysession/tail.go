@@ -23,7 +23,8 @@ type TailResult struct {
 	// Cut lists the line ranges left out of Text, by global line number,
 	// when Options.Cut is CutKeepErrors (Text then holds a marker line in
 	// place of each, and keeps the first lines and the error-looking
-	// ones as well as the newest).
+	// ones as well as the newest). Lines the session no longer retained
+	// count in Skipped only: no read pages them.
 	Cut []LineRange `json:"cut,omitempty"`
 }
 

@@ -19,7 +19,7 @@ func renderOpen(r OpenResult) string {
 		fmt.Fprintf(&b, "; settled: %s", r.WaitReason)
 	}
 	if r.Truncated {
-		b.WriteString(cutNote(r.Cut, "older output cut"))
+		b.WriteString(cutNote(r.Cut, -1, "older output cut"))
 	}
 	b.WriteString("]\n")
 	writeOutput(&b, r.InitialOutput)
@@ -34,7 +34,7 @@ func renderSend(r SendResult) string {
 	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
-		b.WriteString(cutNote(r.Cut, fmt.Sprintf("%d older lines cut", r.Skipped)))
+		b.WriteString(cutNote(r.Cut, r.Skipped, fmt.Sprintf("%d older lines cut", r.Skipped)))
 	}
 	b.WriteString("]\n")
 	if h := r.HandBack; h != nil {
@@ -55,7 +55,7 @@ func renderTail(r TailResult) string {
 	case r.Text == "" && !r.Truncated:
 		return "[no new output]"
 	case r.Truncated:
-		fmt.Fprintf(&b, "[%s%s]\n", plural(r.Lines, "new line"), cutNote(r.Cut, fmt.Sprintf("%d older lines skipped", r.Skipped)))
+		fmt.Fprintf(&b, "[%s%s]\n", plural(r.Lines, "new line"), cutNote(r.Cut, r.Skipped, fmt.Sprintf("%d older lines skipped", r.Skipped)))
 	default:
 		fmt.Fprintf(&b, "[%s]\n", plural(r.Lines, "new line"))
 	}
@@ -91,9 +91,13 @@ func renderList(r ListResult) string {
 
 func renderRead(r ReadResult) string {
 	var b strings.Builder
-	if r.Lines == 0 {
+	switch {
+	case r.Lines == 0 && r.Dropped > 0 && r.First < r.Total:
+		fmt.Fprintf(&b, "[no longer kept: the %s asked for; the session keeps lines %d-%d (its newest): start at %d for the oldest]\n",
+			plural(int(r.Dropped), "line"), r.First, r.Total-1, r.First)
+	case r.Lines == 0:
 		fmt.Fprintf(&b, "[no lines at %d; %s in total]\n", r.Start, plural(int(r.Total), "line"))
-	} else {
+	default:
 		fmt.Fprintf(&b, "[lines %d-%d of %d", r.Start, r.End-1, r.Total)
 		if r.Dropped > 0 {
 			fmt.Fprintf(&b, "; %d requested lines no longer retained", r.Dropped)
