@@ -34,11 +34,7 @@ func TestTailCutKeepsErrorLines(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		waitPrompt(t, s, owner, r.SessionID)
-		before := newestLine(t, s, owner, r.SessionID)
-		if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.2; seq 1 300; echo 'FAIL: TestParse'; seq 302 600", QuietWindow: 50_000_000}}); err != nil {
-			t.Fatal(err)
-		}
-		waitPromptAfter(t, s, owner, r.SessionID, before)
+		sendBeforeOutput(t, s, owner, r.SessionID, "seq 1 300; echo 'FAIL: TestParse'; seq 302 600")
 		tr, err := s.Tail(testCtx(t), owner, r.SessionID, 40)
 		if err != nil {
 			t.Fatal(err)

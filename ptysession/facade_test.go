@@ -146,12 +146,8 @@ func TestTailTruncatesExactly(t *testing.T) {
 		ctx := testCtx(t)
 		waitPrompt(t, s, owner, r.SessionID)
 		// Printed after the send returned, so that a tail gets it.
-		sent, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.2; seq 1 500", QuietWindow: 50 * time.Millisecond}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		given := int64(strings.Count(sent.Delta, "\n")) // the echo line (and any numbers already printed)
-		waitPrompt(t, s, owner, r.SessionID)
+		sent := sendBeforeOutput(t, s, owner, r.SessionID, "seq 1 500")
+		given := int64(strings.Count(sent.Delta, "\n")) // the echo line
 		page, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Count: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -168,15 +164,11 @@ func TestTailTruncatesExactly(t *testing.T) {
 		if !strings.Contains(tr.Text, "500\n") {
 			t.Fatalf("tail %q lacks the last number", tr.Text)
 		}
-		// A backlog of exactly the budget is not truncated (printed after
-		// a send, which took the output it returned).
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.2; seq 1 3", QuietWindow: 50 * time.Millisecond}}); err != nil {
-			t.Fatal(err)
-		}
-		waitPrompt(t, s, owner, r.SessionID)
-		// The rest of the echo or of "seq 1 3": at most 5 lines.
-		tr, err = s.Tail(ctx, owner, r.SessionID, 5)
-		if err != nil || tr.Truncated || tr.Skipped != 0 || !strings.Contains(tr.Text, "3\n") {
+		// A backlog of exactly the budget is not truncated: "1", "2", "3"
+		// and the prompt line.
+		sendBeforeOutput(t, s, owner, r.SessionID, "seq 1 3")
+		tr, err = s.Tail(ctx, owner, r.SessionID, 4)
+		if err != nil || tr.Truncated || tr.Skipped != 0 || !strings.HasPrefix(tr.Text, "1\n2\n3\n") || tr.Lines != 4 {
 			t.Fatalf("tail %+v %v: want everything, not truncated", tr, err)
 		}
 		if tr, err = s.Tail(ctx, owner, r.SessionID, 1); err != nil || tr.Truncated || tr.Text != "" {
@@ -200,10 +192,7 @@ func TestResultsAreBounded(t *testing.T) {
 		if !strings.HasPrefix(strings.TrimPrefix(res.Delta, "\n"), "20") {
 			t.Fatalf("bounded delta %q does not start at a line", res.Delta[:20])
 		}
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.3; seq 300000 301000", QuietWindow: 50 * time.Millisecond}}); err != nil {
-			t.Fatal(err)
-		}
-		waitPrompt(t, s, owner, r.SessionID)
+		sendBeforeOutput(t, s, owner, r.SessionID, "seq 300000 301000")
 		tr, err := s.Tail(ctx, owner, r.SessionID, MaxLines)
 		if err != nil || !tr.Truncated || len(tr.Text) > 2000 || tr.Skipped == 0 {
 			t.Fatalf("tail: %v truncated %v skipped %d, %d bytes", err, tr.Truncated, tr.Skipped, len(tr.Text))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -34,13 +33,10 @@ func TestSendMovesTailPosition(t *testing.T) {
 		}
 
 		// Output printed after the send settled is the next tail's.
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 0.3; echo later", QuietWindow: 50 * time.Millisecond}}); err != nil {
-			t.Fatal(err)
-		}
-		waitPrompt(t, s, owner, r.SessionID)
+		sendBeforeOutput(t, s, owner, r.SessionID, "echo later")
 		tr, err = s.Tail(ctx, owner, r.SessionID, 0)
 		text := tr.Text
-		if err != nil || strings.Count(text, "later\n") != 1 || strings.Contains(text, "sleep 0.3") {
+		if err != nil || strings.Count(text, "later\n") != 1 || strings.Contains(text, "echo later") {
 			t.Fatalf("tail after a send that returned early: %q", text)
 		}
 	})

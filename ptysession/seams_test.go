@@ -2,6 +2,8 @@ package ptysession
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +84,28 @@ func mustOpen(t *testing.T, s *Sessions, owner *core.Owner, req OpenRequest) Ope
 func processAlive(pid int) bool { return testharness.ProcessAlive(pid) }
 
 func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
+
+// sendBeforeOutput sends cmd to a shell session so that the send returns
+// before cmd prints anything: the shell runs cmd once a file exists,
+// which is made after the send settled on its quiet window (nothing else
+// can settle it: no prompt, no read). It then waits for the prompt after
+// cmd and returns the send's result. (A sleep before cmd longer than the
+// window was no such order: under load the send's wake-up came after the
+// output and the prompt.)
+func sendBeforeOutput(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, cmd string) SendResult {
+	t.Helper()
+	gate := filepath.Join(t.TempDir(), "go")
+	sent, err := s.Send(testCtx(t), owner, id, SendRequest{SendRequest: core.SendRequest{
+		Data: "while [ ! -e " + ShellQuote(gate) + " ]; do sleep 0.01; done; " + cmd, QuietWindow: 50 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitPrompt(t, s, owner, id)
+	return sent
+}
 
 // A send to an interactive shell can settle before the shell finished the
 // typed line: the service (also under the testharness registry) was seen
