@@ -30,7 +30,7 @@ func TestRealMCPClientSecret(t *testing.T) {
 	bin := serverBinary(t)
 	// Checked after the browser's own cleanup (cleanups run last first).
 	t.Cleanup(func() { waitNoSurvivors(t) })
-	browser := browsertest.New(t, 2*time.Minute)
+	browser := browsertest.New(t)
 	raw := make([]byte, 8)
 	_, _ = rand.Read(raw)
 	secret := "pw-" + hex.EncodeToString(raw) + "-Zq!"

@@ -114,7 +114,7 @@ func TestWatchPageInChromium(t *testing.T) {
 		t.Fatalf("echo: %v", m)
 	}
 
-	ctx := browsertest.New(t, 2*time.Minute)
+	ctx := browsertest.New(t)
 	row := chromedp.CSS(fmt.Sprintf(`tr.session[data-id=%q]`, id))
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(link),
@@ -210,7 +210,7 @@ func TestWatchPageReplaysARecording(t *testing.T) {
 	call(t, cs, "pty_send", map[string]any{"id": id, "data": "echo replay-me-$((6*7))"})
 	call(t, cs, "pty_close", map[string]any{"id": id})
 
-	ctx := browsertest.New(t, 2*time.Minute)
+	ctx := browsertest.New(t)
 	button := chromedp.CSS(fmt.Sprintf(`button.recording[data-name=%q]`, id+".cast"))
 	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(button), chromedp.Click(button)); err != nil {
 		t.Fatal(err)

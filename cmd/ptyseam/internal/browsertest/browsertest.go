@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // ChromiumEnv names the environment variable that may point at the
@@ -46,10 +47,18 @@ func Find() string {
 	return ""
 }
 
+// SessionBound is the failure bound of a whole browser session: a test
+// in the browser holds a dozen waits or more (a page to load, a terminal
+// to show a line, a button to appear), each of which may take up to
+// testenv.HangBound on a loaded machine. One bound of two minutes for the
+// whole session ran out under a loaded run of the suite while the page
+// was working (126 s for a test that takes 15 on a quiet machine).
+const SessionBound = 5 * testenv.HangBound
+
 // New starts a headless Chromium for the test and returns a browser
-// context (one tab) bounded by timeout. The browser is stopped, and its
-// processes waited for, when the test ends.
-func New(t testing.TB, timeout time.Duration) context.Context {
+// context (one tab) bounded by SessionBound. The browser is stopped, and
+// its processes waited for, when the test ends.
+func New(t testing.TB) context.Context {
 	t.Helper()
 	path := Find()
 	if path == "" {
@@ -100,7 +109,7 @@ func New(t testing.TB, timeout time.Duration) context.Context {
 	if p := chromedp.FromContext(bctx).Browser.Process(); p != nil {
 		pgid = p.Pid
 	}
-	tctx, cancelTimeout := context.WithTimeout(bctx, timeout)
+	tctx, cancelTimeout := context.WithTimeout(bctx, SessionBound)
 	t.Cleanup(cancelTimeout)
 	return tctx
 }

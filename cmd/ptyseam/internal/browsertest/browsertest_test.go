@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestBrowserLeavesNoFilesBehind checks that the folder Chromium makes for
@@ -20,7 +19,7 @@ import (
 func TestBrowserLeavesNoFilesBehind(t *testing.T) {
 	var socketDir string
 	t.Run("browser", func(t *testing.T) {
-		ctx := New(t, testenv.HangBound)
+		ctx := New(t)
 		p := chromedp.FromContext(ctx).Browser.Process()
 		if p == nil {
 			t.Fatal("no browser process")
