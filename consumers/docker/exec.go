@@ -198,15 +198,33 @@ func waitError(w client.ContainerWaitResult, spent bool) <-chan error {
 	return w.Error
 }
 
+// statePollPace is how often awaitEnd asks for the container's state.
+const statePollPace = 100 * time.Millisecond
+
 // awaitEnd waits, for an exec that died of SIGKILL, until the wait call
 // answers (takeWait) or a probe of the container shows whether it runs;
 // when the probe cannot tell, the answer is awaited up to engineAskWait.
-// It sets *stopped when the probe shows the container ended.
+// Meanwhile it asks for the container's state every statePollPace: the
+// runtime's refusal of the probe comes in words that change (a loaded
+// run saw words the probe did not know), and the wait call's answer can
+// lag by seconds, but the engine's state says "not running" as soon as
+// the engine has recorded the end. It sets *stopped when the probe or the
+// state shows the container ended.
 func (s *session) awaitEnd(cwait client.ContainerWaitResult, takeWait func(error, bool), stopped *bool) {
 	probe := s.probe()
 	var bound <-chan time.Time // set once the probe could not tell
+	poll := time.NewTicker(statePollPace)
+	defer poll.Stop()
 	for {
 		select {
+		case <-poll.C:
+			ctx, cancel := context.WithTimeout(s.ctx, engineAskWait)
+			ended := s.stateEnded(ctx)
+			cancel()
+			if ended {
+				*stopped = true
+				return
+			}
 		case <-cwait.Result:
 			takeWait(nil, true)
 			return

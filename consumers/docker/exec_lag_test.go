@@ -19,6 +19,18 @@ import (
 // until the send has ended (before the probe, the send ended after 2 s
 // with a bare exited (SIGKILL)).
 func TestExecKilledWhileEngineLags(t *testing.T) {
+	execKilledWhileEngineLags(t, false)
+}
+
+// The same when the probe exec's start gets no answer either (a loaded
+// run saw the probe refused in words it did not know): the engine's own
+// state, asked again while the wait call's answer lags, shows that the
+// container stopped.
+func TestExecKilledWhileEngineAndProbeLag(t *testing.T) {
+	execKilledWhileEngineLags(t, true)
+}
+
+func execKilledWhileEngineLags(t *testing.T, probeLags bool) {
 	d := dockertest.Shared(t)
 	p := startEngineProxy(t, d)
 	svc := serviceOn(t, p.host, false)
@@ -35,7 +47,11 @@ func TestExecKilledWhileEngineLags(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitTop(t, ctx, d, cid, "sleep 1006")
-	p.holdAnswers("/containers/" + cid + "/wait")
+	held := []string{"/containers/" + cid + "/wait"}
+	if probeLags {
+		held = append(held, "/start") // the session's exec has started: the probe's
+	}
+	p.holdAnswers(held...)
 	defer p.releaseAnswers()
 	if _, err := d.Client.ContainerKill(ctx, cid, client.ContainerKillOptions{Signal: "KILL"}); err != nil {
 		t.Fatal(err)

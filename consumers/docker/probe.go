@@ -55,6 +55,7 @@ func (s *session) probe() <-chan probeVerdict {
 			res <- probeDead
 			return
 		}
+		s.b.log.Info("docker probe exec could not tell whether the container runs", "container", s.containerID, "err", err)
 		res <- probeUnknown
 	}()
 	return res

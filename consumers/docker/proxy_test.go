@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,7 +28,7 @@ type engineProxy struct {
 	conns     []net.Conn
 	held      chan struct{} // non-nil while new requests wait: closed by release
 	heldAns   chan struct{} // non-nil while answers to heldMatch wait: closed by releaseAnswers
-	heldMatch []byte
+	heldMatch [][]byte
 	answered  []*answerWatch // requests whose answer someone waits for
 	// answeredAny are requests, on any connection, whose answer someone
 	// waits for
@@ -239,14 +240,17 @@ func (p *engineProxy) release() {
 }
 
 // holdAnswers makes the engine's answers to requests whose first line
-// holds match wait until releaseAnswers, on connections old and new
-// (the rest of an answer already begun, such as the result of a wait
+// holds one of matches wait until releaseAnswers, on connections old and
+// new (the rest of an answer already begun, such as the result of a wait
 // call whose headers came back at once, waits too).
-func (p *engineProxy) holdAnswers(match string) {
+func (p *engineProxy) holdAnswers(matches ...string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.heldAns == nil {
-		p.heldAns, p.heldMatch = make(chan struct{}), []byte(match)
+		p.heldAns = make(chan struct{})
+		for _, m := range matches {
+			p.heldMatch = append(p.heldMatch, []byte(m))
+		}
 	}
 }
 
@@ -269,7 +273,7 @@ func (p *engineProxy) waitAnswer(req []byte) {
 		return
 	}
 	line, _, _ := bytes.Cut(req, []byte("\r\n"))
-	if !bytes.Contains(line, match) {
+	if !slices.ContainsFunc(match, func(m []byte) bool { return bytes.Contains(line, m) }) {
 		return
 	}
 	p.mu.Lock()
