@@ -73,6 +73,31 @@ func waitTerm(t *testing.T, ctx context.Context, want string) {
 	}
 }
 
+// afterFailure returns a context for looking at the page once ctx ended
+// (a wait that failed), bounded by ten seconds.
+func afterFailure(t *testing.T, ctx context.Context) context.Context {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// watchPageState describes the watch page for a failure message: the
+// viewer's header and buttons, and the server's listing.
+func watchPageState(t *testing.T, ctx context.Context) string {
+	const js = `(async () => {
+		const e = (id) => document.getElementById(id);
+		let listing = "";
+		try { listing = await (await fetch('/watch/api/sessions', {cache: 'no-store'})).text(); } catch (err) { listing = String(err); }
+		return JSON.stringify({state: e('viewer-state').textContent, note: e('viewer-note').textContent,
+			takeHidden: e('take').hidden, handbackHidden: e('handback').hidden, conn: e('conn').textContent, listing});
+	})()`
+	s, err := chromedp.Run(afterFailure(t, ctx), chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return "the page's state could not be read: " + err.Error()
+	}
+	return "the page: " + s
+}
+
 // toolText calls a tool and returns its result (an error result too).
 func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()
@@ -158,7 +183,9 @@ func TestWatchPageInChromium(t *testing.T) {
 	}
 	browsertest.Screenshot(t, ctx, "watch-control.png")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#handback`)), chromedp.WaitVisible(chromedp.CSS(`#take`))); err != nil {
-		t.Fatal(err)
+		t.Errorf("after a click on Hand back the page offers no Take over: %v\n%s", err, watchPageState(t, ctx))
+		browsertest.Screenshot(t, afterFailure(t, ctx), "watch-handback-failed.png")
+		t.FailNow()
 	}
 	// The model's next result says a person was in control and what
 	// changed.
@@ -184,7 +211,7 @@ func TestWatchPageInChromium(t *testing.T) {
 		t.Fatalf("the page did not say the session closed: %v", err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`!document.querySelector('tr.session[data-id=%q]')`, id))); err != nil {
-		list, _ := chromedp.Run(context.WithoutCancel(ctx), chromedp.Evaluate[string](`fetch('/watch/api/sessions').then(r => r.text())`, chromedp.EvalAwaitPromise))
+		list, _ := chromedp.Run(afterFailure(t, ctx), chromedp.Evaluate[string](`fetch('/watch/api/sessions').then(r => r.text())`, chromedp.EvalAwaitPromise))
 		t.Fatalf("the closed session stayed listed: %v (listing %s)", err, list)
 	}
 }
@@ -217,8 +244,64 @@ func TestWatchPageReplaysARecording(t *testing.T) {
 	}
 	js := `document.getElementById('replay').textContent.includes('replay-me-42')`
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		text, _ := chromedp.Run(context.WithoutCancel(ctx), chromedp.Evaluate[string](`document.getElementById('replay').textContent`))
+		text, _ := chromedp.Run(afterFailure(t, ctx), chromedp.Evaluate[string](`document.getElementById('replay').textContent`))
 		t.Fatalf("the player never showed the recorded output (it shows %q): %v", text, err)
 	}
 	browsertest.Screenshot(t, ctx, "watch-replay.png")
+}
+
+// TestWatchPageButtonsStayPut: the viewer's buttons keep their place on
+// the page while the listing is redrawn with more sessions and the
+// viewer's state line changes. A button that moves between a person's
+// press and release is never clicked: under load a hand-back click
+// pressed "Hand back" and was released on the page beside it, after the
+// listing above the viewer had grown by a line.
+func TestWatchPageButtonsStayPut(t *testing.T) {
+	if !web.HasXterm() {
+		t.Fatal("this test binary embeds no xterm.js: run scripts/deps.sh (npm ci && npm run build in cmd/ptyseam/web)")
+	}
+	const token = "watch-test-token-0123456789abcdefghijklmn"
+	mcpURL, link := serveWatchForTest(t, defaultConfig(t, "--http", "127.0.0.1:0", "--token", token))
+	cs, err := httpClient(t, mcpURL, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	open := func() string {
+		m, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+		if res.IsError {
+			t.Fatal(resultText(res))
+		}
+		return m["sessionId"].(string)
+	}
+	id := open()
+	ctx := browsertest.New(t)
+	row := chromedp.CSS(fmt.Sprintf(`tr.session[data-id=%q]`, id))
+	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(row), chromedp.Click(row), chromedp.WaitVisible(chromedp.CSS(`#take`))); err != nil {
+		t.Fatal(err)
+	}
+	const rect = `JSON.stringify(['take', 'close-viewer'].map((id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x, r.y]; }))`
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[string](rect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The listing grows by two sessions; the viewer's state line says
+	// the model's last send waits for input.
+	open()
+	open()
+	if m, _ := call(t, cs, "pty_send", map[string]any{"id": id, "data": "read answer"}); m["waitReason"] != "stdin_read" {
+		t.Fatalf("read: %v", m)
+	}
+	js := `document.querySelectorAll('tr.session').length === 3 && document.getElementById('viewer-state').textContent.includes('stdin_read')`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("the page never showed three sessions and the read: %v\n%s", err, watchPageState(t, ctx))
+	}
+	after, err := chromedp.Run(ctx, chromedp.Evaluate[string](rect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != before {
+		browsertest.Screenshot(t, ctx, "watch-buttons-moved.png")
+		t.Fatalf("the viewer's buttons moved from %s to %s", before, after)
+	}
 }

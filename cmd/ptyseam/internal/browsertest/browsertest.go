@@ -47,16 +47,10 @@ func Find() string {
 	return ""
 }
 
-// SessionBound is the failure bound of a whole browser session: a test
-// in the browser holds a dozen waits or more (a page to load, a terminal
-// to show a line, a button to appear), each of which may take up to
-// testenv.HangBound on a loaded machine. One bound of two minutes for the
-// whole session ran out under a loaded run of the suite while the page
-// was working (126 s for a test that takes 15 on a quiet machine).
-const SessionBound = 5 * testenv.HangBound
-
 // New starts a headless Chromium for the test and returns a browser
-// context (one tab) bounded by SessionBound. The browser is stopped, and
+// context (one tab) bounded by testenv.HangBound, a failure bound: the
+// longest browser test takes seconds on a quiet machine and under a half
+// a minute under a loaded run of the suite. The browser is stopped, and
 // its processes waited for, when the test ends.
 func New(t testing.TB) context.Context {
 	t.Helper()
@@ -109,7 +103,7 @@ func New(t testing.TB) context.Context {
 	if p := chromedp.FromContext(bctx).Browser.Process(); p != nil {
 		pgid = p.Pid
 	}
-	tctx, cancelTimeout := context.WithTimeout(bctx, SessionBound)
+	tctx, cancelTimeout := context.WithTimeout(bctx, testenv.HangBound)
 	t.Cleanup(cancelTimeout)
 	return tctx
 }
