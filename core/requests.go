@@ -156,6 +156,11 @@ type SendResult struct {
 	// back, says who was in control and what was printed meanwhile; nil
 	// otherwise.
 	HandBack *HandBackNote `json:"handBack,omitempty"`
+	// Foreground, when the send settled as inferred_idle or timeout,
+	// names the program other than the top-level process (a shell) that
+	// holds the terminal: still busy, or waiting elsewhere; nil otherwise
+	// or when the backend cannot tell.
+	Foreground *ForegroundProgram `json:"foreground,omitempty"`
 }
 
 // OutputDelta is output read from an advancing cursor (see

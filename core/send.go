@@ -215,6 +215,9 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		op.interrupt(p, writeDone, stopWrite)
 	}
 	stopWrite()
+	if out.reason == WaitInferredIdle || out.reason == WaitTimeout {
+		out.foreground = sess.describeForeground()
+	}
 
 	sess.mu.Lock()
 	published := op.publishLocked(p, out)
@@ -249,6 +252,7 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		ExitCode:   out.exitCode,
 		Elapsed:    time.Since(p.start),
 		HandBack:   op.handBack,
+		Foreground: out.foreground,
 	}
 	op.settled = true
 	op.inline = nil

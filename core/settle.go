@@ -36,6 +36,9 @@ type settleOutcome struct {
 	shellReading bool
 	// preempted: the read loop settled the send (p.op) first.
 	preempted bool
+	// foreground: the program other than the top-level process that
+	// holds the terminal, for inferred_idle and timeout.
+	foreground *ForegroundProgram
 }
 
 // probeSchedule is how long output must have been quiet before each

@@ -3,6 +3,8 @@ package ptysession
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // The text renderings the pty tools give a model: a bracketed summary line,
@@ -31,6 +33,9 @@ func renderSend(r SendResult) string {
 	fmt.Fprintf(&b, "[%s", r.WaitReason)
 	if r.ExitCode != nil {
 		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
+	}
+	if f := r.Foreground; f != nil {
+		b.WriteString("; " + foregroundNote(f))
 	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
@@ -148,4 +153,26 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// foregroundNote tells a model which program holds the terminal after a
+// send that settled without a prompt or a read, and what became of the
+// input it typed: a busy program reads it later, and a Ctrl-C typed into
+// the terminal discards it (the terminal flushes its input queue; a
+// signal sent with pty_signal does not).
+func foregroundNote(f *core.ForegroundProgram) string {
+	name := f.Name
+	if name == "" {
+		name = "a program"
+	}
+	s := fmt.Sprintf("%s (pgid %d) holds the terminal", name, f.Group)
+	if f.Reading {
+		s += " and reads it"
+	} else {
+		s += " and is busy"
+	}
+	if f.UnreadInput > 0 {
+		s += fmt.Sprintf("; %s you typed wait unread in the terminal (the next read of it takes them; a Ctrl-C in data discards them)", plural(f.UnreadInput, "byte"))
+	}
+	return s
 }

@@ -1,0 +1,35 @@
+package ptysession
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// TestSendSummaryNamesTheBusyProgram: the summary line of a send that
+// settled while a busy program held the terminal names it, and says where
+// the input it has not read went.
+func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
+	for _, c := range []struct {
+		f    *core.ForegroundProgram
+		want []string
+		not  []string
+	}{
+		{nil, []string{"[inferred_idle; session running]"}, []string{"holds the terminal"}},
+		{&core.ForegroundProgram{Group: 41, Name: "python3", UnreadInput: 11}, []string{"python3 (pgid 41) holds the terminal and is busy", "11 bytes you typed wait unread", "a Ctrl-C in data discards them"}, nil},
+		{&core.ForegroundProgram{Group: 41, Reading: true, UnreadInput: -1}, []string{"a program (pgid 41) holds the terminal and reads it"}, []string{"unread"}},
+	} {
+		got := renderSend(SendResult{WaitReason: core.WaitInferredIdle, Status: core.Status{Kind: core.StatusRunning}, Foreground: c.f})
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("summary %q lacks %q", got, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(got, w) {
+				t.Errorf("summary %q has %q", got, w)
+			}
+		}
+	}
+}
