@@ -16,8 +16,11 @@ type ForegroundGrouper interface {
 // (inferred_idle or timeout) and that program is not the session's
 // top-level process: a command the shell started that is still busy, or
 // waits on something other than the terminal. What the send typed and it
-// has not read stays in the terminal's input queue: the program gets it
-// when it next reads, and an interrupt (Ctrl-C, SIGINT) discards it.
+// has not read stays in the terminal's input queue: the next read of the
+// terminal takes it (the program's, or the shell's once the program
+// ended), and a Ctrl-C typed into the terminal discards it with the
+// interrupt (a SIGINT sent to the group, as [Service.Signal] does, does
+// not).
 type ForegroundProgram struct {
 	// Group is the terminal's foreground process group, the pid of its
 	// leader.
