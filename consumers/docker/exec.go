@@ -57,8 +57,9 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}})
 	if err != nil {
 		s.cancel()
-		// The exec may have started: end whatever carries the marker.
-		if cerr := s.sweep(context.WithoutCancel(ctx), "KILL"); cerr != nil {
+		// The exec may have started, or start later: spend it, then end
+		// whatever carries the marker.
+		if cerr := s.spendExec(context.WithoutCancel(ctx)); cerr != nil {
 			return nil, &core.CleanupError{Cause: spawnErr("starting the exec", err), Err: cerr}
 		}
 		return nil, spawnErr("starting the exec in container "+t.Container, err)
@@ -261,6 +262,45 @@ func (s *session) containerGone(err error) bool {
 	ctx, cancel := context.WithTimeout(s.ctx, engineAskWait)
 	defer cancel()
 	return s.stateEnded(ctx)
+}
+
+// spendWait bounds how long a failed spawn waits for the engine to have
+// started its exec (spendExec).
+const spendWait = 30 * time.Second
+
+// spendExec ends an exec whose start the spawn gave up, so that nothing
+// can start it later, and then sweeps the session's processes. dockerd
+// answers an exec start before it starts the process, with a context of
+// its own, and a start request on its way may reach it after the spawn
+// returned: a sweep at once could find nothing and leave a process
+// started after it. An exec starts at most once, so spendExec starts it
+// itself (detached; the engine refuses the start of an exec that is
+// starting, runs or ran), waits until the engine has started its
+// process (or it ended), and sweeps.
+func (s *session) spendExec(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, spendWait)
+	defer cancel()
+	if _, err := s.b.cli.ExecStart(ctx, s.execID, client.ExecStartOptions{Detach: true, TTY: true}); err != nil && !cerrdefs.IsConflict(err) {
+		return fmt.Errorf("docker: starting the given-up exec in container %s to end it: %w", s.t.Container, err)
+	}
+	for {
+		ins, err := s.b.cli.ExecInspect(ctx, s.execID, client.ExecInspectOptions{})
+		if cerrdefs.IsNotFound(err) {
+			break // its container is gone, with its processes
+		}
+		if err != nil {
+			return fmt.Errorf("docker: inspecting the given-up exec in container %s: %w", s.t.Container, err)
+		}
+		if ins.PID != 0 || !ins.Running {
+			break // started (or failed to): nothing can start it again
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("docker: the engine never started the given-up exec in container %s: %w", s.t.Container, ctx.Err())
+		case <-time.After(execExitPoll):
+		}
+	}
+	return s.sweep(ctx, "KILL")
 }
 
 // sweepScript signals every process of the container whose environment

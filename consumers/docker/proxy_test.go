@@ -37,7 +37,12 @@ type engineProxy struct {
 	waiting     int            // answers held now
 	heldWatches []heldWatch    // someone waits for this many answers held at once
 	closed      chan struct{}  // the proxy is shutting down
-	wg          sync.WaitGroup
+	// firstRe holds the first request whose request line matches it
+	// until firstGo is closed (holdFirstRequest); firstSeen gets that line.
+	firstRe   *regexp.Regexp
+	firstSeen chan string
+	firstGo   chan struct{}
+	wg        sync.WaitGroup
 }
 
 // answerWatch is one awaited request: a request line holding match, on a
@@ -131,6 +136,7 @@ func (p *engineProxy) forward(c net.Conn, watches, asked []*answerWatch) {
 	go p.pipe(u, c, func(b []byte) { // requests, and input on a hijacked stream
 		if httpRequest.Match(b) {
 			p.wait()
+			p.waitFirst(b)
 			mu.Lock()
 			lastReq = append(lastReq[:0], b[:min(len(b), 512)]...)
 			mu.Unlock()
@@ -344,4 +350,33 @@ func (p *engineProxy) answeredToAny(match string) <-chan struct{} {
 	defer p.mu.Unlock()
 	p.answeredAny = append(p.answeredAny, w)
 	return w.done
+}
+
+// holdFirstRequest holds the first request sent from now on, on any
+// connection, whose request line matches re, until release is called (or
+// the proxy shuts down); seen gets that request line once it is held.
+func (p *engineProxy) holdFirstRequest(re *regexp.Regexp) (seen <-chan string, release func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.firstRe, p.firstSeen, p.firstGo = re, make(chan string, 1), make(chan struct{})
+	release = sync.OnceFunc(func() { close(p.firstGo) })
+	return p.firstSeen, release
+}
+
+// waitFirst holds req if it is the request holdFirstRequest waits for.
+func (p *engineProxy) waitFirst(req []byte) {
+	line, _, _ := bytes.Cut(req, []byte("\r\n"))
+	p.mu.Lock()
+	re, seen, release := p.firstRe, p.firstSeen, p.firstGo
+	if re == nil || !re.Match(line) {
+		p.mu.Unlock()
+		return
+	}
+	p.firstRe = nil // the first one only
+	p.mu.Unlock()
+	seen <- string(line)
+	select {
+	case <-release:
+	case <-p.closed:
+	}
 }
