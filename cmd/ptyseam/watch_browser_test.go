@@ -98,6 +98,34 @@ func watchPageState(t *testing.T, ctx context.Context) string {
 	return "the page: " + s
 }
 
+// watchServer serves MCP over HTTP with the watch page for the test, and
+// returns a connected MCP client (closed when the test ends) and the
+// page's one-time link.
+func watchServer(t *testing.T) (*mcp.ClientSession, string) {
+	t.Helper()
+	if !web.HasXterm() {
+		t.Fatal("this test binary embeds no xterm.js: run scripts/deps.sh (npm ci && npm run build in cmd/ptyseam/web)")
+	}
+	const token = "watch-test-token-0123456789abcdefghijklmn"
+	mcpURL, link := serveWatchForTest(t, defaultConfig(t, "--http", "127.0.0.1:0", "--token", token))
+	cs, err := httpClient(t, mcpURL, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs, link
+}
+
+// openBash opens a bash session through cs and returns its id.
+func openBash(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	m, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+	if res.IsError {
+		t.Fatal(resultText(res))
+	}
+	return m["sessionId"].(string)
+}
+
 // toolText calls a tool and returns its result (an error result too).
 func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()
@@ -120,21 +148,8 @@ func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 // hands back; the model sees HUMAN_IN_CONTROL meanwhile and the note
 // after.
 func TestWatchPageInChromium(t *testing.T) {
-	if !web.HasXterm() {
-		t.Fatal("this test binary embeds no xterm.js: run scripts/deps.sh (npm ci && npm run build in cmd/ptyseam/web)")
-	}
-	const token = "watch-test-token-0123456789abcdefghijklmn"
-	mcpURL, link := serveWatchForTest(t, defaultConfig(t, "--http", "127.0.0.1:0", "--token", token))
-	cs, err := httpClient(t, mcpURL, token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	m, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
-	if res.IsError {
-		t.Fatal(resultText(res))
-	}
-	id := m["sessionId"].(string)
+	cs, link := watchServer(t)
+	id := openBash(t, cs)
 	if m, _ := call(t, cs, "pty_send", map[string]any{"id": id, "data": "echo hel''lo"}); !strings.Contains(fmt.Sprint(m["delta"]), "hello") {
 		t.Fatalf("echo: %v", m)
 	}
@@ -189,7 +204,7 @@ func TestWatchPageInChromium(t *testing.T) {
 	}
 	// The model's next result says a person was in control and what
 	// changed.
-	m, res = call(t, cs, "pty_send", map[string]any{"id": id, "data": "cat " + file})
+	m, res := call(t, cs, "pty_send", map[string]any{"id": id, "data": "cat " + file})
 	hb, _ := m["handBack"].(map[string]any)
 	if res.IsError || hb == nil || hb["person"] != web.Person {
 		t.Fatalf("the send after the hand-back: %v", m)
@@ -257,24 +272,8 @@ func TestWatchPageReplaysARecording(t *testing.T) {
 // pressed "Hand back" and was released on the page beside it, after the
 // listing above the viewer had grown by a line.
 func TestWatchPageButtonsStayPut(t *testing.T) {
-	if !web.HasXterm() {
-		t.Fatal("this test binary embeds no xterm.js: run scripts/deps.sh (npm ci && npm run build in cmd/ptyseam/web)")
-	}
-	const token = "watch-test-token-0123456789abcdefghijklmn"
-	mcpURL, link := serveWatchForTest(t, defaultConfig(t, "--http", "127.0.0.1:0", "--token", token))
-	cs, err := httpClient(t, mcpURL, token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	open := func() string {
-		m, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
-		if res.IsError {
-			t.Fatal(resultText(res))
-		}
-		return m["sessionId"].(string)
-	}
-	id := open()
+	cs, link := watchServer(t)
+	id := openBash(t, cs)
 	ctx := browsertest.New(t)
 	row := chromedp.CSS(fmt.Sprintf(`tr.session[data-id=%q]`, id))
 	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(row), chromedp.Click(row), chromedp.WaitVisible(chromedp.CSS(`#take`))); err != nil {
@@ -287,8 +286,8 @@ func TestWatchPageButtonsStayPut(t *testing.T) {
 	}
 	// The listing grows by two sessions; the viewer's state line says
 	// the model's last send waits for input.
-	open()
-	open()
+	openBash(t, cs)
+	openBash(t, cs)
 	if m, _ := call(t, cs, "pty_send", map[string]any{"id": id, "data": "read answer"}); m["waitReason"] != "stdin_read" {
 		t.Fatalf("read: %v", m)
 	}

@@ -38,9 +38,11 @@ type engineProxy struct {
 	heldWatches []heldWatch    // someone waits for this many answers held at once
 	closed      chan struct{}  // the proxy is shutting down
 	// firstRe holds the first request whose request line matches it
-	// until firstGo is closed (holdFirstRequest); firstSeen gets that line.
+	// until firstGo is closed (holdFirstRequest); firstSeen is closed once
+	// it is held, and firstLine is its request line.
 	firstRe   *regexp.Regexp
-	firstSeen chan string
+	firstSeen chan struct{}
+	firstLine string
 	firstGo   chan struct{}
 	wg        sync.WaitGroup
 }
@@ -354,13 +356,20 @@ func (p *engineProxy) answeredToAny(match string) <-chan struct{} {
 
 // holdFirstRequest holds the first request sent from now on, on any
 // connection, whose request line matches re, until release is called (or
-// the proxy shuts down); seen gets that request line once it is held.
-func (p *engineProxy) holdFirstRequest(re *regexp.Regexp) (seen <-chan string, release func()) {
+// the proxy shuts down); held is closed once it is held, and line then
+// returns its request line.
+func (p *engineProxy) holdFirstRequest(re *regexp.Regexp) (held <-chan struct{}, line func() string, release func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.firstRe, p.firstSeen, p.firstGo = re, make(chan string, 1), make(chan struct{})
-	release = sync.OnceFunc(func() { close(p.firstGo) })
-	return p.firstSeen, release
+	p.firstRe, p.firstSeen, p.firstGo = re, make(chan struct{}), make(chan struct{})
+	seen := p.firstSeen
+	line = func() string {
+		<-seen
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.firstLine
+	}
+	return seen, line, sync.OnceFunc(func() { close(p.firstGo) })
 }
 
 // waitFirst holds req if it is the request holdFirstRequest waits for.
@@ -372,9 +381,9 @@ func (p *engineProxy) waitFirst(req []byte) {
 		p.mu.Unlock()
 		return
 	}
-	p.firstRe = nil // the first one only
+	p.firstRe, p.firstLine = nil, string(line) // the first one only
 	p.mu.Unlock()
-	seen <- string(line)
+	close(seen)
 	select {
 	case <-release:
 	case <-p.closed:

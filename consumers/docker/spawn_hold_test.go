@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // An engine that never answers the request a relayed session makes to
@@ -30,33 +31,7 @@ func TestSpawnEngineHoldsFollowRequest(t *testing.T) {
 			// The spawn's context ends once the request is held: a
 			// deadline shorter than the engine's other answers could end
 			// it before that request, and test nothing.
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			type result struct {
-				s   core.BackendSession
-				err error
-			}
-			done := make(chan result, 1)
-			go func() {
-				s, err := b.Spawn(ctx, core.BackendRequest{Size: core.DefaultSize, Marker: "held-" + mode.name, Options: tg})
-				done <- result{s, err}
-			}()
-			bound := time.NewTimer(2 * time.Minute) // a failure bound
-			defer bound.Stop()
-			select {
-			case <-asked:
-			case r := <-done:
-				t.Fatalf("Spawn returned before the held request: %v, %v", r.s, r.err)
-			case <-bound.C:
-				t.Fatalf("the backend never asked for %s", mode.held)
-			}
-			cancel()
-			var r result
-			select {
-			case r = <-done:
-			case <-bound.C:
-				t.Fatal("Spawn did not return once its context ended while the engine held its answer")
-			}
+			r := spawnGivenUpAt(t, b, core.BackendRequest{Size: core.DefaultSize, Marker: "held-" + mode.name, Options: tg}, asked, mode.held)
 			if r.err == nil {
 				_ = r.s.Close(context.Background())
 				t.Fatal("Spawn succeeded with its context ended")
@@ -74,4 +49,42 @@ func TestSpawnEngineHoldsFollowRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spawnResult is what a Spawn returned.
+type spawnResult struct {
+	s   core.BackendSession
+	err error
+}
+
+// spawnGivenUpAt runs b.Spawn(req) with a context it cancels once step is
+// closed (the engine proxy holds the request named what), and returns
+// what Spawn returned. The test fails if Spawn returns before step, or
+// either takes longer than a failure bound.
+func spawnGivenUpAt(t *testing.T, b *Backend, req core.BackendRequest, step <-chan struct{}, what string) spawnResult {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan spawnResult, 1)
+	go func() {
+		s, err := b.Spawn(ctx, req)
+		done <- spawnResult{s, err}
+	}()
+	bound := time.NewTimer(testenv.HangBound)
+	defer bound.Stop()
+	select {
+	case <-step:
+	case r := <-done:
+		t.Fatalf("Spawn returned before the held request (%s): %v, %v", what, r.s, r.err)
+	case <-bound.C:
+		t.Fatalf("the backend never asked for %s", what)
+	}
+	cancel()
+	select {
+	case r := <-done:
+		return r
+	case <-bound.C:
+		t.Fatalf("Spawn did not return once its context ended while the engine held %s", what)
+	}
+	return spawnResult{}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/moby/moby/client"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestGivenUpExecCannotStartLater: a spawn into a running container whose
@@ -20,36 +20,9 @@ import (
 func TestGivenUpExecCannotStartLater(t *testing.T) {
 	b, p, d := proxiedBackend(t)
 	tg, cid := bashTarget(t, d, true)
-	seen, release := p.holdFirstRequest(regexp.MustCompile(`^POST /v[0-9.]+/exec/[0-9a-f]+/start `))
+	held, line, release := p.holdFirstRequest(regexp.MustCompile(`^POST /v[0-9.]+/exec/[0-9a-f]+/start `))
 	defer release()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	type result struct {
-		s   core.BackendSession
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		s, err := b.Spawn(ctx, core.BackendRequest{Size: core.DefaultSize, Marker: "given-up", Options: tg})
-		done <- result{s, err}
-	}()
-	bound := time.NewTimer(2 * time.Minute) // a failure bound
-	defer bound.Stop()
-	var line string
-	select {
-	case line = <-seen:
-	case r := <-done:
-		t.Fatalf("Spawn returned before its exec start: %v, %v", r.s, r.err)
-	case <-bound.C:
-		t.Fatal("the backend never started its exec")
-	}
-	cancel()
-	var r result
-	select {
-	case r = <-done:
-	case <-bound.C:
-		t.Fatal("Spawn did not return once its context ended while its exec start was held")
-	}
+	r := spawnGivenUpAt(t, b, core.BackendRequest{Size: core.DefaultSize, Marker: "given-up", Options: tg}, held, "the exec's start")
 	if r.err == nil {
 		_ = r.s.Close(context.Background())
 		t.Fatal("Spawn succeeded with its context ended")
@@ -57,8 +30,8 @@ func TestGivenUpExecCannotStartLater(t *testing.T) {
 	if core.CodeOf(r.err) != core.CodeSpawnFailed {
 		t.Fatalf("Spawn: %v (code %s); want SPAWN_FAILED", r.err, core.CodeOf(r.err))
 	}
-	execID := regexp.MustCompile(`/exec/([0-9a-f]+)/start`).FindStringSubmatch(line)[1]
-	ictx, icancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	execID := regexp.MustCompile(`/exec/([0-9a-f]+)/start`).FindStringSubmatch(line())[1]
+	ictx, icancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer icancel()
 	ins, err := d.Client.ExecInspect(ictx, execID, client.ExecInspectOptions{})
 	if err != nil {
