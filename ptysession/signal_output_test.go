@@ -123,6 +123,11 @@ func TestSignalOutputMovesTheTailPosition(t *testing.T) {
 		if res.WaitReason == core.WaitPrompt {
 			t.Fatalf("sleep 300 settled at a prompt: %+v", res)
 		}
+		// The send settled on its quiet window, which says nothing about
+		// sleep: under load the shell may not have started it yet, and a
+		// SIGINT that reaches the shell instead leaves sleep running and
+		// no prompt to follow. Signal once sleep holds the terminal.
+		waitForegroundJob(t, r.PID)
 		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
 		if err != nil || !sr.Delivered {
 			t.Fatalf("signal: %+v %v", sr, err)
@@ -158,6 +163,7 @@ func TestSignalToolOutputMovesTheTailPosition(t *testing.T) {
 		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}}); err != nil || res.WaitReason == core.WaitPrompt {
 			t.Fatalf("sleep 300: %+v %v", res, err)
 		}
+		waitForegroundJob(t, r.PID) // as in TestSignalOutputMovesTheTailPosition
 		_, m := call(t, d, schemas, owner, ToolSignal, fmt.Sprintf(`{"id":%q,"signal":"SIGINT"}`, id))
 		if out, _ := m["output"].(string); m["delivered"] != true || strings.TrimSpace(lastLine(out)) == "" {
 			t.Fatalf("signal %v, want the prompt that followed in output", m)
