@@ -68,6 +68,15 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}}); err != nil || r.WaitReason == core.WaitPrompt {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
+	// The send ended on its deadline, which says nothing about sleep: a
+	// SIGINT that reaches the remote shell before it started sleep leaves
+	// sleep running and no rc=130. Signal once sleep runs.
+	for deadline := time.Now().Add(testenv.HangBound); !remoteRuns(srv, "sleep\x00100\x00"); {
+		if time.Now().After(deadline) {
+			t.Fatal("sleep 100 never ran")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	sr, err := s.Signal(ctx, owner, id, "SIGINT")
 	if err != nil || !sr.Delivered {
 		t.Fatalf("signal: %+v %v", sr, err)
