@@ -83,7 +83,9 @@ while True: print("got", input(), flush=True)`}})
 	}
 	for i := range 3 {
 		word := fmt.Sprintf("word-%d", i)
-		res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, QuietWindow: 2 * time.Second})
+		// The send settles on python's next read; silence, however long
+		// a loaded machine keeps python from answering, is the failure.
+		res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, Timeout: testenv.HangBound, QuietWindow: testenv.HangBound})
 		if !strings.Contains(res.Delta, "got "+word) || res.WaitReason != core.WaitStdinRead {
 			t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Delta)
 		}
