@@ -51,11 +51,13 @@ func TestCallerDeadlines(t *testing.T) {
 		}
 
 		// A long quiet window waits through a pause the default 3 s
-		// window would have settled on.
+		// window would have settled on. The window is the most the
+		// options allow: under load the pause is sleep's 4 s plus however
+		// long the shell takes to run sleep and reap it.
 		// (A fresh session: the interrupted one's next prompt is not this
 		// send's business.)
 		fresh := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		r, err = s.Send(ctx, owner, fresh.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo one; sleep 4; echo two-$((1+1))", QuietWindow: 8 * time.Second}})
+		r, err = s.Send(ctx, owner, fresh.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo one; sleep 4; echo two-$((1+1))", QuietWindow: 20 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}
