@@ -27,7 +27,7 @@ func FuzzOpenEnv(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 		defer cancel()
 		if err := svc.Shutdown(ctx); err != nil {
 			f.Error(err)
@@ -43,7 +43,7 @@ func FuzzOpenEnv(f *testing.F) {
 		owner := core.NewOwner("fuzz")
 		path := filepath.Join(dir, "out")
 		_ = os.Remove(path)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 		defer cancel()
 		r, err := s.Open(ctx, owner, OpenRequest{
 			Command: "printenv V > " + ShellQuote(path),
@@ -66,11 +66,10 @@ func FuzzOpenEnv(f *testing.F) {
 		// The service may return before the shell ran the command (an
 		// early settle): wait for printenv's single write.
 		var got []byte
-		for range 500 {
+		for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			if got, err = os.ReadFile(path); err == nil && len(got) > 0 {
 				break
 			}
-			time.Sleep(10 * time.Millisecond)
 		}
 		if err != nil {
 			t.Fatalf("%v (settled %s):\n%s", err, r.WaitReason, r.InitialOutput)
