@@ -15,6 +15,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/core/record"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -32,7 +33,7 @@ func recorded(t testing.TB, all bool) (*core.Service, *record.Recorder) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := svc.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
@@ -43,7 +44,7 @@ func recorded(t testing.TB, all bool) (*core.Service, *record.Recorder) {
 }
 
 func ctxT(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -192,7 +193,7 @@ func TestWrittenSecretIsNotRecorded(t *testing.T) {
 	if _, err := svc.Write(ctxT(t), owner, s.ID, []byte(secret+"\r")); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	for deadline := time.Now().Add(testenv.HangBound); ; {
 		page, err := svc.Read(owner, s.ID, core.PageRequest{Newest: true, Count: 5})
 		if err != nil {
 			t.Fatal(err)
