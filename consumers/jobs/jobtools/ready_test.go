@@ -10,11 +10,16 @@ import (
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
+// readyBound is the readiness waits' timeoutMs: the most bg_launch allows
+// (a failure bound; the default 15 s is a schedule a loaded machine can
+// miss while sh starts).
+var readyBound = strconv.FormatInt(MaxReadyTimeout.Milliseconds(), 10)
+
 // TestLaunchWaitsForReadiness launches jobs that become ready by a line
 // and by a URL, one that never does before it exits, and bad waits.
 func TestLaunchWaitsForReadiness(t *testing.T) {
 	f := newFixture(t)
-	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo warming; sleep 0.2; echo READY on 1; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":10000}}`)
+	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo warming; sleep 0.2; echo READY on 1; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":`+readyBound+`}}`)
 	out := res.Structured.(LaunchOut)
 	if out.Ready == nil || !out.Ready.Ready || out.Ready.By != "line" || out.Ready.Detail != "READY on 1" {
 		t.Fatalf("line wait: %+v", out.Ready)
@@ -22,12 +27,12 @@ func TestLaunchWaitsForReadiness(t *testing.T) {
 	if !strings.Contains(res.Text, "ready after") {
 		t.Fatalf("text %q does not say it is ready", res.Text)
 	}
-	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","sleep 0.2; echo listening on http://127.0.0.1:4173/; exec sleep 30"],"waitFor":{"url":true}}`)
+	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","sleep 0.2; echo listening on http://127.0.0.1:4173/; exec sleep 30"],"waitFor":{"url":true,"timeoutMs":`+readyBound+`}}`)
 	out = res.Structured.(LaunchOut)
 	if out.Ready == nil || !out.Ready.Ready || out.Ready.By != "url" || len(out.Services) == 0 {
 		t.Fatalf("url wait: %+v services %v", out.Ready, out.Services)
 	}
-	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","exit 2"],"waitFor":{"line":"never","timeoutMs":10000}}`)
+	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","exit 2"],"waitFor":{"line":"never","timeoutMs":`+readyBound+`}}`)
 	if r := res.Structured.(LaunchOut).Ready; r == nil || r.Ready || r.Reason != "exited" {
 		t.Fatalf("exited job: %+v", r)
 	}
@@ -50,11 +55,11 @@ func TestLaunchWaitsForAPort(t *testing.T) {
 	}
 	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
-	res := f.mustCall(ToolLaunch, fmt.Sprintf(`{"command":"sleep","args":["30"],"waitFor":{"port":%d,"timeoutMs":10000}}`, port))
+	res := f.mustCall(ToolLaunch, fmt.Sprintf(`{"command":"sleep","args":["30"],"waitFor":{"port":%d,"timeoutMs":`+readyBound+`}}`, port))
 	if r := res.Structured.(LaunchOut).Ready; r == nil || !r.Ready || r.By != "port" || r.Detail != strconv.Itoa(port) {
 		t.Fatalf("port wait: %+v", r)
 	}
-	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo READY first; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":10000}}`)
+	res = f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo READY first; exec sleep 30"],"waitFor":{"line":"^READY","timeoutMs":`+readyBound+`}}`)
 	if r := res.Structured.(LaunchOut).Ready; r == nil || !r.Ready || r.By != "line" || r.Detail != "READY first" {
 		t.Fatalf("line wait: %+v", r)
 	}
@@ -66,7 +71,7 @@ func TestLaunchWaitsForAPort(t *testing.T) {
 func TestLaunchWaitPatternAsPtyWait(t *testing.T) {
 	f := newFixture(t)
 	longest := strings.Repeat("a", ptysession.MaxWaitPattern)
-	if _, err := f.call(ToolLaunch, `{"command":"true","waitFor":{"line":"`+longest+`","timeoutMs":10000}}`); err != nil {
+	if _, err := f.call(ToolLaunch, `{"command":"true","waitFor":{"line":"`+longest+`","timeoutMs":`+readyBound+`}}`); err != nil {
 		t.Errorf("a %d-byte pattern: %v", len(longest), err)
 	}
 	for bad, says := range map[string]string{
@@ -85,7 +90,7 @@ func TestLaunchWaitPatternAsPtyWait(t *testing.T) {
 // pattern pty_wait took was refused here.
 func TestReadPatternAsPtyWait(t *testing.T) {
 	f := newFixture(t)
-	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo one; exec sleep 30"],"waitFor":{"line":"^one","timeoutMs":10000}}`)
+	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo one; exec sleep 30"],"waitFor":{"line":"^one","timeoutMs":`+readyBound+`}}`)
 	id := res.Structured.(LaunchOut).ID
 	longest := "o" + strings.Repeat("n?", (ptysession.MaxWaitPattern-2)/2) + "e"
 	res = f.mustCall(ToolRead, `{"id":"`+id+`","pattern":"`+longest+`"}`)
