@@ -7,18 +7,20 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // hostKeyAt returns the host key of the server answering at addr.
 func hostKeyAt(t *testing.T, addr string) gossh.PublicKey {
 	t.Helper()
 	var key gossh.PublicKey
-	c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	c, err := net.DialTimeout("tcp", addr, testenv.HangBound)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	_ = c.SetDeadline(time.Now().Add(testenv.HangBound))
 	_, _, _, err = gossh.NewClientConn(c, addr, &gossh.ClientConfig{
 		User: User,
 		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {

@@ -6,15 +6,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 	s := Start(t, Options{Banner: "hello"})
-	c, err := net.DialTimeout("tcp", s.Addr, 5*time.Second)
+	// sshd forks and re-executes itself for the connection before it
+	// greets: on a loaded machine that can take longer than seconds.
+	c, err := net.DialTimeout("tcp", s.Addr, testenv.HangBound)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	_ = c.SetDeadline(time.Now().Add(testenv.HangBound))
 	line, err := bufio.NewReader(c).ReadString('\n')
 	_ = c.Close()
 	if err != nil || !strings.HasPrefix(line, "SSH-2.0-OpenSSH") {
