@@ -20,12 +20,16 @@ func TestWait(t *testing.T) {
 		srv := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		// The send returns at once (its deadline is short, silence cannot
 		// end it first); the server prints its ready line a second later.
+		// A wait for new output only would miss the line when a loaded
+		// machine starts the wait more than that second later: the wait
+		// searches from the first line, for a line that starts with the
+		// text (the echoed command has the prompt before it).
 		cmd := fmt.Sprintf("sleep 1; echo 'ready - listening on %d'; exec python3 -m http.server %d --bind 127.0.0.1", port, port)
 		if _, err := s.Send(ctx, owner, srv.SessionID, SendRequest{SendRequest: core.SendRequest{Data: cmd, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
 			t.Fatal(err)
 		}
 		r, err := s.Wait(ctx, owner, WaitRequest{
-			Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: `ready - listening on \d+`}},
+			Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(srv.SessionID), Pattern: `^ready - listening on \d+`, FromLine: new(int64)}},
 			Timeout:    30 * time.Second,
 		})
 		if err != nil {
