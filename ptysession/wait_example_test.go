@@ -10,9 +10,10 @@ import (
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
-// Wait for a line of new output without polling: a shell prints "ready"
-// a little after the send returned, and the wait reports the line and
-// its number.
+// Wait for a line of output without polling: a shell prints "ready" a
+// little after the send returned, and the wait reports the line and its
+// number. The wait searches from the first line (FromLine), so the line
+// counts even if it came before the wait began.
 func ExampleSessions_Wait() {
 	ctx := context.Background()
 	svc := newService()
@@ -32,7 +33,7 @@ func ExampleSessions_Wait() {
 	}
 	r, err := s.Wait(ctx, owner, ptysession.WaitRequest{
 		Conditions: []ptysession.WaitCondition{
-			{Kind: ptysession.WaitOutput, Target: string(opened.SessionID), Pattern: `^ready-\d+`},
+			{Kind: ptysession.WaitOutput, Target: string(opened.SessionID), Pattern: `^ready-\d+`, FromLine: new(int64)},
 			{Kind: ptysession.WaitExit, Target: string(opened.SessionID)},
 		},
 		Timeout: 30 * time.Second,
