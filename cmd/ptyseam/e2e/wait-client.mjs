@@ -5,6 +5,7 @@
 // Usage: node wait-client.mjs PATH_TO_PTYSEAM WORKDIR PORT
 // It asserts as it goes and prints one JSON summary line on success.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -32,7 +33,10 @@ assert.ok(wait, "pty_wait is not listed");
 assert.match(wait.description, /instead of repeated pty_tail/);
 
 // A dev server in a terminal: the send returns at once, the ready line
-// comes a second later.
+// comes a second later. The wait searches from the first line (fromLine 0;
+// the echoed command, after the prompt, does not match the anchored
+// pattern): a wait for new output only missed the line when a loaded
+// machine began it more than that second after the send.
 const opened = await call("pty_open", { command: "bash", cwd: workdir });
 const id = opened.structuredContent.sessionId;
 await call("pty_send", {
@@ -42,7 +46,7 @@ await call("pty_send", {
   quietMs: 20000,
 });
 const ready = await call("pty_wait", {
-  conditions: [{ kind: "output", target: id, pattern: "ready - started server on \\S+" }],
+  conditions: [{ kind: "output", target: id, pattern: "^ready - started server on \\S+", fromLine: 0 }],
   timeoutMs: 30000,
 });
 let r = ready.structuredContent;
@@ -61,21 +65,34 @@ const listening = await call("pty_wait", { conditions: [{ kind: "port", port }],
 assert.equal(listening.structuredContent.fired, true);
 assert.equal(listening.structuredContent.port, port);
 
-// A background build: wait for its exit, with progress meanwhile.
-const build = await call("bg_launch", { command: "sh", args: ["-c", "echo compiling; sleep 4; echo build done; exit 0"], cwd: workdir });
+// A background build: wait for its exit, with progress meanwhile. The
+// build ends once the client has had a progress note (it makes the file
+// then), not after a sleep: a wait that a loaded machine began after the
+// sleep saw the exit at once and no progress.
+const gate = `${workdir}/progress-seen`;
+const build = await call("bg_launch", {
+  command: "sh",
+  args: ["-c", `echo compiling; while [ ! -e '${gate}' ]; do sleep 0.05; done; echo build done; exit 0`],
+  cwd: workdir,
+});
 const jobId = build.structuredContent.id;
 const notes = [];
 const built = await call(
   "pty_wait",
   { conditions: [{ kind: "exit", target: jobId }, { kind: "output", target: id, pattern: "Traceback" }], timeoutMs: 30000 },
-  { onprogress: (p) => notes.push(p.message) },
+  {
+    onprogress: (p) => {
+      notes.push(p.message);
+      writeFileSync(gate, "");
+    },
+  },
 );
 r = built.structuredContent;
 assert.equal(r.fired, true);
 assert.equal(r.condition, 0);
 assert.equal(r.kind, "exit");
 assert.deepEqual(r.status, { kind: "exited", exitCode: 0 });
-assert.ok(notes.length >= 1, "no progress while waiting 4 s");
+assert.ok(notes.length >= 1, "no progress while waiting");
 assert.match(notes[0], /^waiting \d+ s/);
 figures.progressNotes = notes.length;
 
