@@ -54,8 +54,9 @@ assert.equal(short.structuredContent.status.kind, "running");
 await call("pty_signal", { id, signal: "SIGINT" });
 
 // A long quiet window waits through a pause that the default 3 s window
-// would have settled on.
-const paused = await call("pty_send", { id, data: "echo one; sleep 4; echo two-$((1+1))", quietMs: 8000 });
+// would have settled on. The window is the most the server allows: under
+// load the pause is sleep's 4 s plus the shell's time to start and reap it.
+const paused = await call("pty_send", { id, data: "echo one; sleep 4; echo two-$((1+1))", quietMs: 20000 });
 assert.match(paused.structuredContent.delta, /two-2/);
 assert.equal(paused.structuredContent.waitReason, "prompt");
 
