@@ -77,7 +77,10 @@ await ok("pty_tail", { id });
 await ok("pty_read", { id, start: 0, lines: 200 });
 
 // A second prompt, declined: nothing is typed.
-await ok("pty_send", { id, data: 'read -rs -p "Passphrase: " pp; echo "after ${#pp}"', timeoutMs: 5000 });
+// The send settles on the read (echo off, as pty_secret requires), not on
+// a 5 s deadline a loaded machine can reach first.
+r = await ok("pty_send", { id, data: 'read -rs -p "Passphrase: " pp; echo "after ${#pp}"' });
+assert.equal(r.structuredContent.waitReason, "stdin_read");
 r = await ok("pty_secret", { id, message: "A passphrase" });
 assert.deepEqual(r.structuredContent, { outcome: "refused" });
 assert.equal(asked.length, 2);
