@@ -42,13 +42,18 @@ assert.equal(who.waitReason, "prompt");
 assert.match(who.delta, new RegExp(`remote:${user}:42`));
 
 // Signal and tail work as on a local session: a silent sleep settles on
-// silence, SIGINT reaches it on the remote host.
-const slow = await ok("pty_send", { id, data: "sleep 100" });
+// silence, SIGINT reaches it on the remote host. Silence says nothing about
+// sleep: a SIGINT that reached the remote shell before it started sleep
+// would leave sleep running and no rc=130. The job says it runs (it holds
+// the terminal by then) and the client waits for that line.
+const slow = await ok("pty_send", { id, data: "sh -c 'echo sleeping; exec sleep 100'" });
 assert.notEqual(slow.waitReason, "prompt");
+const running = await ok("pty_wait", { conditions: [{ kind: "output", target: id, pattern: "^sleeping$", fromLine: 0 }], timeoutMs: 50000 });
+assert.equal(running.fired, true);
 const sig = await ok("pty_signal", { id, signal: "SIGINT" });
 assert.equal(sig.delivered, true);
 let tail = sig.output; // output is returned once: the tail continues it
-for (let i = 0; i < 200 && !/\$ $/.test(tail); i++) {
+for (const deadline = Date.now() + 50000; Date.now() < deadline && !/\$ $/.test(tail); ) {
   tail += (await ok("pty_tail", { id })).text;
   await new Promise((r) => setTimeout(r, 20));
 }
