@@ -82,7 +82,8 @@ func TestFacadeContainerShell(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("test")
-	before := len(sessionContainers(t, d.Client))
+	beforeIDs := sessionContainers(t, d.Client)
+	before := len(beforeIDs)
 	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash", Target: "box", Env: map[string]string{"GREETING": "it's me"}})
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +108,10 @@ func TestFacadeContainerShell(t *testing.T) {
 	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}}); err != nil || r.WaitReason == core.WaitPrompt {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
+	// The send ended on its deadline, which says nothing about sleep: a
+	// SIGINT that reached the shell before it started sleep would leave
+	// sleep running and no status 130.
+	waitTop(t, ctx, d, newContainer(t, beforeIDs, sessionContainers(t, d.Client)), "sleep 100")
 	if sr, err := s.Signal(ctx, owner, id, "SIGINT"); err != nil || !sr.Delivered {
 		t.Fatalf("signal: %+v %v", sr, err)
 	}
