@@ -1,19 +1,21 @@
 package hardening
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // farEndScript is a relay in the shape of an ssh client: it waits on the
 // terminal and on a connection to a "far end" at once, forwards each line
 // it reads to the far end, and prints what comes back. The far end (a
 // thread of the same program) answers after a delay, as a remote shell
-// does. The connection is TCP ("tcp") or a socketpair ("pair").
+// does, and the relay exits once it printed the answer, as an ssh client
+// does when the remote command ends. The connection is TCP ("tcp") or a
+// socketpair ("pair").
 const farEndScript = `
 import select, socket, sys, threading, time
 def far_end(conn):
@@ -34,12 +36,16 @@ while True:
         link.sendall(sys.stdin.readline().encode())
     if link in ready:
         sys.stdout.write(link.recv(4096).decode()); sys.stdout.flush()
+        break
 `
 
 // TestRelaySendWaitsForTheFarEnd: a program that forwards the terminal
 // (recognised by its TCP socket, or declared with SpawnRequest.Relay) is
 // back in its read as soon as it forwarded the line; a send must still
-// wait for the far end's answer rather than settle on stdin_read.
+// wait for the far end's answer rather than settle on stdin_read. The
+// relay exits after the answer, so the send settles on that exit with the
+// answer in its output, never on a quiet window that a loaded machine
+// could pass before the answer came (the window is the hang bound).
 func TestRelaySendWaitsForTheFarEnd(t *testing.T) {
 	svc := newService(t, core.Options{})
 	ctx := testCtx(t, 2*time.Minute)
@@ -55,12 +61,9 @@ func TestRelaySendWaitsForTheFarEnd(t *testing.T) {
 			// initial wait ended on its quiet window: wait for the relay.
 			awaitOutput(t, ctx, s.Tap, "RELAY READY")
 			s.Tap.Close()
-			for i := range 3 {
-				word := fmt.Sprintf("ping-%d", i)
-				res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: word, QuietWindow: 700 * time.Millisecond})
-				if !strings.Contains(res.Delta, "ANSWER "+word) || res.WaitReason == core.WaitStdinRead {
-					t.Fatalf("send %d settled as %s after %s: %q", i, res.WaitReason, res.Elapsed, res.Delta)
-				}
+			res := sendWait(t, ctx, svc, owner, s.ID, core.SendRequest{Data: "ping", QuietWindow: testenv.HangBound, Timeout: testenv.HangBound})
+			if !strings.Contains(res.Delta, "ANSWER ping") || res.WaitReason != core.WaitSessionExit {
+				t.Fatalf("the send settled as %s after %s: %q; want session_exit with the far end's answer", res.WaitReason, res.Elapsed, res.Delta)
 			}
 		})
 	}
