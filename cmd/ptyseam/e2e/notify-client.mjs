@@ -35,7 +35,7 @@ const call = async (name, args) => {
 const quiet = await call("bg_launch", { command: "sh", args: ["-c", "exit 0"] });
 const job = await call("bg_launch", { command: "sh", args: ["-c", "echo done; sleep 0.3; exit 3"], notifyOnExit: true });
 assert.equal(job.notifyOnExit, true);
-const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no exit notice within 20 s")), 20000));
+const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no exit notice within 60 s")), 60000));
 const notice = await Promise.race([gotNotice, timeout]);
 assert.equal(notice.level, "notice");
 assert.equal(notice.data.jobId, job.id);

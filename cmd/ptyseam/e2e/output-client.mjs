@@ -94,7 +94,7 @@ const job = await call("bg_launch", {
   cwd: workdir,
 });
 const jobId = job.structuredContent.id;
-await call("pty_wait", { conditions: [{ kind: "exit", target: jobId }], timeoutMs: 30000 });
+await call("pty_wait", { conditions: [{ kind: "exit", target: jobId }], timeoutMs: 60000 });
 const jobFound = (await call("pty_search", { id: jobId, pattern: "^(Traceback|\\w+Error:)" })).structuredContent;
 assert.deepEqual(jobFound.matches.map((m) => m.text), ["Traceback (most recent call last):", "ValueError: bad input"]);
 assert.equal(jobFound.matches[1].line, jobFound.matches[0].line + 1);
@@ -106,7 +106,7 @@ await call("pty_send", {
   data: "printf '\\033[?1049h\\033[2J\\033[H'; sleep 1; printf '\\033[5;1Hstatus: READY'; sleep 60",
   timeoutMs: 300,
 });
-const drawn = await call("pty_wait", { conditions: [{ kind: "screen", target: id, pattern: "status: \\w+" }], timeoutMs: 30000 });
+const drawn = await call("pty_wait", { conditions: [{ kind: "screen", target: id, pattern: "status: \\w+" }], timeoutMs: 60000 });
 r = drawn.structuredContent;
 assert.equal(r.fired, true);
 assert.equal(r.kind, "screen");
@@ -117,7 +117,7 @@ assert.match(text(drawn), /^\[condition 0 fired after \d+ ms: screen of pty_\w+ 
 // returns the question; a pipe job cannot tell and is refused.
 const asking = await call("bg_launch", { command: "sh", args: ["-c", "sleep 1; printf 'Deploy to production? [y/N] '; read a; echo answered $a"], cwd: workdir });
 const askingId = asking.structuredContent.id;
-const asked = await call("pty_wait", { conditions: [{ kind: "input", target: askingId }, { kind: "exit", target: askingId }], timeoutMs: 30000 });
+const asked = await call("pty_wait", { conditions: [{ kind: "input", target: askingId }, { kind: "exit", target: askingId }], timeoutMs: 60000 });
 assert.equal(asked.structuredContent.kind, "input");
 assert.equal(asked.structuredContent.line, "Deploy to production? [y/N] ");
 await call("bg_stop", { id: askingId });

@@ -71,7 +71,7 @@ assert.equal(asked.length, 1);
 assert.equal(asked[0].message, "The password for the test account");
 // From the session's first line (fromLine 0): the program may have printed
 // its answer before pty_secret returned. Only that answer starts with "got".
-r = await ok("pty_wait", { conditions: [{ kind: "output", target: id, pattern: "^got \\d+ chars sha [0-9a-f]{12}", fromLine: 0 }], timeoutMs: 30000 });
+r = await ok("pty_wait", { conditions: [{ kind: "output", target: id, pattern: "^got \\d+ chars sha [0-9a-f]{12}", fromLine: 0 }], timeoutMs: 60000 });
 assert.match(r.structuredContent.line, new RegExp(`sha ${sha12}$`), "the terminal did not get the secret");
 await ok("pty_tail", { id });
 await ok("pty_read", { id, start: 0, lines: 200 });

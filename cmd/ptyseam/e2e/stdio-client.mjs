@@ -91,7 +91,7 @@ const second = await ok("pty_open", { command: "python3 -q" });
 // outlasts the quiet window: inferred_idle): wait for the prompt itself.
 // Output is returned once: the tails continue after the open's output.
 let secondText = second.initialOutput;
-for (const deadline = Date.now() + 20000; !/>>> $/.test(secondText); ) {
+for (const deadline = Date.now() + 60000; !/>>> $/.test(secondText); ) {
   assert.ok(Date.now() < deadline, `python never prompted: ${JSON.stringify(secondText)} (open: ${JSON.stringify(second)})`);
   await new Promise((resolve) => setTimeout(resolve, 20));
   secondText += (await ok("pty_tail", { id: second.sessionId })).text;

@@ -47,7 +47,7 @@ await call("pty_send", {
 });
 const ready = await call("pty_wait", {
   conditions: [{ kind: "output", target: id, pattern: "^ready - started server on \\S+", fromLine: 0 }],
-  timeoutMs: 30000,
+  timeoutMs: 60000,
 });
 let r = ready.structuredContent;
 assert.equal(r.fired, true);
@@ -61,7 +61,7 @@ assert.equal(page.structuredContent.text.trimEnd(), r.line);
 figures.readyResultBytes = JSON.stringify(ready.content).length + JSON.stringify(ready.structuredContent).length;
 
 // Its port.
-const listening = await call("pty_wait", { conditions: [{ kind: "port", port }], timeoutMs: 30000 });
+const listening = await call("pty_wait", { conditions: [{ kind: "port", port }], timeoutMs: 60000 });
 assert.equal(listening.structuredContent.fired, true);
 assert.equal(listening.structuredContent.port, port);
 
@@ -79,7 +79,7 @@ const jobId = build.structuredContent.id;
 const notes = [];
 const built = await call(
   "pty_wait",
-  { conditions: [{ kind: "exit", target: jobId }, { kind: "output", target: id, pattern: "Traceback" }], timeoutMs: 30000 },
+  { conditions: [{ kind: "exit", target: jobId }, { kind: "output", target: id, pattern: "Traceback" }], timeoutMs: 60000 },
   {
     onprogress: (p) => {
       notes.push(p.message);
@@ -98,14 +98,14 @@ figures.progressNotes = notes.length;
 
 // The job's own output, from its first line (fromLine): the wait began
 // after the line was printed.
-const compiled = await call("pty_wait", { conditions: [{ kind: "output", target: jobId, pattern: "^build done$", fromLine: 0 }], timeoutMs: 10000 });
+const compiled = await call("pty_wait", { conditions: [{ kind: "output", target: jobId, pattern: "^build done$", fromLine: 0 }], timeoutMs: 60000 });
 assert.equal(compiled.structuredContent.line, "build done");
 assert.equal(compiled.structuredContent.lineNumber, 1);
 
 // A program that asks a question.
 const q = (await call("pty_open", { command: "bash", cwd: workdir })).structuredContent.sessionId;
 await call("pty_send", { id: q, data: 'sleep 1; read -p "Overwrite config? [y/N] " ans; echo got-$ans', timeoutMs: 300, quietMs: 20000 });
-const asked = await call("pty_wait", { conditions: [{ kind: "input", target: q }, { kind: "exit", target: q }], timeoutMs: 30000 });
+const asked = await call("pty_wait", { conditions: [{ kind: "input", target: q }, { kind: "exit", target: q }], timeoutMs: 60000 });
 assert.equal(asked.structuredContent.kind, "input");
 assert.match(asked.structuredContent.line, /^Overwrite config\? \[y\/N\]/);
 const answered = await call("pty_send", { id: q, data: "y" });
