@@ -18,9 +18,9 @@ type ForegroundGrouper interface {
 // waits on something other than the terminal. What the send typed and it
 // has not read stays in the terminal's input queue: the next read of the
 // terminal takes it (the program's, or the shell's once the program
-// ended), and a Ctrl-C typed into the terminal discards it with the
-// interrupt (a SIGINT sent to the group, as [Service.Signal] does, does
-// not).
+// ended), and an interrupt discards it (a Ctrl-C typed into the terminal,
+// or SIGINT through [Service.Signal], which discards it as the terminal
+// does).
 type ForegroundProgram struct {
 	// Group is the terminal's foreground process group, the pid of its
 	// leader.

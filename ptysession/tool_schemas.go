@@ -49,7 +49,7 @@ type readArgs struct {
 
 type signalArgs struct {
 	idArgs
-	Signal Signal `json:"signal" jsonschema:"SIGINT is Ctrl-C, SIGTSTP Ctrl-Z; SIGTERM or SIGKILL stop the program."`
+	Signal Signal `json:"signal" jsonschema:"SIGINT is Ctrl-C, SIGTSTP Ctrl-Z (both discard input typed ahead, as a terminal does); SIGTERM or SIGKILL stop the program."`
 }
 
 type waitArgs struct {

@@ -157,9 +157,9 @@ func plural(n int, word string) string {
 
 // foregroundNote tells a model which program holds the terminal after a
 // send that settled without a prompt or a read, and what became of the
-// input it typed: a busy program reads it later, and a Ctrl-C typed into
-// the terminal discards it (the terminal flushes its input queue; a
-// signal sent with pty_signal does not).
+// input it typed: a busy program reads it later (or the shell, once the
+// program ended), and an interrupt discards it (a Ctrl-C typed as data or
+// pty_signal's SIGINT: the terminal flushes its input queue).
 func foregroundNote(f *core.ForegroundProgram) string {
 	name := f.Name
 	if name == "" {
@@ -172,7 +172,7 @@ func foregroundNote(f *core.ForegroundProgram) string {
 		s += " and is busy"
 	}
 	if f.UnreadInput > 0 {
-		s += fmt.Sprintf("; %s you typed wait unread in the terminal (the next read of it takes them; a Ctrl-C in data discards them)", plural(f.UnreadInput, "byte"))
+		s += fmt.Sprintf("; %s you typed wait unread in the terminal (the next read of it takes them; an interrupt discards them)", plural(f.UnreadInput, "byte"))
 	}
 	return s
 }

@@ -17,7 +17,7 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 		not  []string
 	}{
 		{nil, []string{"[inferred_idle; session running]"}, []string{"holds the terminal"}},
-		{&core.ForegroundProgram{Group: 41, Name: "python3", UnreadInput: 11}, []string{"python3 (pgid 41) holds the terminal and is busy", "11 bytes you typed wait unread", "a Ctrl-C in data discards them"}, nil},
+		{&core.ForegroundProgram{Group: 41, Name: "python3", UnreadInput: 11}, []string{"python3 (pgid 41) holds the terminal and is busy", "11 bytes you typed wait unread", "an interrupt discards them"}, nil},
 		{&core.ForegroundProgram{Group: 41, Reading: true, UnreadInput: -1}, []string{"a program (pgid 41) holds the terminal and reads it"}, []string{"unread"}},
 	} {
 		got := renderSend(SendResult{WaitReason: core.WaitInferredIdle, Status: core.Status{Kind: core.StatusRunning}, Foreground: c.f})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,55 @@ func TestSettledSendNamesTheBusyProgram(t *testing.T) {
 	}
 	if f.Name != "sleep" || f.Group != foregroundGroupOf(t, info.PID) || f.Reading || f.UnreadInput != len("echo typed\n") {
 		t.Fatalf("foreground %+v, want sleep's group %d, not reading, %d bytes unread", f, foregroundGroupOf(t, info.PID), len("echo typed\n"))
+	}
+}
+
+// TestInterruptDiscardsTypedAhead: a SIGINT through Signal discards the
+// line typed while a busy program held the terminal, as a Ctrl-C typed
+// into the terminal does, so the shell does not run it once the program
+// is interrupted.
+func TestInterruptDiscardsTypedAhead(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+	defer cancel()
+	send := func(data string, timeout time.Duration) core.SendResult {
+		t.Helper()
+		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: timeout})
+		mustf(t, err, "send %q", data)
+		res, err := op.Wait(ctx)
+		mustf(t, err, "wait %q", data)
+		return res
+	}
+	send("sleep 1000", 300*time.Millisecond)
+	for foregroundGroupOf(t, info.PID) == info.PID {
+		if ctx.Err() != nil {
+			t.Fatal("sleep never took the terminal")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if res := send("echo typed-ahead-$((6*7))", 300*time.Millisecond); res.Foreground == nil || res.Foreground.UnreadInput <= 0 {
+		t.Fatalf("the line typed behind sleep: %+v", res.Foreground)
+	}
+	if _, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT}); err != nil {
+		t.Fatal(err)
+	}
+	// The shell reads whatever is queued before this line: had the typed
+	// line survived, it would have run before this one prints after-42.
+	send("echo after-$((6*7))", 2*waitLimit)
+	for {
+		page, err := svc.Read(owner, info.ID, core.PageRequest{Start: 0, Count: 1000})
+		mustf(t, err, "read")
+		text := strings.Join(page.Lines, "\n")
+		if strings.Contains(text, "\ntyped-ahead-42") {
+			t.Fatalf("the line typed ahead ran after the interrupt:\n%s", text)
+		}
+		if strings.Contains(text, "\nafter-42") {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the line after the interrupt never ran:\n%s", text)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

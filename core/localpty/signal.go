@@ -38,7 +38,9 @@ func (s *session) foregroundPGID(op string) (int, error) {
 const signalTries = 14
 
 // Signal delivers req.Signal to the terminal's foreground process group
-// with kill(-pgid). SIGKILL aimed at the top-level process's own group is
+// with kill(-pgid). SIGINT, SIGQUIT and SIGTSTP first discard the input
+// typed ahead that no program has read, as the terminal does for their
+// characters (unless its NOFLSH flag is set). SIGKILL aimed at the top-level process's own group is
 // refused with CodeSignalRefused unless req.AllowLeader is set. An
 // interrupt that the shell may hold back (it reached the shell, or a
 // command's process not yet running its program, between two commands of
@@ -84,6 +86,9 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 			risk = s.interruptRiskOf(pgid)
 		case unix.SIGHUP:
 			hangupHeld = s.hangupMayBeHeld(pgid)
+		}
+		if sig == unix.SIGINT || sig == unix.SIGQUIT || sig == unix.SIGTSTP {
+			s.discardTypedAhead() // as the terminal's own character would
 		}
 		err = unix.Kill(-pgid, sig)
 		if err == nil {
