@@ -56,16 +56,29 @@ func BecomeSubreaper(ctx context.Context, log *slog.Logger) error {
 
 // adoptedChildren lists this process's live or zombie children that it did
 // not start through StartChild: adopted escapees. The caller holds childMu
-// for writing, so no StartChild is between fork and registration.
+// for writing, so no StartChild is between fork and registration, and a
+// spawn waits while it looks: it reads this process's children files, a
+// few reads, and scans every process on the machine only where the kernel
+// has no children files (each exit of a session's process used to cost
+// the next spawn a read of every process's stat).
 func adoptedChildren() map[int]procfs.Stat {
-	pids, err := procfs.ListPIDs()
+	pids, err := procfs.ListChildren(unixGetpid(), nil)
 	if err != nil {
-		return nil
+		if pids, err = procfs.ListPIDs(); err != nil {
+			return nil
+		}
 	}
+	return adoptedAmong(pids)
+}
+
+// adoptedAmong returns those of pids that are this process's children and
+// were not started through StartChild, with their stat.
+func adoptedAmong(pids []int) map[int]procfs.Stat {
 	self := unixGetpid()
+	buf := make([]byte, 0, 1024)
 	out := make(map[int]procfs.Stat)
 	for _, pid := range pids {
-		st, err := procfs.ReadStat(pid, nil)
+		st, err := procfs.ReadStat(pid, buf)
 		if err != nil || st.PPID != self || isStartedChild(pid) {
 			continue
 		}

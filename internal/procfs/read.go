@@ -62,6 +62,34 @@ func ReadStat(pid int, buf []byte) (Stat, error) {
 // ListTasks returns the thread ids of pid.
 func ListTasks(pid int) ([]int, error) { return listDir(Path(pid, "task")) }
 
+// ListChildren returns the children of pid: the union of its threads'
+// children files (/proc/PID/task/TID/children), a few reads where finding
+// them among every process on the machine takes one read per process.
+// The kernel lists a child under the thread that started it, or under the
+// thread a subreaper's adopted process was given to. A child that appears
+// or exits while the files are read may be missed: callers that must see
+// every child look again later (a reaper on its next signal or tick). It
+// fails when pid is gone or the kernel has no children files
+// (CONFIG_PROC_CHILDREN).
+func ListChildren(pid int, buf []byte) ([]int, error) {
+	tids, err := ListTasks(pid)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, tid := range tids {
+		b, err := ReadFile(TaskPath(pid, tid, "children"), buf)
+		if err == unix.ESRCH || err == unix.ENOENT && tid != pid {
+			continue // the thread ended since the listing
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: TaskPath(pid, tid, "children"), Err: err}
+		}
+		out = append(out, ParsePIDList(b)...)
+	}
+	return out, nil
+}
+
 // ListPIDs returns every process id in /proc.
 func ListPIDs() ([]int, error) { return listDir("/proc") }
 
