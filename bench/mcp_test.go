@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/ptysession"
 )
 
 // ptyseamBinary builds cmd/ptyseam once per benchmark binary (removed by
@@ -222,13 +224,18 @@ func BenchmarkMCPOverhead(b *testing.B) {
 // BenchmarkOpenLatency measures `pty_open bash` through `ptyseam mcp`
 // over stdio, which returns at the shell's first prompt, against `bash -i`
 // started on a bare creack/pty PTY and read to its first prompt marker
-// (the same argv and prompt marker). The session is closed after each
-// sample, untimed. Samples interleave; PTYSEAM_BENCH_OPEN_N sets the
-// samples per side (default 100).
+// (the same argv and prompt marker). A third side, the facade's Open in
+// this process (no transport), says which part of the difference is the
+// seam's (spawn, cgroup, settle) and which the MCP call's. The session is
+// closed after each sample, untimed. Samples interleave;
+// PTYSEAM_BENCH_OPEN_N sets the samples per side (default 100).
 func BenchmarkOpenLatency(b *testing.B) {
 	n := envInt("PTYSEAM_BENCH_OPEN_N", 100)
 	cs := connectStdio(b)
-	var openS, rawS []time.Duration
+	sessions := ptysession.New(newService(b, core.Options{}), ptysession.Options{})
+	owner := core.NewOwner("bench")
+	ctx := context.Background()
+	var openS, rawS, facadeS []time.Duration
 	for b.Loop() {
 		for range n {
 			var r *rawShell
@@ -237,12 +244,24 @@ func BenchmarkOpenLatency(b *testing.B) {
 			var res *mcp.CallToolResult
 			openS = append(openS, timed(func() { res = callTool(b, cs, "pty_open", map[string]any{"command": "bash"}) }))
 			callTool(b, cs, "pty_close", map[string]any{"id": structured(b, res)["sessionId"].(string)})
+			var or ptysession.OpenResult
+			facadeS = append(facadeS, timed(func() {
+				var err error
+				if or, err = sessions.Open(ctx, owner, ptysession.OpenRequest{Command: "bash"}); err != nil {
+					b.Fatal(err)
+				}
+			}))
+			if _, err := sessions.Close(ctx, owner, or.SessionID); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
-	open, raw := percentile(openS, 50), percentile(rawS, 50)
+	open, raw, facade := percentile(openS, 50), percentile(rawS, 50), percentile(facadeS, 50)
 	b.ReportMetric(ms(open), "open-p50-ms")
 	b.ReportMetric(ms(percentile(openS, 99)), "open-p99-ms")
 	b.ReportMetric(ms(raw), "raw-p50-ms")
 	b.ReportMetric(ms(percentile(rawS, 99)), "raw-p99-ms")
+	b.ReportMetric(ms(facade), "facade-p50-ms")
 	b.ReportMetric(float64(open)/float64(raw), "open/raw-p50")
+	b.ReportMetric(float64(facade)/float64(raw), "facade/raw-p50")
 }
