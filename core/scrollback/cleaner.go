@@ -1,6 +1,9 @@
 package scrollback
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // The escape-stripping state machine. It follows the shape of the DEC
 // ANSI parser: C0 controls inside CSI and ESC sequences still act, ESC
@@ -48,6 +51,33 @@ var classOf = func() (t [256]byte) {
 	return t
 }()
 
+// textRunEnd returns the end of the run of clText bytes in p that starts
+// at j (len(p) if the run reaches the end). It tests eight bytes at a time
+// for a byte outside printable ASCII (a tab, which is text, sends its word
+// to the byte loop): plain text is most of a terminal's output, and the
+// loop over one byte at a time was the cleaner's largest cost in a flood.
+func textRunEnd(p []byte, j int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for {
+		for j+8 <= len(p) {
+			x := binary.LittleEndian.Uint64(p[j:])
+			below := (x - ones*0x20) &^ x & highs         // some byte < 0x20
+			above := ((x + ones*(0x7f-0x7e)) | x) & highs // some byte > 0x7e
+			if below|above != 0 {
+				break
+			}
+			j += 8
+		}
+		end := min(j+8, len(p))
+		for j < end && classOf[p[j]] == clText {
+			j++
+		}
+		if j < end || j == len(p) {
+			return j
+		}
+	}
+}
+
 const (
 	bel = 0x07
 	bs  = 0x08
@@ -85,10 +115,7 @@ func (c *cleaner) run(b *Buffer, p []byte) {
 		ch := p[i]
 		switch classOf[ch] {
 		case clText:
-			j := i + 1
-			for j < len(p) && classOf[p[j]] == clText {
-				j++
-			}
+			j := textRunEnd(p, i+1)
 			// The common case: a whole plain line on an empty current
 			// line goes straight to storage.
 			if j < len(p) && b.cur.empty() && j-i <= b.cur.max {

@@ -100,3 +100,25 @@ func FuzzCursor(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTextRunEnd: the eight-bytes-at-a-time scan ends every run where the
+// loop over single bytes does, from any start.
+func FuzzTextRunEnd(f *testing.F) {
+	f.Add([]byte("0123456789abcdef0123456789abcdef\r\n"), uint8(0))
+	f.Add([]byte("col1\tcol2\tcol3 with a tab in the word\n"), uint8(1))
+	f.Add([]byte("caf\xc3\xa9 au lait, ~tilde~ and DEL\x7f"), uint8(2))
+	f.Add([]byte("\x1b[1mbold\x1b[0m plain text here"), uint8(5))
+	f.Fuzz(func(t *testing.T, p []byte, start uint8) {
+		j := int(start)
+		if j > len(p) {
+			j = len(p)
+		}
+		want := j
+		for want < len(p) && classOf[p[want]] == clText {
+			want++
+		}
+		if got := textRunEnd(p, j); got != want {
+			t.Fatalf("textRunEnd(%q, %d) = %d, want %d", p, j, got, want)
+		}
+	})
+}
