@@ -69,20 +69,28 @@ func sessionIngest(b *testing.B, svc *core.Service, argv []string, size int) tim
 
 // BenchmarkIngest compares the rate at which a session moves a flood into
 // its scrollback with a bare creack/pty read into io.Discard, in the same
-// run (PTYSEAM_BENCH_INGEST_MB, default 200).
+// run (PTYSEAM_BENCH_INGEST_MB, default 200). It also reports this
+// process's CPU time per MiB on each side (the reader's work: a session's
+// read loop, scrollback and taps against the bare read's system calls),
+// which moves less from run to run than the throughput on a shared
+// machine.
 func BenchmarkIngest(b *testing.B) {
 	size := envInt("PTYSEAM_BENCH_INGEST_MB", 200) << 20
 	size -= size % 80
 	argv := generator(size)
 	svc := newService(b, core.Options{})
-	var raw, sess time.Duration
+	var raw, sess, rawCPU, sessCPU time.Duration
 	for b.Loop() {
 		// Interleave and keep the best of three of each, so that noise
 		// from other processes hits both sides alike.
 		r, s := time.Duration(1<<62), time.Duration(1<<62)
 		for range 3 {
+			c0 := cpuTime()
 			r = min(r, rawIngest(b, argv))
+			c1 := cpuTime()
 			s = min(s, sessionIngest(b, svc, argv, size))
+			rawCPU += c1 - c0
+			sessCPU += cpuTime() - c1
 		}
 		raw += r
 		sess += s
@@ -91,4 +99,6 @@ func BenchmarkIngest(b *testing.B) {
 	b.ReportMetric(mb/raw.Seconds(), "raw-MB/s")
 	b.ReportMetric(mb/sess.Seconds(), "session-MB/s")
 	b.ReportMetric(raw.Seconds()/sess.Seconds(), "ratio")
+	b.ReportMetric(float64(rawCPU.Microseconds())/1000/(3*mb), "raw-cpu-ms/MiB")
+	b.ReportMetric(float64(sessCPU.Microseconds())/1000/(3*mb), "session-cpu-ms/MiB")
 }
