@@ -19,6 +19,7 @@ const argsSchema = `{
     "signal": {"type": "string", "enum": ["SIGINT", "SIGTERM"]},
     "env": {"type": "object", "additionalProperties": {"type": "string"}},
     "argv": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 2},
+    "keys": {"type": ["null", "array"], "items": {"type": "string"}, "description": "Key names pressed in order: Enter, Escape, C-c."},
     "status": {"type": "object", "required": ["kind"], "additionalProperties": false,
                "properties": {"kind": {"const": "running"}, "signal": {"type": ["string", "null"]}}},
     "name": {"type": "string", "pattern": "^[a-z]+$"},
@@ -69,6 +70,10 @@ func TestValidateNamesTheField(t *testing.T) {
 		{`{"id":"x","env":{"A":1}}`, "env.A", "want string, got integer"},
 		{`{"id":"x","env":[]}`, "env", "want object, got array"},
 		{`{"id":"x","argv":["a","b","c"]}`, "argv", "at most 2 items"},
+		// A model wrote keys as one string of notation: the error says how
+		// a list is written and what the field holds.
+		{`{"id":"x","keys":"ihello<Esc>:wq<Enter>"}`, "keys", `want array or null, got string: write a list, as ["…", "…"] (keys: Key names pressed in order: Enter, Escape, C-c.)`},
+		{`{"id":"x","argv":"ab"}`, "argv", `want array, got string: write a list, as ["…", "…"]`},
 		{`{"id":"x","argv":["abcd"]}`, "argv[0]", "at most 3 characters"},
 		{`{"id":"x","status":{}}`, "status.kind", "missing required field"},
 		{`{"id":"x","status":{"kind":"exited"}}`, "status.kind", `must be "running"`},

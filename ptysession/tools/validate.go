@@ -170,6 +170,31 @@ var keywords = []struct {
 	}},
 }
 
+// maxHintDescription bounds the field description a type error repeats.
+const maxHintDescription = 400
+
+// typeHint follows a type error: how a list is written when one was
+// wanted and a string came (a model typed key notation as one string),
+// and the field's own description, so that the caller learns what the
+// field holds without fetching the tool list again.
+func typeHint(s *jsonschema.Schema, v any, path string) string {
+	var hint string
+	wantsList := s.Type == "array" || slices.Contains(s.Types, "array")
+	if _, isString := v.(string); isString && wantsList {
+		hint = `: write a list, as ["…", "…"]`
+	}
+	if d := strings.TrimSpace(s.Description); d != "" {
+		if len(d) > maxHintDescription {
+			d = strings.ToValidUTF8(d[:maxHintDescription], "") + "…"
+		}
+		if name := path[strings.LastIndexAny(path, ".]")+1:]; name != "" {
+			d = name + ": " + d
+		}
+		hint += " (" + d + ")"
+	}
+	return hint
+}
+
 // alone returns the schema of s's keyword held in fields, nothing else
 // (nil when s lacks it).
 func alone(s *jsonschema.Schema, fields []string) *jsonschema.Schema {
@@ -199,7 +224,11 @@ func explain(s *jsonschema.Schema, v any, path string) *ValidationError {
 	}
 	for _, k := range keywords {
 		if a := alone(s, k.fields); a != nil && !accepts(a, v) {
-			return &ValidationError{Field: path, Msg: k.say(s, v)}
+			msg := k.say(s, v)
+			if k.fields[0] == "Type" {
+				msg += typeHint(s, v, path)
+			}
+			return &ValidationError{Field: path, Msg: msg}
 		}
 	}
 	switch x := v.(type) {

@@ -226,7 +226,7 @@ func encodeOne(name string, appCursor bool) ([]byte, string) {
 	k, ok := named[normalize(base)]
 	if !ok {
 		return nil, "unknown key name (use a single character, one of " + strings.Join(Known(), ", ") +
-			", or a combination such as C-c, M-x, C-Up, S-Tab)"
+			", or a combination such as C-c, M-x, C-Up, S-Tab; words and lines are text, typed as they are, not key names)"
 	}
 	switch k.kind {
 	case kindCursor:
