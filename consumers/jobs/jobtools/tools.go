@@ -116,7 +116,11 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, a launchArgs, _
 		NotifyOnExit: a.NotifyOnExit, Backend: a.Backend,
 	})
 	if err != nil {
-		return h.done(nil, "", err)
+		te := toolError(err)
+		if hint := commandLineHint(a.Command, a.Args); hint != "" && te.Code == string(core.CodeSpawnFailed) {
+			te.Hint = hint
+		}
+		return tools.Result{}, te
 	}
 	if a.WaitFor == nil {
 		return h.done(jobOut(info, h.now()), renderLaunch(info), nil)

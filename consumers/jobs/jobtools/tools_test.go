@@ -226,3 +226,23 @@ func TestBound(t *testing.T) {
 		t.Fatal("short text changed")
 	}
 }
+
+// TestLaunchOfACommandLineSaysHowToSplitIt: a model passed a whole command
+// line as command ("python3 -m http.server 8765") and was told only that
+// no such executable is on PATH. The refusal now gives the call to make:
+// the words in args, or the line to sh -c.
+func TestLaunchOfACommandLineSaysHowToSplitIt(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct{ args, want string }{
+		{`{"command":"sleep 300"}`, `{"command":"sleep","args":["300"]}`},
+		{`{"command":"python3 -m http.server 8765"}`, `{"command":"python3","args":["-m","http.server","8765"]}`},
+		{`{"command":"sleep 1 && echo done"}`, `{"command":"sh","args":["-c","sleep 1 && echo done"]}`},
+		{`{"command":"echo 'a b'"}`, `{"command":"sh","args":["-c","echo 'a b'"]}`},
+	} {
+		_, err := f.call(ToolLaunch, c.args)
+		var te *tools.ToolError
+		if !errors.As(err, &te) || te.Code != "SPAWN_FAILED" || !strings.Contains(te.Hint, c.want) {
+			t.Errorf("%s: %#v, want SPAWN_FAILED with a hint holding %s", c.args, err, c.want)
+		}
+	}
+}
