@@ -243,6 +243,7 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		return false
 	}
 	d := sess.buf.Since(&op.result, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	marks := sess.buf.Marks()
 	op.res = SendResult{
 		Delta:      d.Text,
 		Truncated:  d.Truncated,
@@ -253,6 +254,8 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		Elapsed:    time.Since(p.start),
 		HandBack:   op.handBack,
 		Foreground: out.foreground,
+		Continuation: out.reason != WaitPrompt && !sess.status.Exited() &&
+			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations,
 	}
 	op.settled = true
 	op.inline = nil

@@ -37,6 +37,9 @@ func renderSend(r SendResult) string {
 	if f := r.Foreground; f != nil {
 		b.WriteString("; " + foregroundNote(f))
 	}
+	if r.Continuation {
+		b.WriteString("; " + continuationNote)
+	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
 		b.WriteString(cutNote(r.Cut, r.Skipped, fmt.Sprintf("%d older lines cut", r.Skipped)))
@@ -154,6 +157,11 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// continuationNote tells a model that the shell reads the rest of an
+// incomplete command (core.SendResult.Continuation): a model that typed an
+// unbalanced quote saw only "> " and typed its next commands into it.
+const continuationNote = `the command is incomplete (an open quote, bracket or here-document) and the shell waits for its rest at its "> " prompt: what you send next becomes part of it; finish it, or pty_signal SIGINT to abandon it`
 
 // foregroundNote tells a model which program holds the terminal after a
 // send that settled without a prompt or a read, and what became of the

@@ -33,3 +33,19 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestSendSummarySaysTheCommandIsIncomplete: a send that left the shell
+// at its continuation prompt says that the next send joins the command
+// and how to leave it; other sends say nothing of it.
+func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
+	running := core.Status{Kind: core.StatusRunning}
+	got := renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true})
+	for _, w := range []string{"[stdin_read; the command is incomplete", "becomes part of it", "pty_signal SIGINT", "; session running]"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("summary %q lacks %q", got, w)
+		}
+	}
+	if got := renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running}); strings.Contains(got, "incomplete") {
+		t.Errorf("summary %q speaks of an incomplete command", got)
+	}
+}

@@ -21,6 +21,7 @@ const shellOnce = `[ -n "$__ptyseam_once" ] || { set +H; __ptyseam_once=1; }`
 func shellEnv() []string {
 	env := []string{
 		"PS1=" + promptmark.PS1,
+		"PS2=" + promptmark.PS2,
 		"PROMPT_COMMAND=" + promptmark.PromptCommand + "; " + shellOnce,
 		"HISTFILE=",
 	}

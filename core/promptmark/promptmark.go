@@ -26,6 +26,12 @@ const (
 	PromptStart = "\x1b]133;A\x07"
 	// PromptEnd ends a prompt: the shell waits for input (OSC 133;B).
 	PromptEnd = "\x1b]133;B\x07"
+	// ContinuationStart begins the shell's continuation prompt (PS2,
+	// printed while a command is incomplete: an open quote, bracket or
+	// here-document), OSC 133;P;k=s, the secondary-prompt mark of other
+	// terminals' shell integration. It is not a prompt end: the shell
+	// waits for the rest of a command, and no send settles on it.
+	ContinuationStart = "\x1b]133;P;k=s\x07"
 )
 
 // CommandEnd returns the marker that ends a command with exit status code
@@ -35,11 +41,13 @@ func CommandEnd(code int) string {
 }
 
 // Bash settings that make a shell print the markers. PS1 brackets the
-// prompt with PromptStart and PromptEnd; PromptCommand prints the
+// prompt with PromptStart and PromptEnd; PS2 starts bash's usual "> "
+// with ContinuationStart; PromptCommand prints the
 // command-end marker with its options before every prompt. Bash keeps $?
 // across PROMPT_COMMAND, so the user's $? is unchanged.
 const (
 	PS1           = `\[\e]133;A\a\]\w\$ \[\e]133;B\a\]`
+	PS2           = `\[\e]133;P;k=s\a\]> `
 	PromptCommand = `__ptyseam_s=$?; read -t 0 && __ptyseam_q=1 || __ptyseam_q=0; ` +
 		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"`
 )
@@ -47,7 +55,7 @@ const (
 // Install returns the command line that makes an already running bash (a
 // remote login shell) mark its prompts: type it into the shell once.
 func Install() string {
-	return "PS1=" + shellquote.Quote(PS1) + "; PROMPT_COMMAND=" + shellquote.Quote(PromptCommand)
+	return "PS1=" + shellquote.Quote(PS1) + "; PS2=" + shellquote.Quote(PS2) + "; PROMPT_COMMAND=" + shellquote.Quote(PromptCommand)
 }
 
 // ContainsPromptEnd reports whether raw terminal output holds a prompt-end
@@ -58,7 +66,7 @@ func ContainsPromptEnd(raw []byte) bool {
 
 // Marker is one marker read back by Parse.
 type Marker struct {
-	Kind         byte // 'A' prompt start, 'B' prompt end, 'C' command start, 'D' command end
+	Kind         byte // 'A' prompt start, 'B' prompt end, 'C' command start, 'D' command end, 'P' continuation prompt start
 	Exit         int  // a D marker's exit status, when ExitValid
 	ExitValid    bool
 	Line         int64 // a D marker's line=N (input lines the shell read, N >= 0), when LineValid

@@ -39,7 +39,7 @@ func payload(marker string) []byte {
 }
 
 func TestEmittedMarkersParse(t *testing.T) {
-	for marker, kind := range map[string]byte{PromptStart: 'A', PromptEnd: 'B', CommandEnd(3): 'D'} {
+	for marker, kind := range map[string]byte{PromptStart: 'A', PromptEnd: 'B', CommandEnd(3): 'D', ContinuationStart: 'P'} {
 		m, ok := Parse(payload(marker))
 		if !ok || m.Kind != kind {
 			t.Errorf("%q parses as %+v %v", marker, m, ok)
@@ -69,6 +69,23 @@ func TestBashPrintsWhatParseReads(t *testing.T) {
 	m, ok := Parse(out[i+2 : j])
 	if !ok || m.Kind != 'D' || !m.ExitValid || m.Exit != 1 || !m.LineValid {
 		t.Fatalf("%q parses as %+v %v", out, m, ok)
+	}
+}
+
+// TestBashPrintsTheContinuationMarker: bash with PS2 reading an
+// incomplete command (an open quote) prints ContinuationStart before its
+// "> ", which Parse reads as a continuation prompt.
+func TestBashPrintsTheContinuationMarker(t *testing.T) {
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-i")
+	cmd.Env = append(cmd.Environ(), "PS1="+PS1, "PS2="+PS2, "HISTFILE=")
+	cmd.Stdin = strings.NewReader("echo \"a\nb\"\n")
+	out, _ := cmd.CombinedOutput() // bash -i without a terminal complains on stderr; the prompts go there too
+	i := bytes.Index(out, []byte(ContinuationStart))
+	if i < 0 || !bytes.HasPrefix(out[i+len(ContinuationStart):], []byte("> ")) {
+		t.Fatalf("no continuation marker before \"> \" in %q", out)
+	}
+	if m, ok := Parse(payload(ContinuationStart)); !ok || m.Kind != 'P' {
+		t.Fatalf("ContinuationStart parses as %+v %v", m, ok)
 	}
 }
 

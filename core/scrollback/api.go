@@ -91,6 +91,12 @@ type Marks struct {
 	// arrived after the newest OSC 133;B: zero means the stream ends with a
 	// prompt.
 	TextSincePromptEnd int64
+	// Continuations counts continuation prompts (OSC 133;P: the shell's
+	// PS2, printed while a command is incomplete).
+	Continuations uint64
+	// ContinuationPending reports that a continuation prompt came after
+	// the newest prompt end: the shell waits for the rest of a command.
+	ContinuationPending bool
 }
 
 // Stats summarise what a Buffer has seen.

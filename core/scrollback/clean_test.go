@@ -164,6 +164,10 @@ func TestMarkers(t *testing.T) {
 		{"\x1b]133;B\x18\x1b]133;B\x07", Marks{PromptEnds: 1}},
 		{"\x1b]133;B;k=v\x07x\x1b]133;B\x07", Marks{PromptEnds: 2}},
 		{"\x1b]133;B" + strings.Repeat("x", 5000) + "\x07", Marks{}},
+		// A continuation prompt (PS2) is pending until the next prompt end.
+		{"\x1b]133;B\x07echo \"a\r\n\x1b]133;P;k=s\x07> ", Marks{PromptEnds: 1, TextSincePromptEnd: 10, Continuations: 1, ContinuationPending: true}},
+		{"\x1b]133;P;k=s\x07> b\"\r\n\x1b]133;A\x07$ \x1b]133;B\x07", Marks{PromptEnds: 1, Continuations: 1}},
+		{"\x1b]133;P\x07\x1b]133;Px\x07", Marks{Continuations: 1, ContinuationPending: true}},
 	}
 	for _, c := range cases {
 		_, b := lines(t, Limits{}, c.in)

@@ -28,6 +28,7 @@ func FuzzClean(f *testing.F) {
 	f.Add([]byte("\x1b[?2004h\x1b]0;user@host: ~\x07user@host:~$ "), []byte{3, 1, 7})
 	f.Add([]byte("50%\r100%\r\n"), []byte{1})
 	f.Add([]byte("\xe2\x82\xac\xff\xc3"), []byte{1, 2})
+	f.Add([]byte("echo \"a\r\n\x1b]133;P;k=s\x07> b\"\r\na\r\nb\r\n\x1b]133;D;0;line=2;inq=0\x07\x1b]133;A\x07~$ \x1b]133;B\x07"), []byte{5, 9})
 	f.Fuzz(func(t *testing.T, s, plan []byte) {
 		lim := Limits{MaxLines: 64, MaxBytes: 4096, MaxLineBytes: 1 + len(plan)%200}
 		whole := New(lim)

@@ -3,9 +3,9 @@ package scrollback
 import "github.com/ptyseam/ptyseam/core/promptmark"
 
 // dispatchOSC acts on a complete OSC payload: only the prompt markers
-// (package promptmark) B (prompt end) and D (command end, with an optional
-// exit code and the options line=N and inq=0|1, see [Marks]) are
-// recorded; everything else is dropped.
+// (package promptmark) B (prompt end), P (continuation prompt) and D
+// (command end, with an optional exit code and the options line=N and
+// inq=0|1, see [Marks]) are recorded; everything else is dropped.
 func (c *cleaner) dispatchOSC(b *Buffer) {
 	if c.oscLong {
 		return
@@ -18,6 +18,10 @@ func (c *cleaner) dispatchOSC(b *Buffer) {
 	case 'B':
 		b.marks.PromptEnds++
 		b.marks.TextSincePromptEnd = 0
+		b.marks.ContinuationPending = false
+	case 'P':
+		b.marks.Continuations++
+		b.marks.ContinuationPending = true
 	case 'D':
 		b.marks.CommandEnds++
 		b.marks.LastExitCode, b.marks.LastExitValid = m.Exit, m.ExitValid

@@ -147,6 +147,10 @@ func (m *refModel) oscDone(p []byte) {
 	case "B":
 		m.marks.PromptEnds++
 		m.marks.TextSincePromptEnd = 0
+		m.marks.ContinuationPending = false
+	case "P":
+		m.marks.Continuations++
+		m.marks.ContinuationPending = true
 	case "D":
 		m.marks.CommandEnds++
 		m.marks.LastExitCode, m.marks.LastExitValid = 0, false

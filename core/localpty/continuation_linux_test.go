@@ -1,0 +1,41 @@
+package localpty
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// TestSendIntoAnIncompleteCommandSaysSo: a line with an open quote leaves
+// bash at its continuation prompt, reading the rest of the command; the
+// send says so (Continuation), and so does every send typed into that
+// command, until the quote is closed and the command runs. A multi-line
+// command that completes settles on the prompt without it.
+func TestSendIntoAnIncompleteCommandSaysSo(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+	defer cancel()
+	send := func(data string) core.SendResult {
+		t.Helper()
+		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: data})
+		mustf(t, err, "send %q", data)
+		res, err := op.Wait(ctx)
+		mustf(t, err, "wait %q", data)
+		return res
+	}
+	if res := send(`echo "hello`); res.WaitReason != core.WaitStdinRead || !res.Continuation {
+		t.Fatalf("an open quote: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	if res := send("ls /"); res.WaitReason != core.WaitStdinRead || !res.Continuation {
+		t.Fatalf("a line typed into the open command: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	res := send(`world"`)
+	if res.WaitReason != core.WaitPrompt || res.Continuation || !strings.Contains(res.Delta, "hello\nls /\nworld") {
+		t.Fatalf("the quote closed: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	if res := send("for i in 1 2; do\necho n$i\ndone"); res.WaitReason != core.WaitPrompt || res.Continuation {
+		t.Fatalf("a complete multi-line command: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+}
