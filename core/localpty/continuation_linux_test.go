@@ -1,7 +1,6 @@
 package localpty
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,15 +14,9 @@ import (
 // command that completes settles on the prompt without it.
 func TestSendIntoAnIncompleteCommandSaysSo(t *testing.T) {
 	svc, owner, info := shellService(t, core.SpawnRequest{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
-	defer cancel()
 	send := func(data string) core.SendResult {
 		t.Helper()
-		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: data})
-		mustf(t, err, "send %q", data)
-		res, err := op.Wait(ctx)
-		mustf(t, err, "wait %q", data)
-		return res
+		return sendWait(t, svc, owner, info.ID, data)
 	}
 	if res := send(`echo "hello`); res.WaitReason != core.WaitStdinRead || !res.Continuation {
 		t.Fatalf("an open quote: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)

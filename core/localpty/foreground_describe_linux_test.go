@@ -24,11 +24,7 @@ func TestSettledSendNamesTheBusyProgram(t *testing.T) {
 		t.Helper()
 		// Neither line ends in a prompt or a read: the send ends at its
 		// deadline, however loaded the machine.
-		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: 300 * time.Millisecond})
-		mustf(t, err, "send %q", data)
-		res, err := op.Wait(ctx)
-		mustf(t, err, "wait %q", data)
-		return res
+		return sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: 300 * time.Millisecond})
 	}
 
 	// The shell in the foreground, waiting for its background job.
@@ -67,11 +63,7 @@ func TestInterruptDiscardsTypedAhead(t *testing.T) {
 	defer cancel()
 	send := func(data string, timeout time.Duration) core.SendResult {
 		t.Helper()
-		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: timeout})
-		mustf(t, err, "send %q", data)
-		res, err := op.Wait(ctx)
-		mustf(t, err, "wait %q", data)
-		return res
+		return sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: timeout})
 	}
 	send("sleep 1000", 300*time.Millisecond)
 	for foregroundGroupOf(t, info.PID) == info.PID {

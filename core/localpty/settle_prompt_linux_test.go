@@ -28,6 +28,16 @@ func shellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Own
 	return svc, owner, info
 }
 
+// sendRequest sends req to session id and waits until the send settled.
+func sendRequest(ctx context.Context, t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, req core.SendRequest) core.SendResult {
+	t.Helper()
+	op, err := svc.Send(ctx, owner, id, req)
+	mustf(t, err, "send %q", req.Data)
+	res, err := op.Wait(ctx)
+	mustf(t, err, "wait %q", req.Data)
+	return res
+}
+
 // sendWait sends data (with Enter) and waits for the result. Every caller
 // wants the prompt or a read, so silence is a failure, and the quiet
 // window is its bound: the command's own event settles the send however
@@ -37,11 +47,7 @@ func sendWait(t *testing.T, svc *core.Service, owner *core.Owner, id core.Sessio
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
 	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: 2 * waitLimit})
-	mustf(t, err, "send %q", data)
-	res, err := op.Wait(ctx)
-	mustf(t, err, "wait %q", data)
-	return res
+	return sendRequest(ctx, t, svc, owner, id, core.SendRequest{Data: data, QuietWindow: waitLimit, Timeout: 2 * waitLimit})
 }
 
 // serviceOf returns a quiet service with backend b registered, shut down
