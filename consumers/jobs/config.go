@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"github.com/ptyseam/ptyseam/core"
+	"strings"
 
 	"errors"
 	"fmt"
@@ -166,6 +167,23 @@ func (c Config) Validate() (Config, error) {
 
 // MaxNameLen bounds group names and titles.
 const MaxNameLen = 200
+
+// defaultTitle is a job's title when the caller gave none: its command,
+// with control characters replaced by "?" and cut to MaxNameLen on a
+// character boundary, so that any command that can run has a title (a
+// long path was refused as an invalid title the caller never set).
+func defaultTitle(command string) string {
+	t := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, command)
+	if len(t) > MaxNameLen {
+		t = strings.ToValidUTF8(t[:MaxNameLen], "") // drops a character cut in two
+	}
+	return t
+}
 
 func checkName(field, s string) error {
 	if len(s) > MaxNameLen {

@@ -73,7 +73,7 @@ func (m *Manager) validateLaunch(req *LaunchRequest) error {
 		return invalid("launch", err.Error())
 	}
 	if req.Title == "" {
-		req.Title = req.Command
+		req.Title = defaultTitle(req.Command)
 	}
 	if err := checkName("title", req.Title); err != nil {
 		return invalid("launch", err.Error())

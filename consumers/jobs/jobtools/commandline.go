@@ -10,6 +10,9 @@ import (
 // list of words to split on spaces.
 const shellSyntax = "'\"\\|&;<>()$`*?[]{}~#!="
 
+// maxHintLine bounds the command line a hint repeats (twice).
+const maxHintLine = 1 << 10
+
 // commandLineHint is the next step for a bg_launch whose command did not
 // start and holds spaces: a model passed a whole command line as the
 // program's name. It gives the call to make instead: the words as args
@@ -20,6 +23,10 @@ func commandLineHint(command string, args []string) string {
 	line := strings.TrimSpace(command)
 	if len(args) > 0 || !strings.ContainsAny(line, " \t") {
 		return ""
+	}
+	if len(line) > maxHintLine {
+		// Not repeated back: a hint is bounded whatever the caller sent.
+		return `command is one program's name and args its arguments; for a command line, call bg_launch with {"command":"sh","args":["-c","<the line>"]}.`
 	}
 	type call struct {
 		Command string   `json:"command"`

@@ -238,11 +238,12 @@ func TestLaunchOfACommandLineSaysHowToSplitIt(t *testing.T) {
 		{`{"command":"python3 -m http.server 8765"}`, `{"command":"python3","args":["-m","http.server","8765"]}`},
 		{`{"command":"sleep 1 && echo done"}`, `{"command":"sh","args":["-c","sleep 1 && echo done"]}`},
 		{`{"command":"echo 'a b'"}`, `{"command":"sh","args":["-c","echo 'a b'"]}`},
+		{`{"command":"echo ` + strings.Repeat("x", 5000) + `"}`, `{"command":"sh","args":["-c","<the line>"]}`}, // not repeated back
 	} {
 		_, err := f.call(ToolLaunch, c.args)
 		var te *tools.ToolError
-		if !errors.As(err, &te) || te.Code != "SPAWN_FAILED" || !strings.Contains(te.Hint, c.want) {
-			t.Errorf("%s: %#v, want SPAWN_FAILED with a hint holding %s", c.args, err, c.want)
+		if !errors.As(err, &te) || te.Code != "SPAWN_FAILED" || !strings.Contains(te.Hint, c.want) || len(te.Hint) > 2*maxHintLine+300 {
+			t.Errorf("%.80s: %#v, want SPAWN_FAILED with a bounded hint holding %s", c.args, err, c.want)
 		}
 	}
 }
