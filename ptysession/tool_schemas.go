@@ -53,6 +53,7 @@ type signalArgs struct {
 }
 
 type waitArgs struct {
+	ID         string          `json:"id,omitempty" jsonschema:"The target of every condition that names none: a sessionId or job id."`
 	Conditions []WaitCondition `json:"conditions" jsonschema:"The first that holds ends the wait."`
 	TimeoutMs  int64           `json:"timeoutMs,omitempty"`
 }

@@ -37,6 +37,7 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			OutputSchema: waitOutput(),
 		},
 		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a waitArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
+			a.Conditions = withTarget(a.Conditions, a.ID)
 			r, err := s.Wait(ctx, owner, WaitRequest{
 				Conditions: a.Conditions,
 				Timeout:    time.Duration(a.TimeoutMs) * time.Millisecond,
@@ -51,6 +52,23 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			return ptyResult(r, err, func(r WaitResult) string { return renderWait(r, a.Conditions) })
 		}),
 	}
+}
+
+// withTarget gives id to the conditions that take a target and name none:
+// pty_wait takes id as the other pty tools do (a model passed it so and
+// was refused), and a condition's own target wins.
+func withTarget(conds []WaitCondition, id string) []WaitCondition {
+	if id == "" {
+		return conds
+	}
+	out := make([]WaitCondition, len(conds))
+	for i, c := range conds {
+		if c.Target == "" && c.Kind != WaitPort {
+			c.Target = id
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func renderWait(r WaitResult, conds []WaitCondition) string {

@@ -1,0 +1,42 @@
+package ptysession
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// TestWaitToolTakesAnIDForItsConditions: pty_wait takes id, as every
+// other pty tool does, as the target of the conditions that name none (a
+// model passed {"id": ..., "conditions": [{"kind": "output", ...}]} and was
+// refused with "unknown field"); a condition's own target still wins.
+func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, WaitTool(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner := core.NewOwner("model")
+		id := string(mustOpen(t, s, owner, OpenRequest{Command: "bash"}).SessionID)
+		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), SendRequest{SendRequest: core.SendRequest{Data: "echo BUILD-DONE"}}); err != nil {
+			t.Fatal(err)
+		}
+		args := fmt.Sprintf(`{"id":%q,"conditions":[{"kind":"output","pattern":"^BUILD-DONE"},{"kind":"exit","target":"pty_nosuchsessionxxxxxxxxxxxxxx"}],"timeoutMs":%d}`, id, waitLimit.Milliseconds())
+		_, err = d.Call(testCtx(t), owner, ToolWait, json.RawMessage(args), tools.CallOptions{})
+		if !errors.Is(err, core.ErrNoSession) {
+			t.Fatalf("a condition naming an unknown session beside id: %v, want NO_SESSION (its own target wins)", err)
+		}
+		args = fmt.Sprintf(`{"id":%q,"conditions":[{"kind":"output","pattern":"^BUILD-DONE","fromLine":0}],"timeoutMs":%d}`, id, waitLimit.Milliseconds())
+		res, err := d.Call(testCtx(t), owner, ToolWait, json.RawMessage(args), tools.CallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res.Structured.(WaitResult); !r.Fired || r.Target != id || r.Line != "BUILD-DONE" {
+			t.Fatalf("wait with id: %+v", r)
+		}
+	})
+}
