@@ -245,7 +245,15 @@ func TestUploadCachedAndChecked(t *testing.T) {
 	if _, err := os.Stat(cached); err != nil {
 		t.Fatalf("the agent is not cached where the far side's XDG_CACHE_HOME says: %v", err)
 	}
-	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
+	// Replaced, not written in place: the agent of the connection just
+	// closed may still be running from the file on a loaded machine (Close
+	// does not wait for the far side's exit), and a write into a running
+	// executable fails with ETXTBSY, which a loaded run hit.
+	tampered := cached + ".tampered"
+	if err := os.WriteFile(tampered, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tampered, cached); err != nil {
 		t.Fatal(err)
 	}
 	c = connect()
