@@ -174,7 +174,7 @@ const MaxNameLen = 200
 // long path was refused as an invalid title the caller never set).
 func defaultTitle(command string) string {
 	t := strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
+		if isControl(r) {
 			return '?'
 		}
 		return r
@@ -185,12 +185,15 @@ func defaultTitle(command string) string {
 	return t
 }
 
+// isControl reports a character a name or title may not hold (C0 and DEL).
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
 func checkName(field, s string) error {
 	if len(s) > MaxNameLen {
 		return &ConfigError{field, s, fmt.Sprintf("must be at most %d bytes", MaxNameLen)}
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if isControl(r) {
 			return &ConfigError{field, s, "must not contain control characters"}
 		}
 	}
