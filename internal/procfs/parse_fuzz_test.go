@@ -227,3 +227,30 @@ func FuzzParseCPUTotals(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseSchedstat(f *testing.F) {
+	f.Add([]byte("1534027 201633 12\n"))
+	f.Add([]byte("0 0 0\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := ParseSchedstat(b)
+		if err != nil {
+			if s != (Schedstat{}) {
+				t.Fatalf("rejected input returned %+v", s)
+			}
+			return
+		}
+		// Three decimal fields: the first is RunNanos, the third Runs.
+		f := bytes.Fields(b)
+		if len(f) != 3 {
+			t.Fatalf("accepted %d fields: %q", len(f), b)
+		}
+		for _, c := range []struct {
+			got   uint64
+			field []byte
+		}{{s.RunNanos, f[0]}, {s.Runs, f[2]}} {
+			if want, err := strconv.ParseUint(string(c.field), 10, 64); err != nil || want != c.got {
+				t.Fatalf("%d from %q", c.got, c.field)
+			}
+		}
+	})
+}

@@ -141,3 +141,18 @@ func mustf(t *testing.T, err error, format string, args ...any) {
 		t.Fatalf(format+": %v", append(args, err)...)
 	}
 }
+
+func TestParseSchedstat(t *testing.T) {
+	s, err := ParseSchedstat([]byte("1534027 201633 12\n"))
+	if err != nil || s != (Schedstat{RunNanos: 1534027, Runs: 12}) || !s.Known() {
+		t.Fatalf("got %+v, %v", s, err)
+	}
+	if s, err := ParseSchedstat([]byte("0 0 0\n")); err != nil || s.Known() {
+		t.Fatalf("statistics off: %+v, %v", s, err)
+	}
+	for _, bad := range []string{"", "1 2", "1 2 3 4", "1 x 3", "-1 2 3"} {
+		if _, err := ParseSchedstat([]byte(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
