@@ -93,6 +93,18 @@ type InputWatcher interface {
 	InputWait(base InputBaseline, taken uint64) (InputWait, error)
 }
 
+// BaselineWarmer is implemented by an [InputWatcher] whose Foreground
+// costs more on its first look than on a look again while nothing ran
+// (the local PTY backend: a /proc status read, then a schedstat read).
+// The service calls WarmBaseline from the session's read loop after a send
+// settled on the shell's prompt marker, once the send's caller has been
+// woken: the shell is about to wait at its prompt, and the next send's
+// baseline can be taken from a reading made now, off that send's path.
+// WarmBaseline must not block on the session's own locks.
+type BaselineWarmer interface {
+	WarmBaseline()
+}
+
 // InputBaseline marks who holds the terminal, which of its tasks wait for
 // input and how far their wait has got.
 type InputBaseline struct {

@@ -179,6 +179,11 @@ func (sess *session) ingest(p []byte) {
 		// before the loop reads again (a read that finds nothing, then
 		// parking): the loop waits its turn on another one.
 		runtime.Gosched()
+		// The shell is at its prompt: its next send's baseline can be
+		// read now, off that send's path.
+		if w, ok := sess.input.(BaselineWarmer); ok {
+			w.WarmBaseline()
+		}
 	}
 }
 

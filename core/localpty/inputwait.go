@@ -49,3 +49,8 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 		Relay:   st.Relay,
 	}, nil
 }
+
+// WarmBaseline takes the top-level process's wake-up reading now, once a
+// send settled on the shell's prompt (core.BaselineWarmer): the next
+// Foreground answers from it with one schedstat read while it holds.
+func (s *session) WarmBaseline() { s.leader.warm() }

@@ -326,23 +326,3 @@ const (
 	pollIn  = 0x1 // POLLIN
 	epollIn = 0x1 // EPOLLIN
 )
-
-// leaderSwitches returns the voluntary context switches of the top-level
-// process's main thread (one read of its /proc status): the count probe
-// reports as Switches when that thread alone waits on the terminal.
-func (s *session) leaderSwitches() (uint64, error) {
-	var buf [4096]byte
-	b, err := s.leaderStatus.read(buf[:0])
-	if err != nil {
-		return 0, err
-	}
-	ts, err := procfs.ParseStatus(b)
-	if err != nil {
-		return 0, err
-	}
-	return ts.VoluntarySwitches, nil
-}
-
-// leaderStatusPath is the status file of the top-level process's main
-// thread, made once per session.
-func leaderStatusPath(pid int) string { return procfs.TaskPath(pid, pid, "status") }

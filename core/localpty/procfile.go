@@ -44,6 +44,9 @@ func (f *procFile) read(buf []byte) ([]byte, error) {
 		f.fd, f.open = fd, true
 	}
 	buf = buf[:cap(buf)]
+	if len(buf) == 0 {
+		buf = make([]byte, 512) // doubled below until the file fits
+	}
 	for {
 		n, err := unix.Pread(f.fd, buf, 0)
 		switch {

@@ -11,7 +11,8 @@ import (
 )
 
 // A procFile read again is the kernel's current content, not what the
-// first read saw; it reads a file larger than its buffer whole; once
+// first read saw; it reads a file larger than its buffer (or with no
+// buffer) whole; once
 // closed, it refuses.
 func TestProcFileReadsTheCurrentContent(t *testing.T) {
 	need(t, "sleep")
@@ -40,6 +41,9 @@ func TestProcFileReadsTheCurrentContent(t *testing.T) {
 	mustf(t, err, "wait for the stop")
 	if s := state(); s != 'T' {
 		t.Fatalf("state %c once stopped, want T: the file was not read anew", s)
+	}
+	if b, err := f.read(nil); err != nil || !bytes.HasPrefix(b, []byte("Name:")) { // no buffer at all
+		t.Fatalf("read without a buffer: %q, %v", b, err)
 	}
 	f.close()
 	if _, err := f.read(nil); !errors.Is(err, errProcFileClosed) {

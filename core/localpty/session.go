@@ -25,10 +25,10 @@ type session struct {
 	ttyName string          // /dev/pts/N
 	marker  string
 	plat    platform
-	// leaderStatus is /proc/PID/task/PID/status of the top-level process
-	// (leaderSwitches reads it before every send), held open until the
-	// process is reaped or the session closed.
-	leaderStatus procFile
+	// leader reads the wake-ups of the top-level process's main thread
+	// (leaderSwitches, before every send) from /proc files held open
+	// until the process is reaped or the session closed.
+	leader leaderWakes
 
 	exit core.ExitLatch // set once cmd.Wait returned
 
@@ -80,7 +80,7 @@ func newSession(b *Backend, cmd *exec.Cmd, master *os.File, ttyName, marker stri
 		writeSem: make(chan struct{}, 1),
 		closeSem: make(chan struct{}, 1),
 	}
-	s.leaderStatus.path = leaderStatusPath(s.pid)
+	s.leader.init(s.pid)
 	s.rd.fn = func(fd uintptr) bool {
 		s.rd.n, s.rd.err = s.countedRead(int(fd), s.rd.p)
 		return !errors.Is(s.rd.err, syscall.EAGAIN) // EAGAIN: park until readable
@@ -107,7 +107,7 @@ func (s *session) wait() {
 		_ = s.master.SetReadDeadline(time.Unix(1, 0))
 	}
 	s.mu.Unlock()
-	s.leaderStatus.close() // its /proc entry is gone
+	s.leader.close() // its /proc entry is gone
 	s.exit.Set(st)
 	s.log.Debug("localpty: top-level process exited", "pid", s.pid, "status", st.String())
 }
@@ -145,7 +145,7 @@ func (s *session) closeMaster() {
 	}
 	s.masterClosed = true
 	_ = s.master.Close()
-	s.leaderStatus.close()
+	s.leader.close()
 }
 
 // withMaster runs f on the master's descriptor unless the session is
