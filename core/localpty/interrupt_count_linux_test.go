@@ -146,15 +146,8 @@ func (r *reactedSignalSession) awaitPromptTakenIn(ctx context.Context, before, o
 // reactedShellService is shellService on reactedSignalBackend.
 func reactedShellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult, *reactedSignalSession) {
 	t.Helper()
-	need(t, "bash")
 	b := reactedSignalBackend{NewShell(ShellOptions{Options: shortOpts(false)}), make(chan *reactedSignalSession, 1)}
-	svc := serviceOf(t, b)
-	owner := core.NewOwner("interrupt-count")
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	req.Type = TypeShell
-	info, err := svc.Spawn(ctx, owner, req)
-	mustf(t, err, "spawn")
+	svc, owner, info := shellServiceOn(t, b, req)
 	return svc, owner, info, <-b.spawned
 }
 

@@ -53,14 +53,8 @@ func TestLeaderWakesKeptOnlyWhileTheThreadSleeps(t *testing.T) {
 // on a busy machine it may not have reached its read yet when warmed, and
 // the retries have a bound), so one of several sends must show it.
 func TestServiceWarmsTheBaselineAfterAPromptSettle(t *testing.T) {
-	need(t, "bash")
 	b := sessionCapture{NewShell(ShellOptions{Options: shortOpts(false)}), make(chan *session, 1)}
-	svc := serviceOf(t, b)
-	owner := core.NewOwner("warm")
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	info, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: TypeShell})
-	mustf(t, err, "spawn")
+	svc, owner, info := shellServiceOn(t, b, core.SpawnRequest{})
 	s := <-b.spawned
 	const sends = 10
 	for i := range sends {

@@ -17,9 +17,16 @@ import (
 // shellService returns a service with the shell type and a fresh shell.
 func shellService(t *testing.T, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult) {
 	t.Helper()
+	return shellServiceOn(t, NewShell(ShellOptions{Options: shortOpts(false)}), req)
+}
+
+// shellServiceOn returns a service with b (the shell type, or a test's
+// wrapper of it) and a fresh shell spawned on it.
+func shellServiceOn(t *testing.T, b core.Backend, req core.SpawnRequest) (*core.Service, *core.Owner, core.SpawnResult) {
+	t.Helper()
 	need(t, "bash")
-	svc := serviceOf(t, NewShell(ShellOptions{Options: shortOpts(false)}))
-	owner := core.NewOwner("settle-prompt")
+	svc := serviceOf(t, b)
+	owner := core.NewOwner("shell")
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	req.Type = TypeShell
