@@ -161,11 +161,13 @@ type SendResult struct {
 	// holds the terminal: still busy, or waiting elsewhere; nil otherwise
 	// or when the backend cannot tell.
 	Foreground *ForegroundProgram `json:"foreground,omitempty"`
-	// Continuation reports that the shell printed its continuation prompt
-	// after the send and no prompt since (a marked shell's PS2, OSC
-	// 133;P): the command is incomplete (an open quote, bracket or
-	// here-document) and the shell waits for the rest of it. A send typed
-	// now becomes part of that command.
+	// Continuation reports that the program waits for the rest of an
+	// incomplete command: a marked shell printed its continuation prompt
+	// after the send and no prompt since (its PS2, OSC 133;P: an open
+	// quote, bracket or here-document), or the send settled on the
+	// program's read with [REPLContinuationPrompt] alone on the last line
+	// (Python's "... ": an indented block, which an empty line ends). A
+	// send typed now becomes part of that command.
 	Continuation bool `json:"continuation,omitempty"`
 }
 

@@ -254,8 +254,9 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		Elapsed:    time.Since(p.start),
 		HandBack:   op.handBack,
 		Foreground: out.foreground,
-		Continuation: out.reason != WaitPrompt && !sess.status.Exited() &&
-			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations,
+		Continuation: !sess.status.Exited() && (out.reason != WaitPrompt &&
+			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations ||
+			waitsForREPLContinuation(out.reason, d.Text)),
 	}
 	op.settled = true
 	op.inline = nil

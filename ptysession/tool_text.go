@@ -38,7 +38,7 @@ func renderSend(r SendResult) string {
 		b.WriteString("; " + foregroundNote(f))
 	}
 	if r.Continuation {
-		b.WriteString("; " + continuationNote)
+		b.WriteString("; " + continuationNoteFor(r))
 	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
@@ -162,6 +162,22 @@ func plural(n int, word string) string {
 // incomplete command (core.SendResult.Continuation): a model that typed an
 // unbalanced quote saw only "> " and typed its next commands into it.
 const continuationNote = `the command is incomplete (an open quote, bracket or here-document) and the shell waits for its rest at its "> " prompt: what you send next becomes part of it; finish it, or pty_signal SIGINT to abandon it`
+
+// replContinuationNote tells a model that a REPL reads the rest of an
+// incomplete statement at its "... " prompt: a model that sent a Python
+// function without the empty line that ends it sent its next statement
+// into the block and got a SyntaxError.
+const replContinuationNote = `the statement is incomplete and the program waits for its rest at its "... " prompt (a Python block ends with an empty line): send "" to end it, more lines to continue it, or pty_signal SIGINT to abandon it`
+
+// continuationNoteFor is the note for a send that left the program in an
+// incomplete command (core.SendResult.Continuation): the REPL's when its
+// continuation prompt ends the output, else the shell's.
+func continuationNoteFor(r SendResult) string {
+	if r.WaitReason == core.WaitStdinRead && strings.HasSuffix(r.Delta, core.REPLContinuationPrompt) {
+		return replContinuationNote
+	}
+	return continuationNote
+}
 
 // foregroundNote tells a model which program holds the terminal after a
 // send that settled without a prompt or a read, and what became of the

@@ -45,6 +45,12 @@ func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 			t.Errorf("summary %q lacks %q", got, w)
 		}
 	}
+	got = renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: "def f(x):\n...     return x*2\n... "})
+	for _, w := range []string{"[stdin_read; the statement is incomplete", `"... " prompt`, `send "" to end it`, "pty_signal SIGINT"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("REPL summary %q lacks %q", got, w)
+		}
+	}
 	if got := renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running}); strings.Contains(got, "incomplete") {
 		t.Errorf("summary %q speaks of an incomplete command", got)
 	}

@@ -32,3 +32,29 @@ func TestSendIntoAnIncompleteCommandSaysSo(t *testing.T) {
 		t.Fatalf("a complete multi-line command: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
 }
+
+// A Python block sent without the empty line that ends it leaves the REPL
+// at its "... " prompt: the send says the statement is incomplete (a
+// model that missed it sent its next statement into the block and got a
+// SyntaxError). The empty line ends it; a complete statement is not one.
+func TestSendIntoAnIncompletePythonBlockSaysSo(t *testing.T) {
+	need(t, "python3")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	send := func(data string) core.SendResult {
+		t.Helper()
+		return sendWait(t, svc, owner, info.ID, data)
+	}
+	if res := send("python3 -q"); res.WaitReason != core.WaitStdinRead || res.Continuation {
+		t.Fatalf("python's first prompt: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	if res := send("def f(x):\n    return x*2"); res.WaitReason != core.WaitStdinRead || !res.Continuation {
+		t.Fatalf("an open block: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	if res := send(""); res.WaitReason != core.WaitStdinRead || res.Continuation {
+		t.Fatalf("the block ended: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	res := send("print(f(21), 'dots...', end=' ... ')")
+	if res.WaitReason != core.WaitStdinRead || res.Continuation || !strings.Contains(res.Delta, "42 dots...") {
+		t.Fatalf("a complete statement: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+}

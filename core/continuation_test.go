@@ -1,0 +1,25 @@
+package core
+
+import "testing"
+
+func TestWaitsForREPLContinuation(t *testing.T) {
+	for _, c := range []struct {
+		reason WaitReason
+		text   string
+		want   bool
+	}{
+		{WaitStdinRead, "def f(x):\n...     return x*2\n... ", true},
+		{WaitStdinRead, "... ", true},
+		{WaitStdinRead, "for i in range(2):\r\n... ", true},
+		{WaitStdinRead, "Loading... ", false},
+		{WaitStdinRead, "x\n...  ", false},
+		{WaitStdinRead, "x\n>>> ", false},
+		{WaitStdinRead, "", false},
+		{WaitPrompt, "x\n... ", false},
+		{WaitInferredIdle, "x\n... ", false},
+	} {
+		if got := waitsForREPLContinuation(c.reason, c.text); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.reason, c.text, got, c.want)
+		}
+	}
+}
