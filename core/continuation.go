@@ -9,10 +9,11 @@ import "strings"
 // the last line is a continuation (SendResult.Continuation).
 const REPLContinuationPrompt = "... "
 
-// waitsForREPLContinuation reports whether output that ended at a read of
-// the terminal ends with the REPL continuation prompt alone on its last
-// line.
-func waitsForREPLContinuation(reason WaitReason, text string) bool {
+// WaitsForREPLContinuation reports whether a send that settled for reason
+// with output text left a REPL at its continuation prompt: reason is
+// [WaitStdinRead] and text ends with [REPLContinuationPrompt] alone on its
+// last line.
+func WaitsForREPLContinuation(reason WaitReason, text string) bool {
 	if reason != WaitStdinRead || !strings.HasSuffix(text, REPLContinuationPrompt) {
 		return false
 	}

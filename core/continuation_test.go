@@ -18,7 +18,7 @@ func TestWaitsForREPLContinuation(t *testing.T) {
 		{WaitPrompt, "x\n... ", false},
 		{WaitInferredIdle, "x\n... ", false},
 	} {
-		if got := waitsForREPLContinuation(c.reason, c.text); got != c.want {
+		if got := WaitsForREPLContinuation(c.reason, c.text); got != c.want {
 			t.Errorf("%s %q: %v, want %v", c.reason, c.text, got, c.want)
 		}
 	}

@@ -256,7 +256,7 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		Foreground: out.foreground,
 		Continuation: !sess.status.Exited() && (out.reason != WaitPrompt &&
 			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations ||
-			waitsForREPLContinuation(out.reason, d.Text)),
+			WaitsForREPLContinuation(out.reason, d.Text)),
 	}
 	op.settled = true
 	op.inline = nil

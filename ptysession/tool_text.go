@@ -173,7 +173,7 @@ const replContinuationNote = `the statement is incomplete and the program waits 
 // incomplete command (core.SendResult.Continuation): the REPL's when its
 // continuation prompt ends the output, else the shell's.
 func continuationNoteFor(r SendResult) string {
-	if r.WaitReason == core.WaitStdinRead && strings.HasSuffix(r.Delta, core.REPLContinuationPrompt) {
+	if core.WaitsForREPLContinuation(r.WaitReason, r.Delta) {
 		return replContinuationNote
 	}
 	return continuationNote
