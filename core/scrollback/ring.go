@@ -2,17 +2,31 @@ package scrollback
 
 // lineRing holds the completed, retained lines, oldest first, as a ring of
 // records. Line text lives in shared slabs: storing a line is a copy into
-// the current slab, and a slab is freed (by the collector) once the ring
-// has dropped every line in it, so memory tracks the retained bytes.
+// the current slab. A full slab is retired; once the ring has dropped
+// every line stored before it was retired, it is free: one free slab is
+// kept for the next slab the ring needs (a flood through a bounded buffer
+// then allocates nothing), any other is left to the collector, so memory
+// tracks the retained bytes. No record leaves the package uncopied (pages
+// and deltas are strings), so a freed slab has no reader.
 type lineRing struct {
-	recs  [][]byte // ring storage; len(recs) is the capacity
-	head  int      // index of the oldest record
-	count int      // records in use
-	limit int      // never more than this many records (MaxLines)
-	bytes int      // text bytes of the records in use
+	recs   [][]byte // ring storage; len(recs) is the capacity
+	head   int      // index of the oldest record
+	count  int      // records in use
+	limit  int      // never more than this many records (MaxLines)
+	bytes  int      // text bytes of the records in use
+	pushed int64    // records ever pushed: the oldest is number pushed-count
 
-	slab     []byte // current slab: len is the used part
+	slab     []byte        // current slab: len is the used part
+	retired  []retiredSlab // full slabs still holding lines, oldest first
+	spare    []byte        // a free slab for the next one needed, or nil
 	slabSize int
+}
+
+// retiredSlab is a full slab and the number of records pushed when it was
+// retired: every line in it is older than that.
+type retiredSlab struct {
+	slab   []byte
+	before int64
 }
 
 // minSlab and maxSlab bound the slab size, which scales with MaxBytes so
@@ -47,7 +61,7 @@ func (r *lineRing) store(a, b []byte) []byte {
 		return buf
 	}
 	if cap(r.slab)-len(r.slab) < n {
-		r.slab = make([]byte, 0, r.slabSize)
+		r.nextSlab()
 	}
 	off := len(r.slab)
 	r.slab = append(r.slab, a...)
@@ -66,6 +80,7 @@ func (r *lineRing) push(rec []byte) {
 	}
 	r.recs[i] = rec
 	r.count++
+	r.pushed++
 	r.bytes += len(rec)
 }
 
@@ -93,6 +108,39 @@ func (r *lineRing) pop() {
 		r.head = 0
 	}
 	r.count--
+	r.release()
+}
+
+// nextSlab retires the current slab and starts the spare one, or a new
+// one.
+func (r *lineRing) nextSlab() {
+	if r.slab != nil {
+		r.retired = append(r.retired, retiredSlab{slab: r.slab, before: r.pushed})
+		r.release()
+	}
+	if r.spare != nil {
+		r.slab, r.spare = r.spare, nil
+		return
+	}
+	r.slab = make([]byte, 0, r.slabSize)
+}
+
+// release frees the retired slabs whose lines the ring has all dropped:
+// the first becomes the spare unless there is one, the rest go.
+func (r *lineRing) release() {
+	oldest := r.pushed - int64(r.count)
+	k := 0
+	for k < len(r.retired) && r.retired[k].before <= oldest {
+		if r.spare == nil {
+			r.spare = r.retired[k].slab[:0]
+		}
+		k++
+	}
+	if k > 0 {
+		n := copy(r.retired, r.retired[k:])
+		clear(r.retired[n:])
+		r.retired = r.retired[:n]
+	}
 }
 
 // at returns the i-th oldest record.
