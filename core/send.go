@@ -443,7 +443,7 @@ func (sess *session) awaitCommandStart(p settleParams) {
 		}
 		sess.mu.Lock()
 		marks := sess.buf.Marks()
-		changed := sess.changed
+		changed := sess.changedLocked()
 		sess.mu.Unlock()
 		if marks.PromptEnds > p.marks0.PromptEnds || (fg.Waiting && fg.New) {
 			return

@@ -31,7 +31,7 @@ type session struct {
 
 	mu         sync.Mutex
 	buf        *scrollback.Buffer
-	changed    chan struct{} // closed and replaced on every change
+	changed    chan struct{} // closed on the next change; nil until a waiter asks (changedLocked)
 	lastOutput time.Time
 	ingested   uint64 // raw bytes taken in from the backend's Read
 	status     Status
@@ -87,7 +87,6 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		readerDone: make(chan struct{}),
 		exitedCh:   make(chan struct{}),
 		buf:        scrollback.New(limits),
-		changed:    make(chan struct{}),
 		status:     Running,
 		size:       req.Size,
 		relay:      req.Relay,
@@ -118,10 +117,27 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 
 // notifyLocked wakes everyone waiting for a change. sess.mu is held.
 func (sess *session) notifyLocked() {
-	close(sess.changed)
-	sess.changed = make(chan struct{})
+	sess.changeLocked()
 	if op := sess.send; op != nil {
 		op.kickNow()
+	}
+}
+
+// changedLocked returns a channel closed at the session's next change.
+// sess.mu is held.
+func (sess *session) changedLocked() <-chan struct{} {
+	if sess.changed == nil {
+		sess.changed = make(chan struct{})
+	}
+	return sess.changed
+}
+
+// changeLocked wakes the waiters of changedLocked's channel; output read
+// while nobody waits costs nothing. sess.mu is held.
+func (sess *session) changeLocked() {
+	if sess.changed != nil {
+		close(sess.changed)
+		sess.changed = nil
 	}
 }
 
@@ -167,8 +183,7 @@ func (sess *session) ingest(p []byte) {
 	op := sess.settleInlineLocked()
 	// Output alone does not wake a send that the read loop settles on
 	// its prompt (see settleParams.op): its goroutine keeps to its timers.
-	close(sess.changed)
-	sess.changed = make(chan struct{})
+	sess.changeLocked()
 	if live := sess.send; live != nil && live.inline == nil {
 		live.kickNow()
 	}

@@ -88,15 +88,17 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		marks := sess.buf.Marks()
 		total := sess.buf.Total()
 		lastOutput := sess.lastOutput
-		changed := sess.changed
 		preempted := p.op != nil && p.op.settled
+		var changed <-chan struct{}
 		var kick chan struct{}
 		if p.op != nil && p.op.inline != nil && sess.input != nil {
 			// The read loop settles this send on its prompt: output
 			// alone needs no wake-up here (the probes and the quiet
 			// window run from lastOutput on the timer); every other
 			// change kicks.
-			changed, kick = nil, p.op.kick
+			kick = p.op.kick
+		} else {
+			changed = sess.changedLocked()
 		}
 		sess.mu.Unlock()
 
