@@ -3,6 +3,7 @@ package localpty
 import (
 	"encoding/binary"
 	"strconv"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -33,7 +34,10 @@ func (s *session) probe() (foreground, error) {
 	if err != nil {
 		return foreground{}, err
 	}
-	st := foreground{PGID: pgid, Leader: pgid == s.pid, PendingOutput: s.pendingOutput()}
+	st := foreground{PGID: pgid, Leader: pgid == s.pid}
+	if hook := testHookProbeBeforeTasks.Load(); hook != nil {
+		(*hook)(s)
+	}
 	var buf [2048]byte
 	var readerArr [4]int
 	readers := readerArr[:0] // the tasks blocked on the terminal
@@ -72,6 +76,11 @@ func (s *session) probe() (foreground, error) {
 	}
 	st.Readers = readersID(readers)
 	st.ReadingInput = live > 0 && sleeping && blocked
+	// Measured after the tasks were seen: output a task wrote before it
+	// blocked in its read is in the terminal now, or was read from it.
+	// Measured before the tasks, a question written and a read begun in
+	// between went unseen (the program waiting, its question unread).
+	st.PendingOutput = s.pendingOutput()
 	// Loaded after PendingOutput was measured: output that left the
 	// terminal buffer before that measurement is counted here, unless a
 	// read is between its system call and its count. Such bytes are in
@@ -86,6 +95,10 @@ func (s *session) probe() (foreground, error) {
 	}
 	return st, nil
 }
+
+// testHookProbeBeforeTasks, when set by a test, runs in probe before it
+// looks at the foreground group's tasks.
+var testHookProbeBeforeTasks atomic.Pointer[func(*session)]
 
 // pendingInput returns the bytes of input the program could read but has
 // not (TIOCINQ on the terminal's slave side, opened for the moment without
