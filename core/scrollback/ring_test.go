@@ -12,7 +12,7 @@ import (
 // TestFloodAllocatesNothingOnceFull: once a bounded buffer is full, a
 // flood through it stores its lines in the slabs the dropped lines freed.
 func TestFloodAllocatesNothingOnceFull(t *testing.T) {
-	b := New(Limits{MaxLines: 1 << 20, MaxBytes: 1 << 20}) // 64 KiB slabs
+	b := New(Limits{MaxLines: 1 << 20, MaxBytes: 1 << 20})              // 64 KiB slabs
 	chunk := bytes.Repeat([]byte(strings.Repeat("y", 78)+"\r\n"), 1600) // 128,000 bytes: two slabs' worth
 	for range 20 {
 		b.Write(chunk) // past the bound: lines dropped, slabs retired and freed
