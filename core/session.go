@@ -117,7 +117,7 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 
 // notifyLocked wakes everyone waiting for a change. sess.mu is held.
 func (sess *session) notifyLocked() {
-	sess.changeLocked()
+	sess.broadcastChangeLocked()
 	if op := sess.send; op != nil {
 		op.kickNow()
 	}
@@ -132,9 +132,9 @@ func (sess *session) changedLocked() <-chan struct{} {
 	return sess.changed
 }
 
-// changeLocked wakes the waiters of changedLocked's channel; output read
+// broadcastChangeLocked closes changedLocked's channel; output read
 // while nobody waits costs nothing. sess.mu is held.
-func (sess *session) changeLocked() {
+func (sess *session) broadcastChangeLocked() {
 	if sess.changed != nil {
 		close(sess.changed)
 		sess.changed = nil
@@ -183,7 +183,7 @@ func (sess *session) ingest(p []byte) {
 	op := sess.settleInlineLocked()
 	// Output alone does not wake a send that the read loop settles on
 	// its prompt (see settleParams.op): its goroutine keeps to its timers.
-	sess.changeLocked()
+	sess.broadcastChangeLocked()
 	if live := sess.send; live != nil && live.inline == nil {
 		live.kickNow()
 	}
