@@ -3,7 +3,6 @@ package localpty
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 	"golang.org/x/sys/unix"
@@ -63,5 +62,4 @@ func TestInputWaitCountsOutputWrittenDuringTheProbe(t *testing.T) {
 	}
 	_, err = s.Write(ctx, []byte("y\n"))
 	mustf(t, err, "answer")
-	time.Sleep(10 * time.Millisecond)
 }
