@@ -37,10 +37,14 @@ import (
 //   - no input was pending when it was printed (not an intermediate prompt
 //     of a multi-line send).
 //
-// Before any marker with a count was seen (a remote shell whose marker is
-// being installed), the first new prompt is taken for a stale one. Markers
-// without a count (another shell integration, a test child) settle as
-// before: any new prompt.
+// Before any input was written the bound is 0: a shell counts no line
+// before it reads one (bash's LINENO is 0 at its first prompt, whatever its
+// startup files hold), so its own first prompt cannot answer a send, and
+// the prompt after the send's first line (a remote shell's marker being
+// installed) can. After input but before any marker with a count was seen
+// (lines typed to another reader first, such as a login), the first new
+// prompt is taken for a stale one. Markers without a count (another shell
+// integration, a test child) settle on any new prompt.
 
 // promptGate is what one send asks of a prompt, fixed at the send's start.
 type promptGate struct {
@@ -87,6 +91,10 @@ func (sess *session) gateLocked() promptGate {
 	}
 	if m.InputLineValid {
 		g.anchored, g.bound = true, max(g.bound, m.InputLine)
+	}
+	if !g.anchored && sess.noted == 0 && sess.writing == 0 {
+		// No input yet: the shell has read none of it (bound 0).
+		g.anchored = true
 	}
 	return g
 }

@@ -65,8 +65,9 @@ type OpenResult struct {
 	// Cut lists the line ranges left out of InitialOutput when
 	// Options.Cut is CutKeepErrors (see SendResult.Cut).
 	Cut []LineRange `json:"cut,omitempty"`
-	// WaitReason says how the typed command settled (empty when nothing
-	// was typed).
+	// WaitReason says how the typed command settled, or, with nothing
+	// typed, how a target's set-up did (prompt: the marker answered it);
+	// empty when nothing was typed on a session that needed no set-up.
 	WaitReason core.WaitReason `json:"waitReason,omitempty"`
 }
 
@@ -149,12 +150,12 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		return OpenResult{}, err
 	}
 	id := sp.ID
+	var reason core.WaitReason
 	if target != nil {
-		if err := s.setupTarget(ctx, owner, id, target); err != nil {
+		if reason, err = s.setupTarget(ctx, owner, id, target); err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}
 	}
-	var reason core.WaitReason
 	if typed != "" {
 		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: openTimeout, QuietWindow: req.QuietWindow}, nil, nil)
 		if err != nil {

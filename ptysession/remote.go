@@ -61,17 +61,18 @@ func (s *Sessions) TargetNames() []string {
 
 // setupTarget prepares a freshly spawned remote shell: it types
 // localpty.ShellSetup (the prompt marker among it) and waits for the first
-// marked prompt (bounded by OpenTimeout; a shell that prints none keeps
-// settling on silence).
-func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) error {
+// marked prompt, the one that answers that line (bounded by OpenTimeout; a
+// shell that prints none keeps settling on silence). It returns why the
+// wait ended; "" when the target needs no set-up.
+func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) (core.WaitReason, error) {
 	if !t.PromptMarker {
-		return nil
+		return "", nil
 	}
-	_, err := s.run(ctx, owner, id, core.SendRequest{
+	r, err := s.run(ctx, owner, id, core.SendRequest{
 		Data:    localpty.ShellSetup(),
 		Timeout: s.opts.OpenTimeout, QuietWindow: s.opts.OpenTimeout,
 	}, nil, nil)
-	return err
+	return r.WaitReason, err
 }
 
 // TargetedOpenTool returns pty_open (tool, as PtyTools built it) with a

@@ -84,10 +84,17 @@ func TestFacadeContainerShell(t *testing.T) {
 	owner := core.NewOwner("test")
 	beforeIDs := sessionContainers(t, d.Client)
 	before := len(beforeIDs)
+	opened := time.Now()
 	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash", Target: "box", Env: map[string]string{"GREETING": "it's me"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The relayed shell's marker set-up settles on the prompt that answers
+	// it, not on the open's deadline.
+	if op.WaitReason != core.WaitPrompt {
+		t.Fatalf("open settled %q after %v, want prompt", op.WaitReason, time.Since(opened))
+	}
+	t.Logf("open of a relayed container target: %v", time.Since(opened))
 	id := op.SessionID
 	start := time.Now()
 	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}})

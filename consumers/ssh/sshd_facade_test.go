@@ -155,3 +155,44 @@ func remoteRuns(srv *sshdtest.Server, cmdline string) bool {
 	}
 	return false
 }
+
+// A target with the prompt marker opens as soon as the remote shell
+// answered the marker's set-up line: the open settles on that prompt, not
+// on the open's deadline.
+func TestSSHDFacadeMarkedTargetOpensOnItsPrompt(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	svc := core.New(core.Options{})
+	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	defer cancel()
+	defer func() { _ = svc.Shutdown(ctx) }()
+	const openTimeout = 60 * time.Second
+	s := ptysession.New(svc, ptysession.Options{OpenTimeout: openTimeout, Targets: map[string]ptysession.Target{
+		"box": {Backend: sshpkg.Type, PromptMarker: true, Options: &sshpkg.Target{
+			Host: srv.Host, Port: srv.Port, User: srv.User, Auth: sshpkg.Auth{Password: srv.Password},
+			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: []string{kh}}}},
+	}})
+	owner := core.NewOwner("test")
+	start := time.Now()
+	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Target: "box"})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.WaitReason != core.WaitPrompt {
+		t.Fatalf("the set-up settled %q after %v, want prompt", op.WaitReason, took)
+	}
+	if took > openTimeout/2 {
+		t.Fatalf("open took %v of its %v deadline", took, openTimeout)
+	}
+	t.Logf("open with the prompt marker: %v", took)
+	if r, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo marked"}}); err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "marked") {
+		t.Fatalf("send after open: %+v %v", r, err)
+	}
+}
