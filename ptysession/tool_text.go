@@ -36,8 +36,9 @@ func RenderOpen(r OpenResult) string {
 // RenderSend renders a send for a model (pty_send's text): the summary
 // "[prompt; command exit code 0; session running]" with the notes the
 // result calls for (the busy program holding the terminal and the input
-// waiting unread, an incomplete command or statement, what was cut), a
-// person's hand back, then the delta, or "(no output)".
+// waiting unread, an incomplete command or statement, a silence on a
+// remote shell whose reads cannot be seen, what was cut), a person's hand
+// back, then the delta, or "(no output)".
 func RenderSend(r SendResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s", r.WaitReason)
@@ -49,6 +50,9 @@ func RenderSend(r SendResult) string {
 	}
 	if r.Continuation {
 		b.WriteString("; " + continuationNoteFor(r))
+	}
+	if r.SilenceNote != "" {
+		b.WriteString("; " + r.SilenceNote)
 	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
