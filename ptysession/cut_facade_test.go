@@ -23,8 +23,8 @@ func TestSendCutKeepsErrorLines(t *testing.T) {
 		if !strings.Contains(res.Delta, "step 2000\n") || !strings.Contains(res.Delta, "\nmain.go:12:5: undefined: frob\n") {
 			t.Fatalf("delta lost the error or the newest lines:\n%s", res.Delta)
 		}
-		if !strings.Contains(renderSend(res), "pty_read pages them") {
-			t.Fatalf("summary %q does not say what was cut", strings.SplitN(renderSend(res), "\n", 2)[0])
+		if !strings.Contains(RenderSend(res), "pty_read pages them") {
+			t.Fatalf("summary %q does not say what was cut", strings.SplitN(RenderSend(res), "\n", 2)[0])
 		}
 	})
 }
@@ -61,7 +61,7 @@ func TestSendPastTheScrollbackSaysTheOldestAreGone(t *testing.T) {
 		if gone < 2000 {
 			t.Fatalf("%d lines counted as gone, want at least 2000 of 12,000 past a 10,000-line scrollback", gone)
 		}
-		summary := strings.SplitN(renderSend(res), "\n", 2)[0]
+		summary := strings.SplitN(RenderSend(res), "\n", 2)[0]
 		if !strings.Contains(summary, fmt.Sprintf("the oldest %d lines are gone", gone)) || !strings.Contains(res.Delta, "step 12000\n") {
 			t.Fatalf("summary %q, delta ending %q", summary, res.Delta[max(0, len(res.Delta)-40):])
 		}
@@ -69,7 +69,7 @@ func TestSendPastTheScrollbackSaysTheOldestAreGone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := renderRead(pg); pg.Lines != 0 || !strings.Contains(text, fmt.Sprintf("start at %d for the oldest", pg.First)) {
+		if text := RenderRead(pg); pg.Lines != 0 || !strings.Contains(text, fmt.Sprintf("start at %d for the oldest", pg.First)) {
 			t.Fatalf("read of lines gone: %q", text)
 		}
 	})

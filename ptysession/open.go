@@ -147,7 +147,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 
 	sp, err := s.t.Spawn(ctx, owner, spawn)
 	if err != nil {
-		return OpenResult{}, err
+		return OpenResult{}, s.noBackendHelp(err, spawn.Type)
 	}
 	id := sp.ID
 	var reason core.WaitReason

@@ -165,7 +165,7 @@ func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, a openArgs, 
 	timeout, quiet := a.durations()
 	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
 		Timeout: timeout, QuietWindow: quiet, Record: a.Record})
-	return ptyResult(r, err, renderOpen)
+	return ptyResult(r, err, RenderOpen)
 }
 
 func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
@@ -181,7 +181,7 @@ func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, 
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},
 	})
-	return ptyResult(r, err, renderSend)
+	return ptyResult(r, err, RenderSend)
 }
 
 // lineWithoutEnter is the data of a pty_send with submit on: a line end
@@ -201,25 +201,25 @@ func lineWithoutEnter(data string) string {
 
 func (s *Sessions) tailTool(ctx context.Context, owner *core.Owner, a tailArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Tail(ctx, owner, core.SessionID(a.ID), a.Lines)
-	return ptyResult(r, err, renderTail)
+	return ptyResult(r, err, RenderTail)
 }
 
 func (s *Sessions) closeTool(ctx context.Context, owner *core.Owner, a idArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Close(ctx, owner, core.SessionID(a.ID))
-	return ptyResult(r, err, func(r CloseResult) string { return renderClose(a.ID, r) })
+	return ptyResult(r, err, func(r CloseResult) string { return RenderClose(a.ID, r) })
 }
 
 func (s *Sessions) listTool(ctx context.Context, owner *core.Owner, a struct{}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.List(ctx, owner)
-	return ptyResult(r, err, renderList)
+	return ptyResult(r, err, RenderList)
 }
 
 func (s *Sessions) readTool(ctx context.Context, owner *core.Owner, a readArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ReadRequest{Start: a.Start, Count: a.Lines, Newest: a.Newest})
-	return ptyResult(r, err, renderRead)
+	return ptyResult(r, err, RenderRead)
 }
 
 func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, a signalArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), a.Signal)
-	return ptyResult(r, err, func(r SignalResult) string { return renderSignal(a.ID, r) })
+	return ptyResult(r, err, func(r SignalResult) string { return RenderSignal(a.ID, r) })
 }

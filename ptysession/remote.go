@@ -112,7 +112,7 @@ func TargetedOpenTool(s *Sessions, tool tools.Tool) tools.Tool {
 		Target string `json:"target"`
 	}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 		r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Target: a.Target})
-		return ptyResult(r, err, renderOpen)
+		return ptyResult(r, err, RenderOpen)
 	})
 	return tool
 }

@@ -37,7 +37,17 @@ type SendRequest struct {
 // write produced, after any output printed since the owner's last open,
 // send or tail (the newest part, at most Options.MaxResultBytes). Output
 // is returned once: the owner's tail position moves past Delta.
-type SendResult = core.SendResult
+type SendResult struct {
+	core.SendResult
+	// SilenceNote, on a send that settled on silence (inferred_idle) in a
+	// session whose backend cannot see the far side read the terminal
+	// (plain ssh) with its output ending in an unfinished line (a question
+	// such as a hidden "Password: " prompt, or a prompt the shell printed
+	// without the marker), says in one line that it was silence and how to
+	// have such sends settle on the read (the ptyseam agent); empty
+	// otherwise.
+	SilenceNote string `json:"silenceNote,omitempty"`
+}
 
 // Send writes to a session and waits until the write settled. Only one
 // send runs per session: another fails with SEND_ACTIVE, or waits its turn
@@ -70,7 +80,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		}
 		return SendResult{}, err
 	}
-	out := res
+	out := SendResult{SendResult: res}
 	out.HandBack = s.boundHandBack(res.HandBack)
 	if d, cut, derr := s.consumeCut(owner, id, MaxLines); derr == nil {
 		out.Delta, out.Truncated, out.Skipped, out.Cut = d.Text, d.Truncated, d.Skipped, cut
@@ -84,6 +94,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	if req.OmitPrompt && res.WaitReason == core.WaitPrompt {
 		out.Delta = omitPrompt(out.Delta)
 	}
+	out.SilenceNote = s.silenceNote(owner, id, out.SendResult)
 	return out, err
 }
 

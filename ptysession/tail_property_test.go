@@ -201,7 +201,7 @@ func TestTailConcatenationProperty(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					res = SendResult{WaitReason: sent.WaitReason, Status: sent.Status}
+					res = SendResult{SendResult: core.SendResult{WaitReason: sent.WaitReason, Status: sent.Status}}
 				}
 				if i == len(chunks)-1 {
 					break

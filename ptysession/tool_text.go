@@ -8,9 +8,14 @@ import (
 )
 
 // The text renderings the pty tools give a model: a bracketed summary line,
-// then the output as is.
+// then the output as is. They are exported so that an adapter that calls
+// the facade itself (an agent toolkit's tools) returns to its model the
+// text the pty_* tools and the MCP server return for the same result.
 
-func renderOpen(r OpenResult) string {
+// RenderOpen renders an open for a model (pty_open's text):
+// "[session pty_… opened, pid 123; running; settled: prompt]" and the
+// initial output, or "(no output)".
+func RenderOpen(r OpenResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[session %s opened", r.SessionID)
 	if r.PID > 0 {
@@ -28,7 +33,13 @@ func renderOpen(r OpenResult) string {
 	return b.String()
 }
 
-func renderSend(r SendResult) string {
+// RenderSend renders a send for a model (pty_send's text): the summary
+// "[prompt; command exit code 0; session running]" with the notes the
+// result calls for (the busy program holding the terminal and the input
+// waiting unread, an incomplete command or statement, a silence on a
+// remote shell whose reads cannot be seen, what was cut), a person's hand
+// back, then the delta, or "(no output)".
+func RenderSend(r SendResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s", r.WaitReason)
 	if r.ExitCode != nil {
@@ -39,6 +50,9 @@ func renderSend(r SendResult) string {
 	}
 	if r.Continuation {
 		b.WriteString("; " + continuationNoteFor(r))
+	}
+	if r.SilenceNote != "" {
+		b.WriteString("; " + r.SilenceNote)
 	}
 	fmt.Fprintf(&b, "; session %s", r.Status)
 	if r.Truncated {
@@ -57,7 +71,10 @@ func renderSend(r SendResult) string {
 	return b.String()
 }
 
-func renderTail(r TailResult) string {
+// RenderTail renders a tail for a model (pty_tail's text):
+// "[3 new lines; 40 older lines skipped]" and the text, or
+// "[no new output]".
+func RenderTail(r TailResult) string {
 	var b strings.Builder
 	switch {
 	case r.Text == "" && !r.Truncated:
@@ -71,14 +88,19 @@ func renderTail(r TailResult) string {
 	return b.String()
 }
 
-func renderClose(id string, r CloseResult) string {
+// RenderClose renders a close of the session called id (its id or its
+// name) for a model (pty_close's text): "session ID closed" or "session ID
+// was already closed".
+func RenderClose(id string, r CloseResult) string {
 	if r.Closed {
 		return "session " + id + " closed"
 	}
 	return "session " + id + " was already closed"
 }
 
-func renderList(r ListResult) string {
+// RenderList renders a list for a model (pty_list's text): one line per
+// session (id, type, pid, status, lines, name), or "no open sessions".
+func RenderList(r ListResult) string {
 	if len(r.Sessions) == 0 {
 		return "no open sessions"
 	}
@@ -97,7 +119,9 @@ func renderList(r ListResult) string {
 	return b.String()
 }
 
-func renderRead(r ReadResult) string {
+// RenderRead renders a page for a model (pty_read's text): "[lines 0-9 of
+// 40; page on from 10]" and the lines.
+func RenderRead(r ReadResult) string {
 	var b strings.Builder
 	switch {
 	case r.Lines == 0 && r.Dropped > 0 && r.First < r.Total:
@@ -119,7 +143,10 @@ func renderRead(r ReadResult) string {
 	return b.String()
 }
 
-func renderSignal(id string, r SignalResult) string {
+// RenderSignal renders a signal to the session called id for a model
+// (pty_signal's text): what was delivered to which process group, then
+// the output that followed, or "(no output followed)".
+func RenderSignal(id string, r SignalResult) string {
 	if !r.Delivered {
 		return fmt.Sprintf("%s was not delivered to session %s", r.Signal, id)
 	}

@@ -20,7 +20,7 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 		{&core.ForegroundProgram{Group: 41, Name: "python3", UnreadInput: 11}, []string{"python3 (pgid 41) holds the terminal and is busy", "11 bytes you typed wait unread", "an interrupt discards them"}, nil},
 		{&core.ForegroundProgram{Group: 41, Reading: true, UnreadInput: -1}, []string{"a program (pgid 41) holds the terminal and reads it"}, []string{"unread"}},
 	} {
-		got := renderSend(SendResult{WaitReason: core.WaitInferredIdle, Status: core.Status{Kind: core.StatusRunning}, Foreground: c.f})
+		got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitInferredIdle, Status: core.Status{Kind: core.StatusRunning}, Foreground: c.f}})
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("summary %q lacks %q", got, w)
@@ -39,19 +39,19 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 // and how to leave it; other sends say nothing of it.
 func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 	running := core.Status{Kind: core.StatusRunning}
-	got := renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true})
+	got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true}})
 	for _, w := range []string{"[stdin_read; the command is incomplete", "becomes part of it", "pty_signal SIGINT", "; session running]"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("summary %q lacks %q", got, w)
 		}
 	}
-	got = renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: "def f(x):\n...     return x*2\n... "})
+	got = RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: "def f(x):\n...     return x*2\n... "}})
 	for _, w := range []string{"[stdin_read; the statement is incomplete", `"... " prompt`, `send "" to end it`, "pty_signal SIGINT"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("REPL summary %q lacks %q", got, w)
 		}
 	}
-	if got := renderSend(SendResult{WaitReason: core.WaitStdinRead, Status: running}); strings.Contains(got, "incomplete") {
+	if got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running}}); strings.Contains(got, "incomplete") {
 		t.Errorf("summary %q speaks of an incomplete command", got)
 	}
 }

@@ -18,7 +18,7 @@ const Type = "ssh"
 type BackendOptions struct {
 	// Logger receives connection events: host, port, user, method names,
 	// fingerprints and errors. Never secrets, never terminal bytes.
-	// Default: slog.Default().
+	// Nil logs nothing: a library logs only to the logger it is given.
 	Logger *slog.Logger
 }
 
@@ -34,7 +34,7 @@ type Backend struct {
 func NewBackend(opts BackendOptions) *Backend {
 	lg := opts.Logger
 	if lg == nil {
-		lg = slog.Default()
+		lg = slog.New(slog.DiscardHandler)
 	}
 	return &Backend{log: lg, pool: pool{conns: map[string]*poolEntry{}, log: lg}}
 }

@@ -41,9 +41,22 @@ type UnknownHostError struct {
 	Line string
 }
 
-// Error implements error.
+// Error implements error. It says how to trust the host: the known_hosts
+// line to add when Line is known (the backend's check), else how to get
+// the key (the OpenSSH client's refusal).
 func (e *UnknownHostError) Error() string {
-	return fmt.Sprintf("ssh: host %s is unknown: %s key fingerprint is %s", e.Host, e.KeyType, e.Fingerprint)
+	var b strings.Builder
+	fmt.Fprintf(&b, "ssh: host %s is unknown", e.Host)
+	if e.Fingerprint != "" {
+		fmt.Fprintf(&b, ": %s key fingerprint is %s", e.KeyType, e.Fingerprint)
+	}
+	b.WriteString("; to trust it, check the fingerprint out of band, then ")
+	if e.Line != "" {
+		fmt.Fprintf(&b, "add this line to a known_hosts file (HostKeyPolicy.KnownHostsFiles): %s, or set HostKeyPolicy.AcceptNew to trust a new host on first use", e.Line)
+	} else {
+		b.WriteString("add its key to the known_hosts file (ssh-keyscan prints the line), or answer yes to the client's question (openssh.Options.HostKey)")
+	}
+	return b.String()
 }
 
 // Is matches ErrUnknownHost and core.ErrSpawnFailed.

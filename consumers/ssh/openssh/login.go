@@ -78,6 +78,10 @@ type Options struct {
 	// KeepPrompt leaves the remote shell's prompt alone instead of
 	// installing the OSC 133 prompt marker.
 	KeepPrompt bool
+	// Name names the session (core.SpawnRequest.Name: unique among the
+	// owner's running sessions), so that a facade addresses it by name
+	// (ptysession's Terminal) once it adopts it. Empty: unnamed.
+	Name string
 }
 
 // Session is a logged-in OpenSSH client session.
@@ -147,7 +151,7 @@ func Login(ctx context.Context, svc Terminals, owner *core.Owner, opts Options) 
 	}
 	argv = append(argv, opts.Args...)
 	argv = append(argv, "-p", strconv.Itoa(port), opts.User+"@"+opts.Host)
-	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Command: argv, Size: opts.Size, NoInitialWait: true, Relay: true})
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: localpty.TypeExec, Name: opts.Name, Command: argv, Size: opts.Size, NoInitialWait: true, Relay: true})
 	if err != nil {
 		return Session{}, err
 	}

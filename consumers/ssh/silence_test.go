@@ -1,0 +1,63 @@
+package ssh
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/ptysession"
+)
+
+// TestHiddenPromptSaysItWasSilence: over plain ssh a hidden prompt
+// settles a send only on silence, and the result says so in one line,
+// with the way to settle on the read (the agent); a send that settled on
+// the prompt carries no such note.
+func TestHiddenPromptSaysItWasSilence(t *testing.T) {
+	srv := newServer(t, sshtest.Config{Password: "pw"})
+	svc := core.New(core.Options{})
+	if _, err := svc.Register(newBackend(nil)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	defer cancel()
+	defer func() { _ = svc.Shutdown(ctx) }()
+	s := ptysession.New(svc, ptysession.Options{OpenTimeout: time.Second, Targets: map[string]ptysession.Target{
+		"box": {Backend: Type, PromptMarker: true, Options: targetFor(t, srv, "test", Auth{Password: "pw"})},
+	}})
+	a := s.NewAgent("t")
+	box := a.Terminal("box")
+	if _, _, err := box.Open(ctx, ptysession.OpenRequest{Target: "box"}); err != nil {
+		t.Fatal(err)
+	}
+	send := func(data string, quiet time.Duration) ptysession.SendResult {
+		t.Helper()
+		r, err := box.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: data, QuietWindow: quiet}})
+		if err != nil {
+			t.Fatalf("send %q: %v", data, err)
+		}
+		return r
+	}
+	if r := send("true", 0); r.WaitReason != core.WaitPrompt || r.SilenceNote != "" || strings.Contains(ptysession.RenderSend(r), "silence") {
+		t.Fatalf("true settled %s with the note %q", r.WaitReason, r.SilenceNote)
+	}
+	r := send(`read -s -p 'Password: ' pw`, 300*time.Millisecond)
+	if r.WaitReason != core.WaitInferredIdle || !strings.HasSuffix(r.Delta, "Password: ") {
+		t.Fatalf("the hidden prompt: %s %q", r.WaitReason, r.Delta)
+	}
+	if r.SilenceNote != ptysession.SilenceNoteSSH || strings.Contains(r.SilenceNote, "\n") {
+		t.Fatalf("note %q", r.SilenceNote)
+	}
+	if head := strings.SplitN(ptysession.RenderSend(r), "\n", 2)[0]; !strings.Contains(head, "settled on silence") || !strings.Contains(head, "ptyseam agent") {
+		t.Fatalf("summary %q", head)
+	}
+	if r := send("hunter2", 0); r.WaitReason != core.WaitPrompt || r.SilenceNote != "" {
+		t.Fatalf("the answer settled %s with the note %q", r.WaitReason, r.SilenceNote)
+	}
+	if _, err := box.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
