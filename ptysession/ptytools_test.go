@@ -189,7 +189,7 @@ func TestToolsEndToEnd(t *testing.T) {
 			t.Fatalf("second tail %v / %q", m, res.Text)
 		}
 		res, m = call(t, d, schemas, owner, ToolList, `{}`)
-		if l := m["sessions"].([]any); len(l) != 1 || !strings.HasPrefix(res.Text, id+"  shell  pid ") {
+		if l := m["sessions"].([]any); len(l) != 1 || !strings.HasPrefix(res.Text, "[1 session: "+id+" running]\n"+id+"  shell  pid ") {
 			t.Fatalf("list %v / %q", m, res.Text)
 		}
 		res, m = call(t, d, schemas, owner, ToolRead, fmt.Sprintf(`{"id":%q,"start":0,"lines":2}`, id))

@@ -98,13 +98,25 @@ func RenderClose(id string, r CloseResult) string {
 	return "session " + id + " was already closed"
 }
 
-// RenderList renders a list for a model (pty_list's text): one line per
-// session (id, type, pid, status, lines, name), or "no open sessions".
+// RenderList renders a list for a model (pty_list's text): a headline
+// naming every session with its status ("[2 sessions: pty_a running,
+// pty_b exited 0]"), then one line per session (id, type, pid, status,
+// lines, name); or "no open sessions".
 func RenderList(r ListResult) string {
 	if len(r.Sessions) == 0 {
 		return "no open sessions"
 	}
+	// The first line (the headline a structured result carries alone)
+	// names every session, so that it never reads as a list of one.
 	var b strings.Builder
+	fmt.Fprintf(&b, "[%s:", plural(len(r.Sessions), "session"))
+	for i, s := range r.Sessions {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s %s", s.ID, s.Status)
+	}
+	b.WriteString("]\n")
 	for _, s := range r.Sessions {
 		fmt.Fprintf(&b, "%s  %s", s.ID, s.Type)
 		if s.PID > 0 {
