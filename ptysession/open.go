@@ -69,6 +69,9 @@ type OpenResult struct {
 	// typed, how a target's set-up did (prompt: the marker answered it);
 	// empty when nothing was typed on a session that needed no set-up.
 	WaitReason core.WaitReason `json:"waitReason,omitempty"`
+	// ExitCode is the typed command's exit status when the shell's
+	// prompt marker reported it (as in a send's result); nil otherwise.
+	ExitCode *int `json:"exitCode,omitempty"`
 }
 
 // Open starts a session for owner. Setup failures leave nothing behind:
@@ -151,6 +154,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	}
 	id := sp.ID
 	var reason core.WaitReason
+	var exitCode *int
 	if target != nil {
 		if reason, err = s.setupTarget(ctx, owner, id, target); err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
@@ -161,7 +165,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}
-		reason = r.WaitReason
+		reason, exitCode = r.WaitReason, r.ExitCode
 	}
 	var d core.OutputDelta
 	var cut []LineRange
@@ -188,6 +192,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		SpawnOutput: core.SpawnOutput{InitialOutput: d.Text, Truncated: d.Truncated},
 		Cut:         cut,
 		WaitReason:  reason,
+		ExitCode:    exitCode,
 	}, nil
 }
 

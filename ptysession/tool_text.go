@@ -25,6 +25,9 @@ func RenderOpen(r OpenResult) string {
 	if r.WaitReason != "" {
 		fmt.Fprintf(&b, "; settled: %s", r.WaitReason)
 	}
+	if r.ExitCode != nil {
+		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
+	}
 	if r.Truncated {
 		b.WriteString(cutNote(r.Cut, -1, "older output cut"))
 	}

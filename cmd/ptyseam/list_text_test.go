@@ -29,3 +29,13 @@ func TestListTextNamesEverySession(t *testing.T) {
 		}
 	}
 }
+
+// pty_open of a command that exits says how it exited, as pty_send does.
+func TestOpenReportsTheCommandsExitCode(t *testing.T) {
+	cs, _ := connect(t, defaultConfig(t))
+	opened, res := call(t, cs, "pty_open", map[string]any{"command": "ls /nonexistent-ptyseam"})
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError || opened["exitCode"] != 2.0 || !strings.Contains(text, "command exit code 2") {
+		t.Fatalf("pty_open of a failing command: %q %v", text, opened)
+	}
+}
