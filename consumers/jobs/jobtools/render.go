@@ -28,22 +28,26 @@ func renderLaunch(in jobs.Info) string {
 func renderRead(id, pattern string, r jobs.ReadResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[job %s %s; ", id, r.State)
-	switch {
-	case len(r.Lines) == 0 && pattern != "":
-		b.WriteString("no matching lines")
-	case len(r.Lines) == 0:
-		b.WriteString("no lines")
-	default:
-		fmt.Fprintf(&b, "%d lines, %d-%d", len(r.Lines), r.Lines[0].N, r.Lines[len(r.Lines)-1].N)
-	}
-	fmt.Fprintf(&b, " of %d", r.Total)
+	noun := "line"
 	if pattern != "" {
-		fmt.Fprintf(&b, " matching %q", pattern)
+		noun = "matching line"
 	}
+	switch {
+	case len(r.Lines) == 0:
+		b.WriteString("no " + noun + "s")
+	case len(r.Lines) == 1:
+		fmt.Fprintf(&b, "1 %s (line %d)", noun, r.Lines[0].N)
+	default:
+		fmt.Fprintf(&b, "%d %ss (lines %d-%d)", len(r.Lines), noun, r.Lines[0].N, r.Lines[len(r.Lines)-1].N)
+	}
+	if pattern != "" {
+		fmt.Fprintf(&b, " for %q", pattern)
+	}
+	fmt.Fprintf(&b, "; %d lines in all", r.Total)
 	if r.Dropped > 0 {
 		fmt.Fprintf(&b, "; %d requested lines were already dropped", r.Dropped)
 	}
-	fmt.Fprintf(&b, "; next %d", r.Next)
+	fmt.Fprintf(&b, "; read on from line %d", r.Next)
 	if r.More {
 		b.WriteString(", more available")
 	}
