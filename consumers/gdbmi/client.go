@@ -112,6 +112,7 @@ type Client struct {
 	inflight   []*call // written, no result yet, in write order
 	dead       *ExitedError
 	closed     bool
+	released   bool // waiters released (releaseLocked)
 	stops      []*StoppedEvent
 	stopWake   chan struct{}
 	prompts    uint64
@@ -143,10 +144,10 @@ type call struct {
 	fence *consoleFence
 }
 
-// CloseExitWait bounds how long [Client.Close] waits for gdb to answer
-// -gdb-exit before it closes gdb's session regardless (gdb then still
-// detaches from attached processes on the hangup, or the kernel does when
-// gdb dies).
+// CloseExitWait bounds how long [Client.Close] waits for gdb to exit after
+// asking it to (-gdb-exit) before it hangs gdb's terminal up regardless
+// (gdb then still detaches from attached processes on the hangup, or the
+// kernel does when gdb dies). Waiting calls are released before this wait.
 const CloseExitWait = 5 * time.Second
 
 const (
@@ -233,21 +234,28 @@ func (c *Client) Err() error {
 func (c *Client) Done() <-chan struct{} { return c.readerDone }
 
 // Close ends gdb and the program, closes both sessions (to quiescence: no
-// process they started survives) and stops the client's goroutines. It
-// first asks gdb to exit (-gdb-exit, up to [CloseExitWait]): gdb kills the
-// programs it started and detaches from the processes it attached to,
-// which keep running. Calls still pending return an [*ExitedError]; later
-// calls return [ErrClosed]. Close is idempotent.
+// process they started survives) and stops the client's goroutines.
+//
+// Calls still waiting (commands, [Client.WaitStopped]) return [ErrClosed]
+// at once, whatever gdb is doing; later calls return it too. Then, if gdb
+// is idle (no command of the client outstanding, so gdb reads the next
+// one at once), Close asks it to exit (-gdb-exit) and waits up to
+// [CloseExitWait] for gdb's exit: gdb kills the programs it started and
+// detaches from the processes it attached to, which keep running. A gdb
+// busy with a command (a "shell sleep 20") would read -gdb-exit only when
+// that ends, so Close hangs its terminal up at once instead: gdb takes the
+// hangup as a request to quit, and the service ends whatever is left.
+// Close is idempotent.
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
-		if c.Err() == nil {
-			ectx, cancel := context.WithTimeout(ctx, CloseExitWait)
-			_, _ = c.Exec(ectx, "-gdb-exit")
-			cancel()
-		}
 		c.mu.Lock()
 		c.closed = true
+		idle := c.dead == nil && len(c.inflight) == 0
+		c.releaseLocked(ErrClosed)
 		c.mu.Unlock()
+		if idle && c.gdbID != "" {
+			c.askExit(ctx)
+		}
 		c.closeErr = c.shutdown(ctx, true)
 		if c.ownService != nil {
 			if err := c.ownService.Shutdown(ctx); err != nil {
@@ -258,20 +266,40 @@ func (c *Client) Close(ctx context.Context) error {
 	return c.closeErr
 }
 
-// shutdown closes gdb's session (and the program's when withProgram),
-// stops the reader and the event delivery.
+// askExit writes -gdb-exit and waits up to CloseExitWait for gdb's
+// session to record its exit. Nothing waits on the command's answer.
+func (c *Client) askExit(ctx context.Context) {
+	ectx, cancel := context.WithTimeout(ctx, CloseExitWait)
+	defer cancel()
+	select {
+	case c.writeSem <- struct{}{}:
+	case <-ectx.Done():
+		return
+	}
+	_, err := c.svc.Write(ectx, c.owner, c.gdbID, []byte("-gdb-exit\n"))
+	<-c.writeSem
+	if err == nil {
+		_, _ = c.svc.Wait(ectx, c.owner, c.gdbID)
+	}
+}
+
+// shutdown closes gdb's session (and the program's when withProgram, at
+// the same time), stops the reader and the event delivery.
 func (c *Client) shutdown(ctx context.Context, withProgram bool) error {
+	var progErr error
+	progClosed := make(chan struct{})
+	go func() {
+		defer close(progClosed)
+		if withProgram && c.progID != "" {
+			progErr = c.closeSession(ctx, c.progID)
+		}
+	}()
 	var errs []error
 	if c.gdbID != "" {
-		if _, err := c.svc.Close(ctx, c.owner, c.gdbID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, c.closeSession(ctx, c.gdbID))
 	}
-	if withProgram && c.progID != "" {
-		if _, err := c.svc.Close(ctx, c.owner, c.progID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
-			errs = append(errs, err)
-		}
-	}
+	<-progClosed
+	errs = append(errs, progErr)
 	if withProgram && c.progOut != nil {
 		c.progOut.stop()
 	}
@@ -286,6 +314,16 @@ func (c *Client) shutdown(ctx context.Context, withProgram bool) error {
 	close(c.stopDeliver)
 	<-c.deliverDone
 	return errors.Join(errs...)
+}
+
+// closeSession closes one of the client's sessions; one already gone is
+// no error.
+func (c *Client) closeSession(ctx context.Context, id core.SessionID) error {
+	_, err := c.svc.Close(ctx, c.owner, id, "gdbmi: client closed")
+	if err != nil && !errors.Is(err, core.ErrNoSession) {
+		return err
+	}
+	return nil
 }
 
 // readLoop frames gdb's raw output and dispatches every line.
@@ -316,40 +354,69 @@ func (c *Client) readLoop(ctx context.Context) {
 	}
 }
 
-// fail marks gdb as gone and releases every waiter at once.
+// fail marks gdb as gone and releases every waiter at once (with the
+// [*ExitedError], unless Close released them already).
 func (c *Client) fail(cause error) {
 	c.mu.Lock()
 	if c.dead != nil {
 		c.mu.Unlock()
 		return
 	}
+	closed := c.closed
 	c.mu.Unlock()
-	st := c.exitStatus()
+	st := c.exitStatus(!closed)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
 		return
 	}
 	c.dead = &ExitedError{Status: st, Err: cause}
+	c.releaseLocked(c.dead)
+}
+
+// releaseLocked ends every call waiting on gdb: pending commands return
+// err, WaitStopped and the start's wait for the prompt wake up (and see
+// c.closed or c.dead), the event queue ends. It runs once, at Close or
+// when gdb's output ends, whichever comes first. c.mu is held.
+func (c *Client) releaseLocked(err error) {
+	if c.released {
+		return
+	}
+	c.released = true
 	for _, cl := range c.inflight {
-		cl.err = c.dead
+		cl.err = err
 		close(cl.done)
 	}
 	c.inflight = nil
 	clear(c.pending)
-	close(c.stopWake)
-	close(c.promptWake)
+	c.wakeStopsLocked()
+	c.wakePromptLocked()
 	c.events.end()
 }
 
-// exitStatus returns gdb's status, waiting briefly for the service to
-// record an exit that the end of output announced.
-func (c *Client) exitStatus() core.Status {
+// wakeStopsLocked wakes the WaitStopped calls waiting for a stop.
+func (c *Client) wakeStopsLocked() {
+	close(c.stopWake)
+	c.stopWake = make(chan struct{})
+}
+
+// wakePromptLocked wakes the wait for gdb's first prompt.
+func (c *Client) wakePromptLocked() {
+	close(c.promptWake)
+	c.promptWake = make(chan struct{})
+}
+
+// exitStatus returns gdb's status; with wait, it waits briefly for the
+// service to record an exit that the end of output announced.
+func (c *Client) exitStatus(wait bool) core.Status {
 	if c.gdbID == "" {
 		return core.Running
 	}
 	if info, err := c.svc.Info(c.owner, c.gdbID); err == nil && info.Status.Exited() {
 		return info.Status
+	}
+	if !wait {
+		return core.Running
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 	defer cancel()
@@ -378,8 +445,7 @@ func (c *Client) handle(l Line) {
 	case r.Type == RecordPrompt:
 		c.mu.Lock()
 		c.prompts++
-		close(c.promptWake)
-		c.promptWake = make(chan struct{})
+		c.wakePromptLocked()
 		c.mu.Unlock()
 	case r.Type == RecordResult:
 		c.mu.Lock()
@@ -457,8 +523,7 @@ func (c *Client) handle(l Line) {
 			if len(c.stops) > maxStops {
 				c.stops = c.stops[len(c.stops)-maxStops:]
 			}
-			close(c.stopWake)
-			c.stopWake = make(chan struct{})
+			c.wakeStopsLocked()
 			c.mu.Unlock()
 		case r.Type == RecordNotify && (r.Class == "breakpoint-created" || r.Class == "breakpoint-modified"):
 			var b struct {
