@@ -23,6 +23,7 @@ type Service interface {
 	Read(owner *core.Owner, id core.SessionID, req core.PageRequest) (core.PageResult, error)
 	Signal(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SignalRequest) (core.SignalResult, error)
 	Close(ctx context.Context, owner *core.Owner, id core.SessionID, reason string) (bool, error)
+	DrainOutput(ctx context.Context, owner *core.Owner, id core.SessionID) error
 }
 
 // Options configure [Start]. The zero value starts "gdb" with no program.
@@ -150,6 +151,11 @@ type call struct {
 // kernel does when gdb dies). Waiting calls are released before this wait.
 const CloseExitWait = 5 * time.Second
 
+// stopDrainWait bounds how long a stop waits for the program's output
+// (drainProgram): the program stopped or exited, so only another process
+// on its terminal that never stops printing could use it up.
+const stopDrainWait = 2 * time.Second
+
 const (
 	maxNoise     = 20
 	maxStops     = 1024
@@ -209,7 +215,10 @@ func (c *Client) ProgramSession() core.SessionID { return c.progID }
 func (c *Client) ProgramTTY() string { return c.pts }
 
 // ProgramOutput returns a page of what the debugged program printed (its
-// terminal's scrollback).
+// terminal's scrollback). Everything the program printed before a stop
+// (or its exit) that [Client.WaitStopped] or [Client.Events] reported is
+// in it: the client reports a stop only once the program's session has
+// taken that output in.
 func (c *Client) ProgramOutput(req core.PageRequest) (core.PageResult, error) {
 	return c.svc.Read(c.owner, c.progID, req)
 }
@@ -336,13 +345,13 @@ func (c *Client) readLoop(ctx context.Context) {
 		if len(chunk) > 0 {
 			lines = f.Feed(lines[:0], chunk)
 			for i := range lines {
-				c.handle(lines[i])
+				c.handle(ctx, lines[i])
 				lines[i] = Line{}
 			}
 		}
 		if err != nil {
 			for _, l := range f.Flush(lines[:0]) {
-				c.handle(l)
+				c.handle(ctx, l)
 			}
 			var cause error
 			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
@@ -427,9 +436,26 @@ func (c *Client) exitStatus(wait bool) core.Status {
 	return st
 }
 
+// drainProgram waits until the output the program wrote to its terminal
+// is in the program's session, so that a stop (and an exit) is reported
+// only once [Client.ProgramOutput] and [Client.WaitProgramOutput] have
+// everything printed before it. gdb reports a stop after the program
+// stopped or exited, so all it printed is in the terminal by then; the
+// session's reader takes it in a moment later. A failure (the terminal is
+// gone) leaves nothing to wait for.
+func (c *Client) drainProgram(ctx context.Context) {
+	if c.progID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, stopDrainWait)
+	defer cancel()
+	_ = c.svc.DrainOutput(ctx, c.owner, c.progID)
+}
+
 // handle dispatches one line of gdb's output. It runs on the reader
-// goroutine and never blocks on a consumer.
-func (c *Client) handle(l Line) {
+// goroutine and never blocks on a consumer; it waits only for the
+// program's terminal before a stop (drainProgram).
+func (c *Client) handle(ctx context.Context, l Line) {
 	if l.Err != nil {
 		c.mu.Lock()
 		c.noise = append(c.noise, l.Text)
@@ -516,6 +542,7 @@ func (c *Client) handle(l Line) {
 		ev := Event{Record: r}
 		switch {
 		case r.Type == RecordExec && r.Class == "stopped":
+			c.drainProgram(ctx)
 			st := decodeStopped(r)
 			ev.Stopped = st
 			c.mu.Lock()
