@@ -301,7 +301,7 @@ func TestProgramOutputLooksLikeMI(t *testing.T) {
 			t.Errorf("program output lacks %q: %q", want, out)
 		}
 	}
-	evs := eventsUntilStop(t, ctx, c, "exited-normally")
+	evs := eventsUntilStop(t, ctx, c, StopExitedNormally)
 	if len(evs) < 5 {
 		t.Errorf("only %d events", len(evs))
 	}
@@ -366,7 +366,7 @@ func TestThreads(t *testing.T) {
 	// The events came in order: threads created before the breakpoint
 	// stop, which came before the exit.
 	var order []string
-	for _, ev := range eventsUntilStop(t, ctx, c, "exited-normally") {
+	for _, ev := range eventsUntilStop(t, ctx, c, StopExitedNormally) {
 		switch {
 		case ev.Thread != nil && ev.Record.Class == "thread-created":
 			order = append(order, "created")
@@ -375,7 +375,7 @@ func TestThreads(t *testing.T) {
 		case ev.Library != nil && strings.Contains(ev.Library.TargetName, "libc.so"):
 			order = append(order, "libc")
 		case ev.Stopped != nil:
-			order = append(order, ev.Stopped.Reason)
+			order = append(order, string(ev.Stopped.Reason))
 		}
 	}
 	s := strings.Join(order, ",")

@@ -102,7 +102,7 @@ func programText(t testing.TB, c *Client) string {
 
 // eventsUntilStop reads c's events up to and including the first *stopped
 // event with the given reason.
-func eventsUntilStop(t *testing.T, ctx context.Context, c *Client, reason string) []Event {
+func eventsUntilStop(t *testing.T, ctx context.Context, c *Client, reason StopReason) []Event {
 	t.Helper()
 	var evs []Event
 	for {
