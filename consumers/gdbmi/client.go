@@ -55,8 +55,9 @@ type Options struct {
 	// SoftwareWatchpoints makes gdb implement write watchpoints in
 	// software (-gdb-set can-use-hw-watchpoints 0): needed where the
 	// kernel or a virtual machine does not honour the processor's debug
-	// registers (hardware watchpoints then never trigger). Much slower:
-	// gdb single-steps the program.
+	// registers (hardware watchpoints then never trigger, and
+	// [Client.WatchInsert] refuses them with [ErrNoHardwareWatchpoints]).
+	// Much slower: gdb single-steps the program.
 	SoftwareWatchpoints bool
 	// EventBuffer bounds the events queued for a reader of
 	// [Client.Events] that falls behind (the oldest are dropped and
@@ -129,6 +130,12 @@ type Client struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// hwMu guards the probe of hardware watchpoints (hwwatch.go) and its
+	// answer: hwWorks, valid once hwKnown.
+	hwMu    sync.Mutex
+	hwKnown bool
+	hwWorks bool
 }
 
 type call struct {
