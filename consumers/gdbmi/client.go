@@ -23,6 +23,7 @@ type Service interface {
 	Read(owner *core.Owner, id core.SessionID, req core.PageRequest) (core.PageResult, error)
 	Signal(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SignalRequest) (core.SignalResult, error)
 	Close(ctx context.Context, owner *core.Owner, id core.SessionID, reason string) (bool, error)
+	DrainOutput(ctx context.Context, owner *core.Owner, id core.SessionID) error
 }
 
 // Options configure [Start]. The zero value starts "gdb" with no program.
@@ -54,8 +55,9 @@ type Options struct {
 	// SoftwareWatchpoints makes gdb implement write watchpoints in
 	// software (-gdb-set can-use-hw-watchpoints 0): needed where the
 	// kernel or a virtual machine does not honour the processor's debug
-	// registers (hardware watchpoints then never trigger). Much slower:
-	// gdb single-steps the program.
+	// registers (hardware watchpoints then never trigger, and
+	// [Client.WatchInsert] refuses them with [ErrNoHardwareWatchpoints]).
+	// Much slower: gdb single-steps the program.
 	SoftwareWatchpoints bool
 	// EventBuffer bounds the events queued for a reader of
 	// [Client.Events] that falls behind (the oldest are dropped and
@@ -112,6 +114,7 @@ type Client struct {
 	inflight   []*call // written, no result yet, in write order
 	dead       *ExitedError
 	closed     bool
+	released   bool // waiters released (releaseLocked)
 	stops      []*StoppedEvent
 	stopWake   chan struct{}
 	prompts    uint64
@@ -127,6 +130,12 @@ type Client struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// hwMu guards the probe of hardware watchpoints (hwwatch.go) and its
+	// answer: hwWorks, valid once hwKnown.
+	hwMu    sync.Mutex
+	hwKnown bool
+	hwWorks bool
 }
 
 type call struct {
@@ -143,11 +152,16 @@ type call struct {
 	fence *consoleFence
 }
 
-// CloseExitWait bounds how long [Client.Close] waits for gdb to answer
-// -gdb-exit before it closes gdb's session regardless (gdb then still
-// detaches from attached processes on the hangup, or the kernel does when
-// gdb dies).
+// CloseExitWait bounds how long [Client.Close] waits for gdb to exit after
+// asking it to (-gdb-exit) before it hangs gdb's terminal up regardless
+// (gdb then still detaches from attached processes on the hangup, or the
+// kernel does when gdb dies). Waiting calls are released before this wait.
 const CloseExitWait = 5 * time.Second
+
+// stopDrainWait bounds how long a stop waits for the program's output
+// (drainProgram): the program stopped or exited, so only another process
+// on its terminal that never stops printing could use it up.
+const stopDrainWait = 2 * time.Second
 
 const (
 	maxNoise     = 20
@@ -208,7 +222,10 @@ func (c *Client) ProgramSession() core.SessionID { return c.progID }
 func (c *Client) ProgramTTY() string { return c.pts }
 
 // ProgramOutput returns a page of what the debugged program printed (its
-// terminal's scrollback).
+// terminal's scrollback). Everything the program printed before a stop
+// (or its exit) that [Client.WaitStopped] or [Client.Events] reported is
+// in it: the client reports a stop only once the program's session has
+// taken that output in.
 func (c *Client) ProgramOutput(req core.PageRequest) (core.PageResult, error) {
 	return c.svc.Read(c.owner, c.progID, req)
 }
@@ -233,21 +250,28 @@ func (c *Client) Err() error {
 func (c *Client) Done() <-chan struct{} { return c.readerDone }
 
 // Close ends gdb and the program, closes both sessions (to quiescence: no
-// process they started survives) and stops the client's goroutines. It
-// first asks gdb to exit (-gdb-exit, up to [CloseExitWait]): gdb kills the
-// programs it started and detaches from the processes it attached to,
-// which keep running. Calls still pending return an [*ExitedError]; later
-// calls return [ErrClosed]. Close is idempotent.
+// process they started survives) and stops the client's goroutines.
+//
+// Calls still waiting (commands, [Client.WaitStopped]) return [ErrClosed]
+// at once, whatever gdb is doing; later calls return it too. Then, if gdb
+// is idle (no command of the client outstanding, so gdb reads the next
+// one at once), Close asks it to exit (-gdb-exit) and waits up to
+// [CloseExitWait] for gdb's exit: gdb kills the programs it started and
+// detaches from the processes it attached to, which keep running. A gdb
+// busy with a command (a "shell sleep 20") would read -gdb-exit only when
+// that ends, so Close hangs its terminal up at once instead: gdb takes the
+// hangup as a request to quit, and the service ends whatever is left.
+// Close is idempotent.
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
-		if c.Err() == nil {
-			ectx, cancel := context.WithTimeout(ctx, CloseExitWait)
-			_, _ = c.Exec(ectx, "-gdb-exit")
-			cancel()
-		}
 		c.mu.Lock()
 		c.closed = true
+		idle := c.dead == nil && len(c.inflight) == 0
+		c.releaseLocked(ErrClosed)
 		c.mu.Unlock()
+		if idle && c.gdbID != "" {
+			c.askExit(ctx)
+		}
 		c.closeErr = c.shutdown(ctx, true)
 		if c.ownService != nil {
 			if err := c.ownService.Shutdown(ctx); err != nil {
@@ -258,20 +282,40 @@ func (c *Client) Close(ctx context.Context) error {
 	return c.closeErr
 }
 
-// shutdown closes gdb's session (and the program's when withProgram),
-// stops the reader and the event delivery.
+// askExit writes -gdb-exit and waits up to CloseExitWait for gdb's
+// session to record its exit. Nothing waits on the command's answer.
+func (c *Client) askExit(ctx context.Context) {
+	ectx, cancel := context.WithTimeout(ctx, CloseExitWait)
+	defer cancel()
+	select {
+	case c.writeSem <- struct{}{}:
+	case <-ectx.Done():
+		return
+	}
+	_, err := c.svc.Write(ectx, c.owner, c.gdbID, []byte("-gdb-exit\n"))
+	<-c.writeSem
+	if err == nil {
+		_, _ = c.svc.Wait(ectx, c.owner, c.gdbID)
+	}
+}
+
+// shutdown closes gdb's session (and the program's when withProgram, at
+// the same time), stops the reader and the event delivery.
 func (c *Client) shutdown(ctx context.Context, withProgram bool) error {
+	var progErr error
+	progClosed := make(chan struct{})
+	go func() {
+		defer close(progClosed)
+		if withProgram && c.progID != "" {
+			progErr = c.closeSession(ctx, c.progID)
+		}
+	}()
 	var errs []error
 	if c.gdbID != "" {
-		if _, err := c.svc.Close(ctx, c.owner, c.gdbID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, c.closeSession(ctx, c.gdbID))
 	}
-	if withProgram && c.progID != "" {
-		if _, err := c.svc.Close(ctx, c.owner, c.progID, "gdbmi: client closed"); err != nil && !errors.Is(err, core.ErrNoSession) {
-			errs = append(errs, err)
-		}
-	}
+	<-progClosed
+	errs = append(errs, progErr)
 	if withProgram && c.progOut != nil {
 		c.progOut.stop()
 	}
@@ -288,6 +332,16 @@ func (c *Client) shutdown(ctx context.Context, withProgram bool) error {
 	return errors.Join(errs...)
 }
 
+// closeSession closes one of the client's sessions; one already gone is
+// no error.
+func (c *Client) closeSession(ctx context.Context, id core.SessionID) error {
+	_, err := c.svc.Close(ctx, c.owner, id, "gdbmi: client closed")
+	if err != nil && !errors.Is(err, core.ErrNoSession) {
+		return err
+	}
+	return nil
+}
+
 // readLoop frames gdb's raw output and dispatches every line.
 func (c *Client) readLoop(ctx context.Context) {
 	defer close(c.readerDone)
@@ -298,13 +352,13 @@ func (c *Client) readLoop(ctx context.Context) {
 		if len(chunk) > 0 {
 			lines = f.Feed(lines[:0], chunk)
 			for i := range lines {
-				c.handle(lines[i])
+				c.handle(ctx, lines[i])
 				lines[i] = Line{}
 			}
 		}
 		if err != nil {
 			for _, l := range f.Flush(lines[:0]) {
-				c.handle(l)
+				c.handle(ctx, l)
 			}
 			var cause error
 			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
@@ -316,40 +370,69 @@ func (c *Client) readLoop(ctx context.Context) {
 	}
 }
 
-// fail marks gdb as gone and releases every waiter at once.
+// fail marks gdb as gone and releases every waiter at once (with the
+// [*ExitedError], unless Close released them already).
 func (c *Client) fail(cause error) {
 	c.mu.Lock()
 	if c.dead != nil {
 		c.mu.Unlock()
 		return
 	}
+	closed := c.closed
 	c.mu.Unlock()
-	st := c.exitStatus()
+	st := c.exitStatus(!closed)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
 		return
 	}
 	c.dead = &ExitedError{Status: st, Err: cause}
+	c.releaseLocked(c.dead)
+}
+
+// releaseLocked ends every call waiting on gdb: pending commands return
+// err, WaitStopped and the start's wait for the prompt wake up (and see
+// c.closed or c.dead), the event queue ends. It runs once, at Close or
+// when gdb's output ends, whichever comes first. c.mu is held.
+func (c *Client) releaseLocked(err error) {
+	if c.released {
+		return
+	}
+	c.released = true
 	for _, cl := range c.inflight {
-		cl.err = c.dead
+		cl.err = err
 		close(cl.done)
 	}
 	c.inflight = nil
 	clear(c.pending)
-	close(c.stopWake)
-	close(c.promptWake)
+	c.wakeStopsLocked()
+	c.wakePromptLocked()
 	c.events.end()
 }
 
-// exitStatus returns gdb's status, waiting briefly for the service to
-// record an exit that the end of output announced.
-func (c *Client) exitStatus() core.Status {
+// wakeStopsLocked wakes the WaitStopped calls waiting for a stop.
+func (c *Client) wakeStopsLocked() {
+	close(c.stopWake)
+	c.stopWake = make(chan struct{})
+}
+
+// wakePromptLocked wakes the wait for gdb's first prompt.
+func (c *Client) wakePromptLocked() {
+	close(c.promptWake)
+	c.promptWake = make(chan struct{})
+}
+
+// exitStatus returns gdb's status; with wait, it waits briefly for the
+// service to record an exit that the end of output announced.
+func (c *Client) exitStatus(wait bool) core.Status {
 	if c.gdbID == "" {
 		return core.Running
 	}
 	if info, err := c.svc.Info(c.owner, c.gdbID); err == nil && info.Status.Exited() {
 		return info.Status
+	}
+	if !wait {
+		return core.Running
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 	defer cancel()
@@ -360,9 +443,26 @@ func (c *Client) exitStatus() core.Status {
 	return st
 }
 
+// drainProgram waits until the output the program wrote to its terminal
+// is in the program's session, so that a stop (and an exit) is reported
+// only once [Client.ProgramOutput] and [Client.WaitProgramOutput] have
+// everything printed before it. gdb reports a stop after the program
+// stopped or exited, so all it printed is in the terminal by then; the
+// session's reader takes it in a moment later. A failure (the terminal is
+// gone) leaves nothing to wait for.
+func (c *Client) drainProgram(ctx context.Context) {
+	if c.progID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, stopDrainWait)
+	defer cancel()
+	_ = c.svc.DrainOutput(ctx, c.owner, c.progID)
+}
+
 // handle dispatches one line of gdb's output. It runs on the reader
-// goroutine and never blocks on a consumer.
-func (c *Client) handle(l Line) {
+// goroutine and never blocks on a consumer; it waits only for the
+// program's terminal before a stop (drainProgram).
+func (c *Client) handle(ctx context.Context, l Line) {
 	if l.Err != nil {
 		c.mu.Lock()
 		c.noise = append(c.noise, l.Text)
@@ -378,8 +478,7 @@ func (c *Client) handle(l Line) {
 	case r.Type == RecordPrompt:
 		c.mu.Lock()
 		c.prompts++
-		close(c.promptWake)
-		c.promptWake = make(chan struct{})
+		c.wakePromptLocked()
 		c.mu.Unlock()
 	case r.Type == RecordResult:
 		c.mu.Lock()
@@ -450,6 +549,7 @@ func (c *Client) handle(l Line) {
 		ev := Event{Record: r}
 		switch {
 		case r.Type == RecordExec && r.Class == "stopped":
+			c.drainProgram(ctx)
 			st := decodeStopped(r)
 			ev.Stopped = st
 			c.mu.Lock()
@@ -457,8 +557,7 @@ func (c *Client) handle(l Line) {
 			if len(c.stops) > maxStops {
 				c.stops = c.stops[len(c.stops)-maxStops:]
 			}
-			close(c.stopWake)
-			c.stopWake = make(chan struct{})
+			c.wakeStopsLocked()
 			c.mu.Unlock()
 		case r.Type == RecordNotify && (r.Class == "breakpoint-created" || r.Class == "breakpoint-modified"):
 			var b struct {

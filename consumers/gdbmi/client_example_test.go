@@ -2,12 +2,9 @@ package gdbmi_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/gdbmi"
@@ -16,85 +13,21 @@ import (
 )
 
 // Example debugs testdata/simple.c from start to finish: a breakpoint, a
-// stop, the stack, variables, an expression, a step, and the exit code.
-// It needs gcc and gdb.
+// stop, the stack, variables, an expression, a step, the exit code and
+// the program's output. The work is quickStart, which docs/gdbmi.md
+// shows as its quick start word for word (TestQuickStartIsTheExample
+// checks). It needs gcc and gdb.
 func Example() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-
-	dir, err := os.MkdirTemp("", "gdbmi-example")
+	prog, cleanup, err := buildExample("simple")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer os.RemoveAll(dir)
-	prog := filepath.Join(dir, "simple")
-	build := exec.Command("gcc", "-g", "-O0", "-o", prog, "simple.c")
-	build.Dir = "testdata"
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Println("gcc:", err, string(out))
-		return
-	}
-
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	defer svc.Shutdown(context.Background())
-	if err := localpty.Register(svc); err != nil {
+	defer cleanup()
+	if err := quickStart(ctx, prog); err != nil {
 		fmt.Println(err)
-		return
-	}
-
-	gdb, err := gdbmi.Start(ctx, svc, gdbmi.Options{Program: prog, Args: []string{"5"}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer gdb.Close(context.Background())
-
-	bp, _ := gdb.BreakInsert(ctx, "add")
-	fmt.Printf("breakpoint %s at %s:%d\n", bp.Number, bp.File, bp.Line)
-
-	_ = gdb.Run(ctx)
-	stop, _ := gdb.WaitStopped(ctx)
-	fmt.Printf("stopped: %s in %s at %s:%d\n", stop.Reason, stop.Frame.Func, stop.Frame.File, stop.Frame.Line)
-
-	frames, _ := gdb.StackFrames(ctx)
-	for _, f := range frames {
-		fmt.Printf("  #%d %s line %d\n", f.Level, f.Func, f.Line)
-	}
-	args, _ := gdb.Arguments(ctx)
-	for _, a := range args {
-		fmt.Printf("  arg %s = %s\n", a.Name, a.Value)
-	}
-
-	_ = gdb.Next(ctx)
-	stop, _ = gdb.WaitStopped(ctx)
-	fmt.Printf("next: line %d\n", stop.Frame.Line)
-	_ = gdb.BreakDelete(ctx)
-	v, _ := gdb.Evaluate(ctx, "sum + 6 * 7")
-	fmt.Println("sum + 6 * 7 =", v)
-	if _, err := gdb.Evaluate(ctx, "nosuchvar"); err != nil {
-		fmt.Println("error:", err.(*gdbmi.MIError).Msg)
-	}
-
-	_ = gdb.Continue(ctx)
-	stop, _ = gdb.WaitStopped(ctx)
-	fmt.Printf("%s with code %d\n", stop.Reason, stop.ExitCode)
-
-	// The program printed on its own terminal, not into the MI stream;
-	// that terminal's session may read its last line a moment after gdb
-	// reported the exit: read until it shows (the example's context
-	// bounds the wait).
-	var page core.PageResult
-	for ctx.Err() == nil {
-		if page, _ = gdb.ProgramOutput(core.PageRequest{Count: 100}); strings.Contains(page.Text(), "total=") {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	for _, l := range page.Lines {
-		if strings.Contains(l, "total=") {
-			fmt.Println("program said:", l)
-		}
 	}
 	// Output:
 	// breakpoint 1 at simple.c:9
@@ -109,4 +42,89 @@ func Example() {
 	// error: No symbol "nosuchvar" in current context.
 	// exited with code 5
 	// program said: héllo wörld ✓ 日本 total=6
+}
+
+// quickStart is docs/gdbmi.md's quick start.
+func quickStart(ctx context.Context, prog string) error {
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer svc.Shutdown(context.Background())
+	if err := localpty.Register(svc); err != nil { // the "exec" backend
+		return err
+	}
+
+	gdb, err := gdbmi.Start(ctx, svc, gdbmi.Options{Program: prog, Args: []string{"5"}})
+	if err != nil {
+		return err // a *gdbmi.StartError; nothing is left running
+	}
+	defer gdb.Close(context.Background())
+
+	bp, err := gdb.BreakInsert(ctx, "add")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("breakpoint %s at %s:%d\n", bp.Number, bp.File, bp.Line)
+
+	if err := gdb.Run(ctx); err != nil { // returns on ^running
+		return err
+	}
+	stop, err := gdb.WaitStopped(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("stopped: %s in %s at %s:%d\n", stop.Reason, stop.Frame.Func, stop.Frame.File, stop.Frame.Line)
+
+	frames, err := gdb.StackFrames(ctx)
+	if err != nil {
+		return err
+	}
+	for _, f := range frames {
+		fmt.Printf("  #%d %s line %d\n", f.Level, f.Func, f.Line)
+	}
+	args, err := gdb.Arguments(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range args {
+		fmt.Printf("  arg %s = %s\n", a.Name, a.Value)
+	}
+
+	if err := gdb.Next(ctx); err != nil {
+		return err
+	}
+	if stop, err = gdb.WaitStopped(ctx); err != nil {
+		return err
+	}
+	fmt.Printf("next: line %d\n", stop.Frame.Line)
+	if err := gdb.BreakDelete(ctx); err != nil { // no number: all of them
+		return err
+	}
+	v, err := gdb.Evaluate(ctx, "sum + 6 * 7")
+	if err != nil {
+		return err
+	}
+	fmt.Println("sum + 6 * 7 =", v)
+	var mierr *gdbmi.MIError
+	if _, err := gdb.Evaluate(ctx, "nosuchvar"); errors.As(err, &mierr) {
+		fmt.Println("error:", mierr.Msg)
+	}
+
+	if err := gdb.Continue(ctx); err != nil {
+		return err
+	}
+	if stop, err = gdb.WaitStopped(ctx); err != nil {
+		return err
+	}
+	fmt.Printf("%s with code %d\n", stop.Reason, stop.ExitCode)
+
+	// The program printed on its own terminal, not into the MI stream.
+	// A stop is reported once everything the program printed before it
+	// is on that terminal's session: read it at once.
+	page, err := gdb.ProgramOutput(core.PageRequest{Newest: true, Count: 10})
+	if err != nil {
+		return err
+	}
+	for _, l := range page.Lines {
+		fmt.Println("program said:", l)
+	}
+	return nil
 }

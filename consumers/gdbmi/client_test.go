@@ -242,8 +242,9 @@ func TestExitCodes(t *testing.T) {
 			if st.Reason != "exited" || st.ExitCode != want || !st.Exited() {
 				t.Fatalf("stop %+v, want exit code %d", st, want)
 			}
-			// The program's output went to its own terminal.
-			if out := programTextWith(t, c, "héllo wörld ✓ 日本 total=6"); !strings.Contains(out, "héllo wörld ✓ 日本 total=6") {
+			// The program's output went to its own terminal, and is
+			// there when the exit is reported.
+			if out := programText(t, c); !strings.Contains(out, "héllo wörld ✓ 日本 total=6") {
 				t.Errorf("program output %q", out)
 			}
 		})
@@ -273,7 +274,7 @@ func TestCrash(t *testing.T) {
 	if st.Reason != "exited-signalled" || st.SignalName != "SIGSEGV" || !st.Exited() {
 		t.Fatalf("stop %+v", st)
 	}
-	if out := programTextWith(t, c, "about to crash"); !strings.Contains(out, "about to crash") {
+	if out := programText(t, c); !strings.Contains(out, "about to crash") {
 		t.Errorf("program output %q", out)
 	}
 }
@@ -294,13 +295,13 @@ func TestProgramOutputLooksLikeMI(t *testing.T) {
 	if err != nil || v != "42" {
 		t.Fatalf("evaluate after the program: %q %v", v, err)
 	}
-	out := programTextWith(t, c, `123^error,msg="fake"`)
+	out := programText(t, c)
 	for _, want := range []string{"^done", `*stopped,reason="x"`, "(gdb)", `123^error,msg="fake"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("program output lacks %q: %q", want, out)
 		}
 	}
-	evs := eventsUntilStop(t, ctx, c, "exited-normally")
+	evs := eventsUntilStop(t, ctx, c, StopExitedNormally)
 	if len(evs) < 5 {
 		t.Errorf("only %d events", len(evs))
 	}
@@ -365,7 +366,7 @@ func TestThreads(t *testing.T) {
 	// The events came in order: threads created before the breakpoint
 	// stop, which came before the exit.
 	var order []string
-	for _, ev := range eventsUntilStop(t, ctx, c, "exited-normally") {
+	for _, ev := range eventsUntilStop(t, ctx, c, StopExitedNormally) {
 		switch {
 		case ev.Thread != nil && ev.Record.Class == "thread-created":
 			order = append(order, "created")
@@ -374,7 +375,7 @@ func TestThreads(t *testing.T) {
 		case ev.Library != nil && strings.Contains(ev.Library.TargetName, "libc.so"):
 			order = append(order, "libc")
 		case ev.Stopped != nil:
-			order = append(order, ev.Stopped.Reason)
+			order = append(order, string(ev.Stopped.Reason))
 		}
 	}
 	s := strings.Join(order, ",")

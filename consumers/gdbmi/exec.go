@@ -157,7 +157,13 @@ func (c *Client) send(ctx context.Context, line string, fence *consoleFence) (*c
 		}
 		c.mu.Unlock()
 	}
-	if dead := c.Err(); dead != nil {
+	c.mu.Lock()
+	closed, dead := c.closed, c.dead
+	c.mu.Unlock()
+	switch {
+	case closed:
+		return nil, ErrClosed
+	case dead != nil:
 		return nil, dead
 	}
 	return nil, fmt.Errorf("gdbmi: %s: %w", line, err)
@@ -170,11 +176,16 @@ func (c *Client) send(ctx context.Context, line string, fence *consoleFence) (*c
 // -exec-finish, -exec-until, -exec-jump, -exec-next-instruction,
 // -exec-step-instruction, -target-attach) discard stops nobody waited for
 // before they start the program, so WaitStopped after one of them returns
-// the stop it caused. (CLI commands sent through Console do not.) It returns an [*ExitedError] if gdb is gone and ctx's
-// error if ctx ends first.
+// the stop it caused. (CLI commands sent through Console do not.) It
+// returns [ErrClosed] once Close began (at once, for a call waiting then),
+// an [*ExitedError] if gdb is gone and ctx's error if ctx ends first.
 func (c *Client) WaitStopped(ctx context.Context) (*StoppedEvent, error) {
 	for {
 		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, ErrClosed
+		}
 		if len(c.stops) > 0 {
 			st := c.stops[0]
 			c.stops[0] = nil
@@ -211,6 +222,10 @@ func (c *Client) waitPrompt(ctx context.Context) error {
 		if c.prompts > 0 {
 			c.mu.Unlock()
 			return nil
+		}
+		if c.closed {
+			c.mu.Unlock()
+			return ErrClosed
 		}
 		if c.dead != nil {
 			err := c.dead

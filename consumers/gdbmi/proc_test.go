@@ -67,3 +67,15 @@ func killPID(t *testing.T, pid int) {
 		t.Fatal(err)
 	}
 }
+
+// running reports whether pid is a live process (not a zombie waiting
+// for its parent, or for init, to reap it).
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || !strings.HasPrefix(s[i+1:], " Z")
+}

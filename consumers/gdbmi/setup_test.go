@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -29,14 +28,16 @@ func requireTools(t testing.TB) {
 	}
 }
 
-// compile builds testdata/<name>.c with gcc -g -O0 -pthread into a
-// temporary directory and returns the executable's path.
-func compile(t testing.TB, name string) string {
+// compile builds testdata/<name>.c with gcc -g -O0 -pthread (and any
+// extra flags) into a temporary directory and returns the executable's
+// path.
+func compile(t testing.TB, name string, flags ...string) string {
 	t.Helper()
 	requireTools(t)
 	out := filepath.Join(t.TempDir(), name)
 	// Compiled from inside testdata so that gdb reports file="<name>.c".
-	cmd := exec.Command("gcc", "-g", "-O0", "-pthread", "-o", out, name+".c")
+	args := append([]string{"-g", "-O0", "-pthread"}, flags...)
+	cmd := exec.Command("gcc", append(args, "-o", out, name+".c")...)
 	cmd.Dir = "testdata"
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gcc %s: %v\n%s", name, err, b)
@@ -99,25 +100,9 @@ func programText(t testing.TB, c *Client) string {
 	return strings.Join(p.Lines, "\n")
 }
 
-// programTextWith waits (up to testenv.HangBound) until the program's terminal shows
-// want and returns its text. The program's output travels through its own
-// terminal to the holder session's reader, independently of gdb's report
-// that it exited, so it can arrive a little after the stop event.
-func programTextWith(t testing.TB, c *Client, want string) string {
-	t.Helper()
-	deadline := time.Now().Add(testenv.HangBound)
-	for {
-		out := programText(t, c)
-		if strings.Contains(out, want) || time.Now().After(deadline) {
-			return out
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // eventsUntilStop reads c's events up to and including the first *stopped
 // event with the given reason.
-func eventsUntilStop(t *testing.T, ctx context.Context, c *Client, reason string) []Event {
+func eventsUntilStop(t *testing.T, ctx context.Context, c *Client, reason StopReason) []Event {
 	t.Helper()
 	var evs []Event
 	for {

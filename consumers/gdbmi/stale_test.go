@@ -15,7 +15,7 @@ func TestRawExecDiscardsStaleStops(t *testing.T) {
 	if _, err := c.Exec(ctx, "-exec-run"); err != nil {
 		t.Fatal(err)
 	}
-	eventsUntilStop(t, ctx, c, "breakpoint-hit")
+	eventsUntilStop(t, ctx, c, StopBreakpointHit)
 	for _, cmd := range [][]string{{"-exec-finish"}, {"exec-until", "16"}} {
 		if _, err := c.Exec(ctx, cmd[0], cmd[1:]...); err != nil {
 			t.Fatal(err)
@@ -24,7 +24,7 @@ func TestRawExecDiscardsStaleStops(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]string{"-exec-finish": "function-finished", "exec-until": "location-reached"}[cmd[0]]
+		want := map[string]StopReason{"-exec-finish": StopFunctionFinished, "exec-until": StopLocationReached}[cmd[0]]
 		if st.Reason != want {
 			t.Errorf("%s: WaitStopped returned %q, want %q", cmd[0], st.Reason, want)
 		}

@@ -28,11 +28,10 @@ type Variable struct {
 
 // StoppedEvent is a decoded *stopped record.
 type StoppedEvent struct {
-	// Reason is gdb's reason: "breakpoint-hit", "end-stepping-range",
-	// "function-finished", "signal-received", "exited-normally", "exited",
-	// "exited-signalled", ... It is empty for a stop gdb gives no reason
-	// for.
-	Reason string `mi:"reason"`
+	// Reason is gdb's reason ([StopBreakpointHit], [StopEndSteppingRange],
+	// [StopSignalReceived], [StopExited], ...). It is empty for a stop gdb
+	// gives no reason for.
+	Reason StopReason `mi:"reason"`
 	// Frame is where the thread stopped (nil once the program is gone).
 	Frame *Frame `mi:"frame"`
 	// BreakpointNumber is the bkptno of a breakpoint hit ("" otherwise).
@@ -85,7 +84,7 @@ func (e *StoppedEvent) StoppedThreadIDs() (all bool, ids []ThreadID) {
 // normally, with a code, or by a signal).
 func (e *StoppedEvent) Exited() bool {
 	switch e.Reason {
-	case "exited-normally", "exited", "exited-signalled":
+	case StopExitedNormally, StopExited, StopExitedSignalled:
 		return true
 	}
 	return false

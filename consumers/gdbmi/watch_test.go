@@ -47,7 +47,7 @@ func TestWatchpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reasons []string
+	var reasons []StopReason
 	for i := 0; i < 2; i++ {
 		if err := c.Continue(ctx); err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestWatchpoints(t *testing.T) {
 			t.Errorf("local's change: %+v", st.Value)
 		}
 	}
-	if reasons[0] != "watchpoint-trigger" || reasons[1] != "watchpoint-scope" {
+	if reasons[0] != StopWatchpointTrigger || reasons[1] != StopWatchpointScope {
 		t.Errorf("reasons %v", reasons)
 	}
 }
