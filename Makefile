@@ -4,6 +4,9 @@ GO       ?= go
 RELEASED := internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/docker consumers/jobs screen sandbox remote cmd/ptyseam
 MODULES  := $(RELEASED) hardening bench tools/releasecheck
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
+# WINDOWS are the modules that build for Windows (docs/jobs.md, Windows).
+WINDOWS  := internal core ptysession consumers/jobs cmd/ptyseam
+WINPKGS  := $(addprefix ./,$(addsuffix /...,$(WINDOWS)))
 TESTFLAGS ?= -race -count=1 -timeout 25m
 FUZZTIME ?= 10s
 N        ?= 5
@@ -23,13 +26,13 @@ deps:
 
 ## test: install missing dependencies, check the modules can be released, then run every module's tests with -race
 test: deps release-check
-	TESTFLAGS="$(TESTFLAGS)" bash scripts/test.sh $(MODULES)
+	TESTFLAGS="$(TESTFLAGS)" WINDOWS_MODULES="$(WINDOWS)" bash scripts/test.sh $(MODULES)
 
 ## test-loaded: the suite of make test N times (default 5) beside K busy loops (default 2); lists each failing test with its package and run
 test-loaded: deps
 	N="$(N)" K="$(K)" TESTFLAGS="$(TESTFLAGS)" bash scripts/test-loaded.sh $(MODULES)
 
-## lint: gofmt, go vet, and the darwin cross-compile
+## lint: gofmt, go vet, and the darwin and windows cross-compiles
 lint: vet cross
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
@@ -39,6 +42,7 @@ vet:
 cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build $(PKGS)
 	GOOS=darwin GOARCH=arm64 $(GO) vet $(PKGS)
+	GOOS=windows GOARCH=amd64 $(GO) build $(WINPKGS)
 
 fmt:
 	gofmt -w $(MODULES)

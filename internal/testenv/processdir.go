@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
@@ -64,15 +62,6 @@ func ProcessDir(prefix string) (string, error) {
 func startTime(pid int) uint64 {
 	st, _ := procfs.ReadStat(pid, nil)
 	return st.StartTime
-}
-
-// alive reports whether the process pid that started at start runs (with
-// start 0, any process with the pid).
-func alive(pid int, start uint64) bool {
-	if pid <= 0 || unix.Kill(pid, 0) == unix.ESRCH {
-		return false
-	}
-	return start == 0 || procfs.Alive(pid, start)
 }
 
 // sweepProcessDirs removes the directories in tmp named by ProcessDir for

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -75,7 +74,7 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	cmd.Dir = req.Dir
 	cmd.Env = buildEnv(req.Env, req.Marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	// SIGINT must reach a job even when this process ignores it.
 	localpty.DefaultChildSignals()
 	if err := localpty.StartChild(cmd); err != nil {
@@ -83,7 +82,14 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot start " + req.Command[0], Err: err}
 	}
 	closeAll(inR, outW) // the child has its copies
-	s := newSession(b.opts, cmd, inW, outR, req.Marker)
+	grp, err := newProcGroup(cmd)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = localpty.WaitChild(cmd)
+		closeAll(inW, outR)
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot group the processes of " + req.Command[0], Err: err}
+	}
+	s := newSession(b.opts, cmd, grp, inW, outR, req.Marker)
 	b.opts.Logger.Debug("pipebackend: started", "pid", s.pid)
 	if err := ctx.Err(); err != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), spawnCleanupTimeout)
