@@ -181,7 +181,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		}
 	}
 	var ts *toolServer // set below; jobs only notify after a launch
-	jm, err := jobs.New(svc, jobs.Config{Logger: log, Notify: func(n jobs.Notification) { ts.notifyJob(n) }})
+	jcfg := cfg.Jobs
+	jcfg.Logger = log
+	jcfg.Notify = func(n jobs.Notification) { ts.notifyJob(n) }
+	jm, err := jobs.New(svc, jcfg)
 	if err != nil {
 		return nil, err
 	}
