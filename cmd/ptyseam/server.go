@@ -13,6 +13,7 @@ import (
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
+	"github.com/ptyseam/ptyseam/consumers/jobs/pipebackend"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/core/record"
@@ -181,6 +182,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		}
 	}
 	var ts *toolServer // set below; jobs only notify after a launch
+	// The jobs' pipe backend, registered here so that it follows
+	// --no-cgroup like the terminals (jobs.New would register a default one).
+	if _, err := svc.Register(pipebackend.New(pipebackend.Options{DisableCgroup: cfg.NoCgroup, Logger: log})); err != nil {
+		return nil, err
+	}
 	jcfg := cfg.Jobs
 	jcfg.Logger = log
 	jcfg.Notify = func(n jobs.Notification) { ts.notifyJob(n) }

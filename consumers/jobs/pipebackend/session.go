@@ -3,6 +3,7 @@ package pipebackend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -19,7 +20,8 @@ type session struct {
 	opts   Options
 	cmd    *exec.Cmd
 	pid    int
-	grp    procGroup // the program's process group: what signals and teardown address
+	grp    procGroup      // the program's process group: what signals and teardown address
+	leaf   *localpty.Leaf // the session's cgroup v2 leaf, or nil (see Options.DisableCgroup)
 	marker string
 	in     *os.File // write end of the program's stdin
 	out    *os.File // read end of the program's merged stdout and stderr
@@ -38,12 +40,13 @@ type session struct {
 	closer core.CloseGuard // its Closing stops the hang-up: Close ends the whole session itself
 }
 
-func newSession(o Options, cmd *exec.Cmd, grp procGroup, in, out *os.File, marker string) *session {
+func newSession(o Options, cmd *exec.Cmd, grp procGroup, leaf *localpty.Leaf, in, out *os.File, marker string) *session {
 	s := &session{
 		opts:     o,
 		cmd:      cmd,
 		pid:      cmd.Process.Pid,
 		grp:      grp,
+		leaf:     leaf,
 		marker:   marker,
 		in:       in,
 		out:      out,
@@ -223,6 +226,14 @@ func (s *session) closeAttempt(ctx context.Context) error {
 		return err
 	}
 	<-s.waitDone // the program is reaped: wait returns once Closing is seen
+	// What left the session unseen (an env-cleared setsid daemon whose
+	// parent is gone) is still in the leaf: kill it, then remove the leaf.
+	if err := s.leaf.Kill(); err != nil {
+		return &core.CleanupError{Err: fmt.Errorf("pipebackend: killing the session's cgroup leaf: %w", err)}
+	}
+	if err := s.leaf.Remove(ctx); err != nil {
+		return &core.CleanupError{Err: fmt.Errorf("pipebackend: removing the session's cgroup leaf: %w", err)}
+	}
 	s.dlMu.Lock()
 	s.inDone = true
 	_ = s.in.SetWriteDeadline(time.Now()) // unblock a writer stuck on a full pipe
