@@ -116,7 +116,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if err := c.Limits.check(); err != nil {
 		return c, err
 	}
-	jc, err := jf.config()
+	jc, err := jf.config(c.Sandbox.On)
 	if err != nil {
 		return c, err
 	}

@@ -42,10 +42,12 @@ func (j *jobFlags) flags(fs *flag.FlagSet) {
 }
 
 // config returns the jobs configuration the flags describe, validated
-// (defaults filled in), or an error naming the flag and its bounds.
+// (defaults filled in), or an error naming the flag and its bounds. Under
+// a sandbox (sandboxed) pipes are disabled: every job runs on the
+// terminal backend, which confines it like a terminal.
 // Validate reads a zero field as "the default"; a flag set to zero or ""
 // is a value the deployer typed, so it is refused as out of range.
-func (j jobFlags) config() (jobs.Config, error) {
+func (j jobFlags) config(sandboxed bool) (jobs.Config, error) {
 	if j.DefaultGroup == "" {
 		return jobs.Config{}, errors.New("--jobs-default-group must not be empty")
 	}
@@ -55,6 +57,7 @@ func (j jobFlags) config() (jobs.Config, error) {
 		Backend:         jobs.BackendChoice(j.Backend),
 		StopGrace:       j.StopGrace,
 		DisablePortScan: j.NoPortCheck,
+		DisablePipe:     sandboxed,
 	}
 	given := map[string]any{"BufferCapacity": j.BufferLines, "DefaultGroup": j.DefaultGroup, "Backend": fmt.Sprintf("%q", j.Backend), "StopGrace": j.StopGrace}
 	if c.BufferCapacity == 0 {
@@ -69,7 +72,11 @@ func (j jobFlags) config() (jobs.Config, error) {
 	c, err := c.Validate()
 	var ce *jobs.ConfigError
 	if errors.As(err, &ce) {
-		return c, fmt.Errorf("%s %v: %s", jobFlagNames[ce.Field], given[ce.Field], ce.Reason)
+		reason := ce.Reason
+		if sandboxed && ce.Field == "Backend" && j.Backend == string(jobs.BackendPipe) {
+			reason = `must be "pty" or "auto" with --sandbox (pipe jobs would run unconfined)`
+		}
+		return c, fmt.Errorf("%s %v: %s", jobFlagNames[ce.Field], given[ce.Field], reason)
 	}
 	return c, err
 }

@@ -183,9 +183,13 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	}
 	var ts *toolServer // set below; jobs only notify after a launch
 	// The jobs' pipe backend, registered here so that it follows
-	// --no-cgroup like the terminals (jobs.New would register a default one).
-	if _, err := svc.Register(pipebackend.New(pipebackend.Options{DisableCgroup: cfg.NoCgroup, Logger: log})); err != nil {
-		return nil, err
+	// --no-cgroup like the terminals (jobs.New would register a default
+	// one). Under a sandbox there is none: jobs run on the exec backend,
+	// confined like a terminal (cfg.Jobs.DisablePipe).
+	if sb == nil {
+		if _, err := svc.Register(pipebackend.New(pipebackend.Options{DisableCgroup: cfg.NoCgroup, Logger: log})); err != nil {
+			return nil, err
+		}
 	}
 	jcfg := cfg.Jobs
 	jcfg.Logger = log
@@ -198,7 +202,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	// the jobs down; the service tells the facade and the screens when a
 	// session closes (core.Service.OnClose).
 	sessions.Attach(jm)
-	if len(cfg.Allow) == 0 && sb == nil { // jobs run any command, unconfined: not under an allowlist or a sandbox
+	if len(cfg.Allow) == 0 { // jobs run any command: not under an allowlist (under a sandbox, confined like a terminal)
 		for _, t := range jobtools.Tools(jm) {
 			if err := disp.Add(t); err != nil {
 				return nil, err
