@@ -12,7 +12,7 @@ FUZZTIME ?= 10s
 N        ?= 5
 K        ?= 2
 
-.PHONY: all demo test test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
+.PHONY: all demo test test-windows test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
 
 all: lint test
 
@@ -24,9 +24,14 @@ demo:
 deps:
 	bash scripts/deps.sh
 
-## test: install missing dependencies, check the modules can be released, then run every module's tests with -race
+## test: install missing dependencies, check the modules can be released, run every module's tests with -race, then the Windows test binaries under Wine
 test: deps release-check
 	TESTFLAGS="$(TESTFLAGS)" WINDOWS_MODULES="$(WINDOWS)" bash scripts/test.sh $(MODULES)
+	bash scripts/wine-test.sh
+
+## test-windows: the Windows test binaries of the jobs layer under Wine (scripts/wine-test.sh)
+test-windows: deps
+	bash scripts/wine-test.sh
 
 ## test-loaded: the suite of make test N times (default 5) beside K busy loops (default 2); lists each failing test with its package and run
 test-loaded: deps

@@ -43,7 +43,7 @@ func ProcessDir(prefix string) (string, error) {
 	pid := os.Getpid()
 	dir := filepath.Join(tmp, fmt.Sprintf("%s%d-%d", prefix, pid, startTime(pid)))
 	// One left by a process with our pid and start time cannot be live.
-	if err := os.RemoveAll(dir); err != nil {
+	if err := RemoveTree(dir); err != nil {
 		return "", err
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -78,6 +78,6 @@ func sweepProcessDirs(tmp, prefix string) {
 		if err1 != nil || err2 != nil || pid <= 0 || alive(pid, start) {
 			continue
 		}
-		_ = os.RemoveAll(dir)
+		_ = RemoveTree(dir)
 	}
 }
