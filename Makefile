@@ -4,12 +4,15 @@ GO       ?= go
 RELEASED := internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/docker consumers/jobs screen sandbox remote cmd/ptyseam
 MODULES  := $(RELEASED) hardening bench tools/releasecheck
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
+# WINDOWS are the modules that build for Windows (docs/jobs.md, Windows).
+WINDOWS  := internal core ptysession consumers/jobs cmd/ptyseam
+WINPKGS  := $(addprefix ./,$(addsuffix /...,$(WINDOWS)))
 TESTFLAGS ?= -race -count=1 -timeout 25m
 FUZZTIME ?= 10s
 N        ?= 5
 K        ?= 2
 
-.PHONY: all demo test test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
+.PHONY: all demo test test-windows test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
 
 all: lint test
 
@@ -21,15 +24,20 @@ demo:
 deps:
 	bash scripts/deps.sh
 
-## test: install missing dependencies, check the modules can be released, then run every module's tests with -race
+## test: install missing dependencies, check the modules can be released, run every module's tests with -race, then the Windows test binaries under Wine
 test: deps release-check
-	TESTFLAGS="$(TESTFLAGS)" bash scripts/test.sh $(MODULES)
+	TESTFLAGS="$(TESTFLAGS)" WINDOWS_MODULES="$(WINDOWS)" bash scripts/test.sh $(MODULES)
+	bash scripts/wine-test.sh
+
+## test-windows: the Windows test binaries of the jobs layer under Wine (scripts/wine-test.sh)
+test-windows: deps
+	bash scripts/wine-test.sh
 
 ## test-loaded: the suite of make test N times (default 5) beside K busy loops (default 2); lists each failing test with its package and run
 test-loaded: deps
 	N="$(N)" K="$(K)" TESTFLAGS="$(TESTFLAGS)" bash scripts/test-loaded.sh $(MODULES)
 
-## lint: gofmt, go vet, and the darwin cross-compile
+## lint: gofmt, go vet, and the darwin and windows cross-compiles
 lint: vet cross
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
@@ -39,6 +47,7 @@ vet:
 cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build $(PKGS)
 	GOOS=darwin GOARCH=arm64 $(GO) vet $(PKGS)
+	GOOS=windows GOARCH=amd64 $(GO) build $(WINPKGS)
 
 fmt:
 	gofmt -w $(MODULES)

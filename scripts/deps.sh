@@ -23,6 +23,8 @@ command -v npm     >/dev/null || need+=(npm)
 # The docker backend's tests start their own dockerd (consumers/docker/dockertest);
 # nothing is started here.
 [ -x /usr/sbin/dockerd ]      || need+=(docker.io)
+# Wine runs the Windows test binaries of the jobs layer (scripts/wine-test.sh).
+command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || need+=(wine64)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

@@ -2,8 +2,9 @@ package testharness
 
 import (
 	"errors"
-	"os"
 	"sync"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // registered are the directories [Cleanup] removes besides the children
@@ -33,7 +34,7 @@ func removeRegistered() error {
 	registered.mu.Unlock()
 	var errs []error
 	for _, d := range dirs {
-		if err := os.RemoveAll(d); err != nil {
+		if err := testenv.RemoveTree(d); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -3,7 +3,6 @@ package testharness
 import (
 	"fmt"
 	"io"
-	"syscall"
 	"time"
 )
 
@@ -13,7 +12,7 @@ import (
 func KillSurvivors(marker string, wait time.Duration) (found, alive []int) {
 	found = Survivors(marker)
 	for _, pid := range found {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		killProcess(pid)
 	}
 	deadline := time.Now().Add(wait)
 	for {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"syscall"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
@@ -49,18 +48,6 @@ func runAgent(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// stdioStream is stdin and stdout as one stream. Both are switched to
-// non-blocking mode so that closing them wakes a read in progress (the
-// agent closes the stream when ctx ends, then waits for its reader).
-func stdioStream() (io.ReadWriteCloser, error) {
-	for _, fd := range []int{0, 1} {
-		if err := syscall.SetNonblock(fd, true); err != nil {
-			return nil, fmt.Errorf("stdio: %w", err)
-		}
-	}
-	return &stdio{in: os.NewFile(0, "stdin"), out: os.NewFile(1, "stdout")}, nil
 }
 
 type stdio struct {

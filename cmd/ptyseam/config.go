@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
@@ -42,6 +43,8 @@ type config struct {
 	Tools         string
 	// Watch configures the watch page (watch.go).
 	Watch watchFlags
+	// Jobs configures the background jobs (jobflags.go).
+	Jobs jobs.Config
 }
 
 // tokenEnv names the environment variable holding the HTTP bearer token.
@@ -65,6 +68,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	c.Limits.flags(fs)
 	c.Sandbox.flags(fs)
 	c.Watch.flags(fs)
+	var jf jobFlags
+	jf.flags(fs)
 	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
 	fs.DurationVar(&c.MaxTimeout, "max-timeout", ptysession.DefaultMaxTimeout, "the longest timeoutMs and quietMs a model may set on pty_open and pty_send")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
@@ -111,6 +116,11 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if err := c.Limits.check(); err != nil {
 		return c, err
 	}
+	jc, err := jf.config(c.Sandbox.On)
+	if err != nil {
+		return c, err
+	}
+	c.Jobs = jc
 	if err := c.Watch.check(c.HTTPAddr); err != nil {
 		return c, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
+	"github.com/ptyseam/ptyseam/consumers/jobs/pipebackend"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/core/record"
@@ -181,7 +182,19 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		}
 	}
 	var ts *toolServer // set below; jobs only notify after a launch
-	jm, err := jobs.New(svc, jobs.Config{Logger: log, Notify: func(n jobs.Notification) { ts.notifyJob(n) }})
+	// The jobs' pipe backend, registered here so that it follows
+	// --no-cgroup like the terminals (jobs.New would register a default
+	// one). Under a sandbox there is none: jobs run on the exec backend,
+	// confined like a terminal (cfg.Jobs.DisablePipe).
+	if sb == nil {
+		if _, err := svc.Register(pipebackend.New(pipebackend.Options{DisableCgroup: cfg.NoCgroup, Logger: log})); err != nil {
+			return nil, err
+		}
+	}
+	jcfg := cfg.Jobs
+	jcfg.Logger = log
+	jcfg.Notify = func(n jobs.Notification) { ts.notifyJob(n) }
+	jm, err := jobs.New(svc, jcfg)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +202,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	// the jobs down; the service tells the facade and the screens when a
 	// session closes (core.Service.OnClose).
 	sessions.Attach(jm)
-	if len(cfg.Allow) == 0 && sb == nil { // jobs run any command, unconfined: not under an allowlist or a sandbox
+	if len(cfg.Allow) == 0 { // jobs run any command: not under an allowlist (under a sandbox, confined like a terminal)
 		for _, t := range jobtools.Tools(jm) {
 			if err := disp.Add(t); err != nil {
 				return nil, err

@@ -81,6 +81,11 @@ type Config struct {
 	StopGrace time.Duration
 	// DisablePortScan turns off the pre-launch check of requested ports.
 	DisablePortScan bool
+	// DisablePipe runs every job on the PTY backend: a launch that asks
+	// for pipes is refused (UNSUPPORTED), "auto" means "pty", and Backend
+	// "pipe" is an error. For a deployer whose PTY backend confines its
+	// programs (a sandbox) where the pipe backend would not.
+	DisablePipe bool
 	// MaxJobsPerOwner bounds the jobs one owner holds, running or ended
 	// but not dropped, 1 to 10,000. Default 8. Jobs have their own limit:
 	// the owner's terminal sessions do not count toward it, nor jobs
@@ -144,6 +149,9 @@ func (c Config) Validate() (Config, error) {
 	case BackendAuto, BackendPTY, BackendPipe:
 	default:
 		return c, &ConfigError{"Backend", c.Backend, `must be "pty", "pipe" or "auto"`}
+	}
+	if c.DisablePipe && c.Backend == BackendPipe {
+		return c, &ConfigError{"Backend", c.Backend, `must be "pty" or "auto" when pipes are disabled (DisablePipe)`}
 	}
 	if c.DefaultGroup == "" {
 		c.DefaultGroup = DefaultGroupName

@@ -19,5 +19,5 @@ require (
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/ptyseam/ptyseam/ptysession v0.1.0
-	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/sys v0.50.0
 )

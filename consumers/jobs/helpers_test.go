@@ -2,21 +2,27 @@ package jobs
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// registerPTY registers the local PTY backend ("shell" and "exec").
+func registerPTY(t *testing.T, svc *core.Service) {
+	t.Helper()
+	if err := localpty.Register(svc); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // fixture is a core service, a manager on it and an owner, torn down (and
 // checked for surviving processes) at the end of the test.
@@ -214,10 +220,7 @@ func assertGone(t *testing.T, pid int) {
 	if pid <= 0 {
 		return
 	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return
-	}
-	if !procfs.Alive(pid, 0) {
+	if goneOrZombie(pid) {
 		return
 	}
 	t.Errorf("process %d survived", pid)

@@ -96,8 +96,14 @@ func (m *Manager) resolveBackend(want BackendChoice) (BackendChoice, string, err
 		if m.hasBackend(m.cfg.PTYType) {
 			return BackendPTY, m.cfg.PTYType, nil
 		}
+		if m.cfg.DisablePipe {
+			return "", "", &core.Error{Code: core.CodeNoBackend, Op: "launch", Msg: "no PTY backend (" + m.cfg.PTYType + ") is registered, and pipes are disabled"}
+		}
 		fallthrough
 	case BackendPipe:
+		if m.cfg.DisablePipe {
+			return "", "", &core.Error{Code: core.CodeUnsupported, Op: "launch", Msg: `pipe jobs are disabled here (every job runs confined on a terminal): launch with backend "pty" or "auto"`}
+		}
 		if err := m.ensurePipe(); err != nil {
 			return "", "", err
 		}

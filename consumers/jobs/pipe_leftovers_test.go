@@ -1,15 +1,14 @@
+//go:build unix
+
 package jobs
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/ptyseam/ptyseam/internal/procfs"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
@@ -48,12 +47,4 @@ func finishedJobLeavesNoBackgroundChild(t *testing.T, backend BackendChoice) {
 	if err != nil || len(res.Lines) == 0 || !strings.HasPrefix(res.Lines[0].Text, "started") {
 		t.Fatalf("read after the hang-up: %+v %v", res, err)
 	}
-}
-
-// goneOrZombie reports that pid no longer runs (a zombie counts as gone).
-func goneOrZombie(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	return !procfs.Alive(pid, 0)
 }

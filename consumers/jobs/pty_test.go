@@ -1,20 +1,11 @@
+//go:build unix
+
 package jobs
 
 import (
 	"context"
 	"testing"
-
-	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/core/localpty"
 )
-
-// registerPTY registers the local PTY backend ("shell" and "exec").
-func registerPTY(t *testing.T, svc *core.Service) {
-	t.Helper()
-	if err := localpty.Register(svc); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestHTTPServerOnPTY(t *testing.T) { testHTTPServer(t, BackendPTY) }
 

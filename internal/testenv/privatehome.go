@@ -114,5 +114,5 @@ func MustPrivateHome() (remove func()) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	return func() { _ = os.RemoveAll(home) }
+	return func() { _ = RemoveTree(home) }
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/ptyseam/ptyseam/internal/procfs"
 )
 
@@ -45,7 +43,7 @@ func ProcessDir(prefix string) (string, error) {
 	pid := os.Getpid()
 	dir := filepath.Join(tmp, fmt.Sprintf("%s%d-%d", prefix, pid, startTime(pid)))
 	// One left by a process with our pid and start time cannot be live.
-	if err := os.RemoveAll(dir); err != nil {
+	if err := RemoveTree(dir); err != nil {
 		return "", err
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -66,15 +64,6 @@ func startTime(pid int) uint64 {
 	return st.StartTime
 }
 
-// alive reports whether the process pid that started at start runs (with
-// start 0, any process with the pid).
-func alive(pid int, start uint64) bool {
-	if pid <= 0 || unix.Kill(pid, 0) == unix.ESRCH {
-		return false
-	}
-	return start == 0 || procfs.Alive(pid, start)
-}
-
 // sweepProcessDirs removes the directories in tmp named by ProcessDir for
 // prefix whose process has ended.
 func sweepProcessDirs(tmp, prefix string) {
@@ -89,6 +78,6 @@ func sweepProcessDirs(tmp, prefix string) {
 		if err1 != nil || err2 != nil || pid <= 0 || alive(pid, start) {
 			continue
 		}
-		_ = os.RemoveAll(dir)
+		_ = RemoveTree(dir)
 	}
 }

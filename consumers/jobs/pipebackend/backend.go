@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -71,19 +70,42 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 		closeAll(inR, inW)
 		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot make the output pipe", Err: err}
 	}
-	cmd := exec.Command(req.Command[0], req.Command[1:]...)
-	cmd.Dir = req.Dir
-	cmd.Env = buildEnv(req.Env, req.Marker)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	env := buildEnv(req.Env, req.Marker)
+	newCmd := func() *exec.Cmd {
+		cmd := exec.Command(req.Command[0], req.Command[1:]...)
+		cmd.Dir = req.Dir
+		cmd.Env = env
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
+		cmd.SysProcAttr = sysProcAttr()
+		return cmd
+	}
 	// SIGINT must reach a job even when this process ignores it.
 	localpty.DefaultChildSignals()
-	if err := localpty.StartChild(cmd); err != nil {
+	var cmd *exec.Cmd
+	var leaf *localpty.Leaf
+	if b.opts.DisableCgroup {
+		cmd = newCmd()
+		err = localpty.StartChild(cmd)
+	} else {
+		cmd, leaf, err = localpty.StartInLeaf(newCmd, b.opts.Logger)
+	}
+	if err != nil {
 		closeAll(inR, inW, outR, outW)
 		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot start " + req.Command[0], Err: err}
 	}
 	closeAll(inR, outW) // the child has its copies
-	s := newSession(b.opts, cmd, inW, outR, req.Marker)
+	grp, err := newProcGroup(cmd)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = localpty.WaitChild(cmd)
+		_ = leaf.Kill()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), spawnCleanupTimeout)
+		_ = leaf.Remove(rctx)
+		cancel()
+		closeAll(inW, outR)
+		return nil, &core.Error{Code: core.CodeSpawnFailed, Msg: "cannot group the processes of " + req.Command[0], Err: err}
+	}
+	s := newSession(b.opts, cmd, grp, leaf, inW, outR, req.Marker)
 	b.opts.Logger.Debug("pipebackend: started", "pid", s.pid)
 	if err := ctx.Err(); err != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), spawnCleanupTimeout)

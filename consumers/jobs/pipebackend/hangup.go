@@ -13,12 +13,12 @@ import (
 // session down itself). Processes that left the group (setsid) are not
 // touched: Close ends them.
 func (s *session) hangup(stop <-chan struct{}) {
-	if !groupLive(s.pid) {
+	if !s.grp.live() {
 		return
 	}
 	s.opts.Logger.Debug("pipebackend: program exited, hanging up its process group", "pid", s.pid)
-	_ = syscall.Kill(-s.pid, syscall.SIGHUP)
-	_ = syscall.Kill(-s.pid, syscall.SIGCONT)
+	_ = s.grp.signal(syscall.SIGHUP)
+	s.grp.resume()
 	grace := time.NewTimer(s.opts.CloseGrace)
 	defer grace.Stop()
 	tick := time.NewTicker(pollInterval)
@@ -29,10 +29,10 @@ func (s *session) hangup(stop <-chan struct{}) {
 			return
 		case <-grace.C:
 			s.opts.Logger.Debug("pipebackend: hang-up grace expired, killing the process group", "pid", s.pid)
-			_ = syscall.Kill(-s.pid, syscall.SIGKILL)
+			_ = s.grp.signal(syscall.SIGKILL)
 			return
 		case <-tick.C:
-			if !groupLive(s.pid) {
+			if !s.grp.live() {
 				return
 			}
 		}

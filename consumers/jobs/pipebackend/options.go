@@ -37,6 +37,11 @@ type Options struct {
 	// DrainWindow is how long Read keeps reading after the program exited
 	// (see DefaultDrainWindow). Default DefaultDrainWindow.
 	DrainWindow time.Duration
+	// DisableCgroup makes sessions skip the cgroup v2 leaf on Linux (see
+	// localpty.StartInLeaf). With the leaf, the processes a session left
+	// behind when this process died (SIGKILL, a crash) are killed by the
+	// next localpty.ReapStaleCgroups in the same cgroup.
+	DisableCgroup bool
 	// Logger receives structured logs (pids, teardown steps; never program
 	// output). Default slog.Default().
 	Logger *slog.Logger

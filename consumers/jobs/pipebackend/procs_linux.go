@@ -71,6 +71,9 @@ func (p proc) signal(sig syscall.Signal) {
 	}
 }
 
+// resume sends SIGCONT to p if it is still the same process.
+func (p proc) resume() { p.signal(syscall.SIGCONT) }
+
 // groupLive reports whether the process group pgid has a member that is
 // not a zombie.
 func groupLive(pgid int) bool {

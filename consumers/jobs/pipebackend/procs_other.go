@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build unix && !linux
 
 package pipebackend
 
@@ -24,6 +24,8 @@ func findMembers(root int, marker string) []proc { return nil }
 func (p proc) alive() bool { return false }
 
 func (p proc) signal(sig syscall.Signal) {}
+
+func (p proc) resume() {}
 
 // groupLive reports whether the process group pgid has a member (without
 // /proc a zombie counts as one).

@@ -3,6 +3,7 @@ package pipebackend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -19,6 +20,8 @@ type session struct {
 	opts   Options
 	cmd    *exec.Cmd
 	pid    int
+	grp    procGroup      // the program's process group: what signals and teardown address
+	leaf   *localpty.Leaf // the session's cgroup v2 leaf, or nil (see Options.DisableCgroup)
 	marker string
 	in     *os.File // write end of the program's stdin
 	out    *os.File // read end of the program's merged stdout and stderr
@@ -37,11 +40,13 @@ type session struct {
 	closer core.CloseGuard // its Closing stops the hang-up: Close ends the whole session itself
 }
 
-func newSession(o Options, cmd *exec.Cmd, in, out *os.File, marker string) *session {
+func newSession(o Options, cmd *exec.Cmd, grp procGroup, leaf *localpty.Leaf, in, out *os.File, marker string) *session {
 	s := &session{
 		opts:     o,
 		cmd:      cmd,
 		pid:      cmd.Process.Pid,
+		grp:      grp,
+		leaf:     leaf,
 		marker:   marker,
 		in:       in,
 		out:      out,
@@ -180,6 +185,9 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.SignalResult, error) {
 	res := core.SignalResult{TargetPGID: s.pid, Leader: true, Method: "pgid"}
 	sig, ok := sysSignal(req.Signal)
+	if !ok && missingSignals[req.Signal] {
+		return res, core.Errorf(core.CodeUnsupported, "%s does not exist on this platform; SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGKILL do", string(req.Signal))
+	}
 	if !ok {
 		return res, core.Errorf(core.CodeInvalidArgument, "unknown signal %q", string(req.Signal))
 	}
@@ -189,7 +197,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	if err := syscall.Kill(-s.pid, sig); err != nil {
+	if err := s.grp.signal(sig); err != nil {
 		if errors.Is(err, syscall.ESRCH) {
 			return res, &core.Error{Code: core.CodeSessionExited, Op: "signal", Msg: "the program's process group is gone", Err: err}
 		}
@@ -218,6 +226,14 @@ func (s *session) closeAttempt(ctx context.Context) error {
 		return err
 	}
 	<-s.waitDone // the program is reaped: wait returns once Closing is seen
+	// What left the session unseen (an env-cleared setsid daemon whose
+	// parent is gone) is still in the leaf: kill it, then remove the leaf.
+	if err := s.leaf.Kill(); err != nil {
+		return &core.CleanupError{Err: fmt.Errorf("pipebackend: killing the session's cgroup leaf: %w", err)}
+	}
+	if err := s.leaf.Remove(ctx); err != nil {
+		return &core.CleanupError{Err: fmt.Errorf("pipebackend: removing the session's cgroup leaf: %w", err)}
+	}
 	s.dlMu.Lock()
 	s.inDone = true
 	_ = s.in.SetWriteDeadline(time.Now()) // unblock a writer stuck on a full pipe
@@ -226,5 +242,6 @@ func (s *session) closeAttempt(ctx context.Context) error {
 	_ = s.in.Close()
 	s.wmu.Unlock()
 	_ = s.out.Close()
+	s.grp.release()
 	return nil
 }

@@ -2,7 +2,6 @@ package pipebackend
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"syscall"
 	"time"
@@ -22,7 +21,7 @@ func (s *session) terminate(ctx context.Context) error {
 	defer tick.Stop()
 	for round := 0; ; round++ {
 		live := s.members(known)
-		groupLive := groupAlive(s.pid)
+		groupLive := s.groupAlive()
 		if len(live) == 0 && !groupLive && s.isExited() {
 			if round > 0 {
 				s.opts.Logger.Debug("pipebackend: session terminated", "pid", s.pid, "rounds", round)
@@ -33,14 +32,14 @@ func (s *session) terminate(ctx context.Context) error {
 			sig = syscall.SIGKILL
 			s.opts.Logger.Debug("pipebackend: grace expired, killing", "pid", s.pid, "left", len(live))
 		}
-		_ = syscall.Kill(-s.pid, sig)
+		_ = s.grp.signal(sig)
 		for _, p := range live {
 			p.signal(sig)
 		}
 		if sig == syscall.SIGTERM {
-			_ = syscall.Kill(-s.pid, syscall.SIGCONT)
+			s.grp.resume()
 			for _, p := range live {
-				p.signal(syscall.SIGCONT)
+				p.resume()
 			}
 		}
 		select {
@@ -56,7 +55,7 @@ func (s *session) terminate(ctx context.Context) error {
 					pids = append(pids, p.pid)
 				}
 			}
-			if len(pids) == 0 && !groupAlive(s.pid) {
+			if len(pids) == 0 && !s.groupAlive() {
 				continue // everything went away at the last moment
 			}
 			return &core.CleanupError{
@@ -86,14 +85,12 @@ func (s *session) members(known map[proc]bool) []proc {
 	return live
 }
 
-// groupAlive reports whether the process group pgid still has a member
-// that is not a zombie, where that can be told. On Linux the /proc scan
-// already covers the group, so this only reports the group on systems
-// without it.
-func groupAlive(pgid int) bool {
+// groupAlive reports whether the session's process group still has a
+// member, where that can be told. On Linux the /proc scan already covers
+// the group, so this only reports the group on systems without it.
+func (s *session) groupAlive() bool {
 	if procScanWorks {
 		return false
 	}
-	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return s.grp.exists()
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package browsertest drives a real headless Chromium from Go tests
 // (chromedp) for the web pages ptyseam serves. Chromium is a real part
 // like bash or sshd: under CI a missing browser fails the test, it never

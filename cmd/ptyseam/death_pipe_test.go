@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"io"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+)
+
+// TestSIGKILLEndsAPipeJobsEscapee: a job on the pipe backend whose shell
+// ignores SIGTERM and SIGHUP leaves its sleep behind when the server is
+// SIGKILLed (the parent-death signal ends only the shell); the next
+// server's start ends it, as it ends a terminal's escapees, by reaping
+// the dead server's cgroup leaves.
+func TestSIGKILLEndsAPipeJobsEscapee(t *testing.T) {
+	if _, err := localpty.ReapStaleCgroups(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if !cgroupUsable() {
+		t.Skip("no writable cgroup v2 here: a SIGKILLed server's escapees cannot be found (see docs/hardening.md)")
+	}
+	p := startStdio(t, io.Discard, "--log-level", "error")
+	launched := p.call(t, "bg_launch", map[string]any{"command": "sh", "args": []string{"-c", "trap '' TERM HUP; sleep 602"}, "backend": "pipe"})
+	if launched["backend"] != "pipe" {
+		t.Fatalf("bg_launch: %v", launched)
+	}
+	for deadline := time.Now().Add(testenv.HangBound); len(survivors(runMarker)) < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job's shell and sleep did not start: %s", describe(survivors(runMarker)))
+		}
+	}
+	_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.exit.done
+	// The shell dies with the server (parent-death signal); the sleep,
+	// ignoring SIGTERM and SIGHUP like its shell, is left.
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) && len(survivors(runMarker)) > 1 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	after := len(survivors(runMarker))
+	next := startStdio(t, io.Discard, "--log-level", "error")
+	requireNothingLeft(t, "after the next start", next.cmd.Process.Pid)
+	t.Logf("%d process(es) of the pipe job left after SIGKILL, 0 after the next start", after)
+}
