@@ -21,22 +21,7 @@ import (
 // like a local one.
 func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
-	kh := filepath.Join(t.TempDir(), "known_hosts")
-	if err := srv.WriteKnownHosts(kh); err != nil {
-		t.Fatal(err)
-	}
-	svc := core.New(core.Options{})
-	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	defer func() { _ = svc.Shutdown(ctx) }()
-	s := ptysession.New(svc, ptysession.Options{Targets: map[string]ptysession.Target{
-		"box": {Backend: sshpkg.Type, Description: "test host", PromptMarker: true, Options: &sshpkg.Target{
-			Host: srv.Host, Port: srv.Port, User: srv.User, Auth: sshpkg.Auth{Password: srv.Password},
-			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: []string{kh}}}},
-	}})
+	s, ctx := markedBox(t, srv, ptysession.Options{})
 	owner := core.NewOwner("test")
 	if _, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash", Target: "nope"}); err == nil || !strings.Contains(err.Error(), "box") {
 		t.Fatalf("unknown target: %v", err)
@@ -161,23 +146,8 @@ func remoteRuns(srv *sshdtest.Server, cmdline string) bool {
 // on the open's deadline.
 func TestSSHDFacadeMarkedTargetOpensOnItsPrompt(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
-	kh := filepath.Join(t.TempDir(), "known_hosts")
-	if err := srv.WriteKnownHosts(kh); err != nil {
-		t.Fatal(err)
-	}
-	svc := core.New(core.Options{})
-	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	defer func() { _ = svc.Shutdown(ctx) }()
 	const openTimeout = 60 * time.Second
-	s := ptysession.New(svc, ptysession.Options{OpenTimeout: openTimeout, Targets: map[string]ptysession.Target{
-		"box": {Backend: sshpkg.Type, PromptMarker: true, Options: &sshpkg.Target{
-			Host: srv.Host, Port: srv.Port, User: srv.User, Auth: sshpkg.Auth{Password: srv.Password},
-			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: []string{kh}}}},
-	}})
+	s, ctx := markedBox(t, srv, ptysession.Options{OpenTimeout: openTimeout})
 	owner := core.NewOwner("test")
 	start := time.Now()
 	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Target: "box"})
@@ -195,4 +165,27 @@ func TestSSHDFacadeMarkedTargetOpensOnItsPrompt(t *testing.T) {
 	if r, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo marked"}}); err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "marked") {
 		t.Fatalf("send after open: %+v %v", r, err)
 	}
+}
+
+// markedBox returns a facade over an ssh backend whose target "box" is
+// srv with the prompt marker, and a context bounded by HangBound; the
+// service shuts down when the test ends.
+func markedBox(t *testing.T, srv *sshdtest.Server, opts ptysession.Options) (*ptysession.Sessions, context.Context) {
+	t.Helper()
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := srv.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	svc := core.New(core.Options{})
+	if _, err := svc.Register(sshpkg.NewBackend(sshpkg.BackendOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	t.Cleanup(func() { _ = svc.Shutdown(ctx); cancel() })
+	opts.Targets = map[string]ptysession.Target{
+		"box": {Backend: sshpkg.Type, Description: "test host", PromptMarker: true, Options: &sshpkg.Target{
+			Host: srv.Host, Port: srv.Port, User: srv.User, Auth: sshpkg.Auth{Password: srv.Password},
+			HostKeys: sshpkg.HostKeyPolicy{KnownHostsFiles: []string{kh}}}},
+	}
+	return ptysession.New(svc, opts), ctx
 }
