@@ -144,8 +144,12 @@ func (c *config) resolveToken() error {
 		}
 		c.Token = t
 	}
+	// Sessions inherit the server's environment: no server secret may
+	// reach one, so the variable goes once it is read.
+	envToken := os.Getenv(tokenEnv)
+	_ = os.Unsetenv(tokenEnv)
 	if c.Token == "" {
-		c.Token = os.Getenv(tokenEnv)
+		c.Token = envToken
 	}
 	if c.Token != "" && len(c.Token) < minTokenLen {
 		return fmt.Errorf("the bearer token has %d characters; use at least %d (e.g. `openssl rand -hex 24`)", len(c.Token), minTokenLen)

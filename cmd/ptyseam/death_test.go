@@ -271,9 +271,23 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func startHTTP(t *testing.T) *httpProc {
 	t.Helper()
+	return startHTTPWith(t, false)
+}
+
+// startHTTPWith starts the server over HTTP with a random token, given in
+// its environment ($PTYSEAM_TOKEN) when tokenInEnv, else with --token.
+func startHTTPWith(t *testing.T, tokenInEnv bool) *httpProc {
+	t.Helper()
 	addr, token := freeAddr(t), randomToken()
-	cmd := exec.Command(serverBinary(t), "mcp", "--http", addr, "--token", token, "--log-level", "error")
-	cmd.Env = os.Environ()
+	args := []string{"mcp", "--http", addr, "--log-level", "error"}
+	env := os.Environ()
+	if tokenInEnv {
+		env = append(env, tokenEnv+"="+token)
+	} else {
+		args = append(args, "--token", token)
+	}
+	cmd := exec.Command(serverBinary(t), args...)
+	cmd.Env = env
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
