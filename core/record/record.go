@@ -91,6 +91,12 @@ func New(opts Options) (*Recorder, error) {
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
+	// Recordings hold what sessions printed: a folder that already
+	// existed is tightened, so that only the server's user can list,
+	// read or plant files in it.
+	if err := os.Chmod(opts.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}

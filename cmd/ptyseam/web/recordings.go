@@ -2,9 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -59,18 +59,41 @@ func (h *Hub) serveRecording(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such recording", http.StatusNotFound)
 		return
 	}
-	f, err := os.Open(filepath.Join(h.opts.RecordDir, name))
+	f, fi, err := openRecording(h.opts.RecordDir, name)
 	if err != nil {
 		http.Error(w, "no such recording", http.StatusNotFound)
 		return
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		http.Error(w, "no such recording", http.StatusNotFound)
-		return
-	}
 	w.Header().Set("Content-Type", "application/x-asciicast")
 	w.Header().Set("Cache-Control", "no-store")
 	http.ServeContent(w, r, name, fi.ModTime(), f)
+}
+
+// openRecording opens dir/name only if it is a regular file in dir itself:
+// never through a link (a pty_x.cast placed in the folder pointing at
+// another file), and the file opened is the one looked at.
+func openRecording(dir, name string) (*os.File, os.FileInfo, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	lfi, err := root.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !lfi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || !os.SameFile(lfi, fi) {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s changed while it was opened", name)
+	}
+	return f, fi, nil
 }

@@ -187,3 +187,40 @@ func TestRecordingsAreServedByNameOnly(t *testing.T) {
 		t.Fatalf("listing %s", b)
 	}
 }
+
+// A link named like a recording is not served, whether it points out of
+// the folder or at another recording: only regular files are.
+func TestRecordingLinksAreNotServed(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "shadow")
+	if err := os.WriteFile(outside, []byte("root:secret-hash:"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pty_real.cast"), []byte("{\"version\": 2, \"width\": 80, \"height\": 24}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"pty_out.cast": outside, "pty_in.cast": "pty_real.cast"} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, a, srv := newHubServer(t, Options{RecordDir: dir})
+	c := client(t)
+	if got := status(t, c, "GET", a.OneTimeLink(srv.URL), nil); got != http.StatusOK {
+		t.Fatal(got)
+	}
+	for _, name := range []string{"pty_out.cast", "pty_in.cast"} {
+		resp, err := c.Get(srv.URL + "/watch/recordings/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || strings.Contains(string(b), "secret-hash") {
+			t.Fatalf("%s: %d %q", name, resp.StatusCode, b)
+		}
+	}
+	if got := status(t, c, "GET", srv.URL+"/watch/recordings/pty_real.cast", nil); got != http.StatusOK {
+		t.Fatalf("the regular recording: %d", got)
+	}
+}
