@@ -101,14 +101,16 @@ func watchPageState(t *testing.T, ctx context.Context) string {
 // watchServer serves MCP over HTTP with the watch page for the test, and
 // returns a connected MCP client (closed when the test ends) and the
 // page's one-time link.
+// watchTestToken is the bearer token of watchServer's server.
+const watchTestToken = "watch-test-token-0123456789abcdefghijklmn"
+
 func watchServer(t *testing.T) (*mcp.ClientSession, string) {
 	t.Helper()
 	if !web.HasXterm() {
 		t.Fatal("this test binary embeds no xterm.js: run scripts/deps.sh (npm ci && npm run build in cmd/ptyseam/web)")
 	}
-	const token = "watch-test-token-0123456789abcdefghijklmn"
-	mcpURL, link := serveWatchForTest(t, defaultConfig(t, "--http", "127.0.0.1:0", "--token", token))
-	cs, err := httpClient(t, mcpURL, token)
+	mcpURL, link := serveWatchForTest(t, defaultConfig(t, "--http", "127.0.0.1:0", "--token", watchTestToken))
+	cs, err := httpClient(t, mcpURL, watchTestToken)
 	if err != nil {
 		t.Fatal(err)
 	}

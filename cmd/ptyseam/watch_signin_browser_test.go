@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/ptyseam/ptyseam/cmd/ptyseam/internal/browsertest"
+)
+
+// A person who has the token signs in by typing it into the sign-in form
+// (the form's POST carries the page's own origin, which the server
+// accepts); a wrong token is refused with 401's text.
+func TestWatchSignInWithTheTokenInChromium(t *testing.T) {
+	cs, link := watchServer(t)
+	id := openBash(t, cs)
+	base, _, _ := strings.Cut(link, "/watch/")
+	ctx := browsertest.New(t)
+	const input = `input[name=token]`
+	body := func() string {
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/watch/login"),
+		chromedp.WaitVisible(chromedp.CSS(input)),
+		browsertest.InsertText(input, "wrong-token-0123456789abcdefghijklmnopq"),
+		browsertest.Key(input, kb.Enter),
+		chromedp.WaitReady(chromedp.CSS(`body`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if got := body(); !strings.Contains(got, "wrong token") {
+		t.Fatalf("a wrong token: the page shows %q", got)
+	}
+	row := chromedp.CSS(fmt.Sprintf(`tr.session[data-id=%q]`, id))
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/watch/login"),
+		chromedp.WaitVisible(chromedp.CSS(input)),
+		browsertest.InsertText(input, watchTestToken),
+		browsertest.Key(input, kb.Enter),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(row)); err != nil {
+		t.Fatalf("signed in with the token, the listing never showed %s: %v; the page shows %q", id, err, body())
+	}
+}
