@@ -40,6 +40,8 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 	limited := &clientLimiter{max: cfg.Limits.Clients, alive: ts.liveSessions, next: handler}
 	mux := http.NewServeMux()
 	mux.Handle("/", requireToken(token, limited))
+	// Browsers ask for an icon on every page; it holds nothing to guard.
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	watchLink := ""
 	if ts.hub != nil {
 		auth := web.NewAuth(token)

@@ -51,4 +51,8 @@ func TestWatchSignInWithTheTokenInChromium(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(row)); err != nil {
 		t.Fatalf("signed in with the token, the listing never showed %s: %v; the page shows %q", id, err, body())
 	}
+	// The browser's icon request is answered, not refused as unsigned.
+	if st, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch('/favicon.ico', {credentials: 'omit'}).then(r => r.status)`, chromedp.EvalAwaitPromise)); err != nil || st != 204 {
+		t.Fatalf("/favicon.ico: %d %v", st, err)
+	}
 }
