@@ -101,4 +101,3 @@ func (c *clientLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.mu.Unlock()
 }
-
