@@ -254,7 +254,13 @@ func (ts *toolServer) ownerOf(ss *mcp.ServerSession) *core.Owner {
 	if o := ts.owners[ss]; o != nil {
 		return o
 	}
-	o := core.NewOwner("mcp-" + ss.ID())
+	// A stdio connection has no MCP session id: it is the process's one
+	// client.
+	id := ss.ID()
+	if id == "" {
+		id = "stdio"
+	}
+	o := core.NewOwner("mcp-" + id)
 	ts.owners[ss] = o
 	ts.wg.Add(1)
 	go func() {
