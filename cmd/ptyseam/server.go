@@ -202,6 +202,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	// the jobs down; the service tells the facade and the screens when a
 	// session closes (core.Service.OnClose).
 	sessions.Attach(jm)
+	if hub != nil {
+		hub.NameJobs(jm.JobOf)
+	}
 	if len(cfg.Allow) == 0 { // jobs run any command: not under an allowlist (under a sandbox, confined like a terminal)
 		for _, t := range jobtools.Tools(jm) {
 			if err := disp.Add(t); err != nil {

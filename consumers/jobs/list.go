@@ -39,3 +39,17 @@ func (m *Manager) Get(owner *core.Owner, id string) (Info, error) {
 	}
 	return m.info(j), nil
 }
+
+// JobOf returns the job id (job_...) of the job whose core session is
+// sid, for observers that see every session (the watch page) and name
+// a job by the id its owner knows. ok is false for any other session.
+func (m *Manager) JobOf(sid core.SessionID) (id string, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, j := range m.order {
+		if j.sid == sid {
+			return string(j.id), true
+		}
+	}
+	return "", false
+}

@@ -69,8 +69,9 @@ func (o Options) withDefaults() Options {
 // each session's recent raw output for viewers that join late and fans
 // new output out to the viewers watching.
 type Hub struct {
-	svc  *core.Service
-	opts Options
+	svc   *core.Service
+	jobOf func(core.SessionID) (string, bool) // see NameJobs
+	opts  Options
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -111,6 +112,10 @@ func NewHub(opts Options) *Hub {
 
 // Bind sets the service whose sessions the hub shows.
 func (h *Hub) Bind(svc *core.Service) { h.svc = svc }
+
+// NameJobs sets how the listing names a job: jobOf returns the id the
+// job's owner knows (job_...) for a job's session. Call it before serving.
+func (h *Hub) NameJobs(jobOf func(core.SessionID) (string, bool)) { h.jobOf = jobOf }
 
 // OnSpawn starts following a new session (core.Options.OnSpawn).
 func (h *Hub) OnSpawn(info core.SessionInfo, owner *core.Owner, tap *core.Tap) {
@@ -190,16 +195,19 @@ func (w *watched) changedLocked() {
 
 // SessionView is one row of the watch page's listing.
 type SessionView struct {
-	Owner    string   `json:"owner"`
-	ID       string   `json:"id"`
-	Kind     string   `json:"kind"` // "terminal" or "job"
-	Type     string   `json:"type"`
-	Command  []string `json:"command"`
-	Status   string   `json:"status"`
-	LastWait string   `json:"lastWait"`
-	AgeSec   int64    `json:"ageSec"`
-	Cols     int      `json:"cols"`
-	Rows     int      `json:"rows"`
+	Owner   string   `json:"owner"`
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"` // "terminal" or "job"
+	Type    string   `json:"type"`
+	Command []string `json:"command"`
+	// ModelID is the id the session's owner knows it by: a job's job_
+	// id (see [Hub.NameJobs]), else the session id.
+	ModelID  string `json:"modelId"`
+	Status   string `json:"status"`
+	LastWait string `json:"lastWait"`
+	AgeSec   int64  `json:"ageSec"`
+	Cols     int    `json:"cols"`
+	Rows     int    `json:"rows"`
 	// Controller names the person in control, if any.
 	Controller string `json:"controller"`
 }
@@ -262,8 +270,14 @@ func (h *Hub) view(w *watched) (SessionView, bool) {
 	if cmd == nil {
 		cmd = []string{}
 	}
+	modelID := string(w.id)
+	if kind == "job" && h.jobOf != nil {
+		if id, ok := h.jobOf(w.id); ok {
+			modelID = id
+		}
+	}
 	return SessionView{
-		Owner: owner, ID: string(w.id), Kind: kind, Type: info.Type, Command: cmd,
+		Owner: owner, ID: string(w.id), ModelID: modelID, Kind: kind, Type: info.Type, Command: cmd,
 		Status: info.Status.String(), LastWait: string(last), AgeSec: int64(time.Since(info.Created).Seconds()),
 		Cols: int(info.Size.Cols), Rows: int(info.Size.Rows), Controller: who,
 	}, true

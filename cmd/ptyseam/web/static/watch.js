@@ -51,7 +51,7 @@ async function refresh() {
       const tr = el("tr", undefined, "session");
       tr.dataset.id = s.id;
       if (current && current.id === s.id) tr.classList.add("open");
-      tr.append(el("td", s.id), el("td", s.kind), el("td", (s.command || []).join(" ") || "(shell)", "cmd"),
+      tr.append(el("td", s.modelId || s.id), el("td", s.kind), el("td", (s.command || []).join(" ") || "(shell)", "cmd"),
         el("td", s.status), el("td", s.lastWait || "-"), el("td", age(s.ageSec)), el("td", s.controller || "model"));
       tr.addEventListener("click", () => open(s.id));
       t.append(tr);
