@@ -18,6 +18,10 @@ type SpawnRequest struct {
 	// Command is the argv (see the backend's documentation for its meaning
 	// on shell-type backends).
 	Command []string
+	// Title is display metadata for observers listing every session (the
+	// watch page): the command line a caller types into the shell it
+	// spawns, which Command does not show. It authorizes nothing.
+	Title string
 	// Dir is the working directory.
 	Dir string
 	// Env holds extra NAME=VALUE variables; names must match
@@ -62,6 +66,8 @@ type SessionInfo struct {
 	// Command is the spawn request's command (shared: do not modify), for
 	// observers listing every session; not on the wire.
 	Command []string `json:"-"`
+	// Title repeats the spawn request's Title; not on the wire.
+	Title string `json:"-"`
 	// Record repeats the spawn request's Record; not on the wire.
 	Record bool `json:"-"`
 	// PID is the top-level process id (0, and omitted, where the backend

@@ -16,6 +16,7 @@ type session struct {
 	name    string
 	typ     string
 	command []string
+	title   string // SpawnRequest.Title
 	record  bool
 	created time.Time
 	be      BackendSession
@@ -79,6 +80,7 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		name:       req.Name,
 		typ:        req.Type,
 		command:    append([]string(nil), req.Command...),
+		title:      req.Title,
 		record:     req.Record,
 		created:    time.Now(),
 		be:         be,
@@ -214,6 +216,7 @@ func (sess *session) infoLocked() SessionInfo {
 		Name:       sess.name,
 		Type:       sess.typ,
 		Command:    sess.command,
+		Title:      sess.title,
 		Record:     sess.record,
 		PID:        sess.be.PID(),
 		Status:     sess.status,

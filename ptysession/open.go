@@ -142,6 +142,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		cmd := strings.TrimSuffix(strings.TrimSuffix(req.Command, "\n"), "\r")
 		if strings.TrimSpace(cmd) != "" && !s.isShellName(cmd) {
 			parts = append(parts, cmd)
+			spawn.Title = cmd // the command alone: exported values stay out of listings
 		}
 		if len(parts) > 0 {
 			typed = strings.Join(parts, "; ")

@@ -267,6 +267,9 @@ func (h *Hub) view(w *watched) (SessionView, bool) {
 		kind, owner = "job", o
 	}
 	cmd := info.Command
+	if info.Title != "" {
+		cmd = []string{info.Title}
+	}
 	if cmd == nil {
 		cmd = []string{}
 	}
