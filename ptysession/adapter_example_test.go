@@ -102,7 +102,7 @@ func Example_adapter() {
 	// terminal_send [name data]
 	// terminal_read [name]
 	// terminal_close [name]
-	// terminal_open: "[session … opened, …; running; settled: prompt]"
+	// terminal_open: "[session … opened, …; running; settled: prompt; command exit code 0]"
 	// terminal_send: "[prompt; command exit code 0; session running]\n42\n"
 	// terminal_read: "[no new output]"
 	// terminal_close: "session build closed"

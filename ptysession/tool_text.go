@@ -13,7 +13,7 @@ import (
 // text the pty_* tools and the MCP server return for the same result.
 
 // RenderOpen renders an open for a model (pty_open's text):
-// "[session pty_… opened, pid 123; running; settled: prompt]" and the
+// "[session pty_… opened, pid 123; running; settled: prompt; command exit code 0]" and the
 // initial output, or "(no output)".
 func RenderOpen(r OpenResult) string {
 	var b strings.Builder
