@@ -1,12 +1,10 @@
 package ptysession_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
@@ -15,13 +13,7 @@ import (
 // renders with the exported renderers returns to its model the very text
 // the pty tools return for the same result (the MCP server's text).
 func TestRenderersAreTheToolsText(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	s, err := ptysession.NewLocal(ptysession.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s.Shutdown(ctx) }()
+	s, ctx := localSessions(t)
 	d, err := tools.NewDispatcher(tools.Options{}, ptysession.PtyTools(s)...)
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,11 @@
 package ptysession_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
@@ -17,13 +15,7 @@ import (
 // out of reach (names authorize nothing), and a name opened again after
 // its program exited leads to the new session.
 func TestTerminalByName(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	s, err := ptysession.NewLocal(ptysession.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s.Shutdown(ctx) }()
+	s, ctx := localSessions(t)
 	alice, bob := s.NewAgent("alice"), s.NewAgent("bob")
 	build := alice.Terminal("build")
 	if build.Name() != "build" {
