@@ -39,7 +39,13 @@ func TestCopyFileAndExecStream(t *testing.T) {
 			t.Fatalf("read %q, %v", line, err)
 		}
 	}
-	if !strings.Contains(st.Stderr(), "started") {
-		t.Fatalf("stderr %q", st.Stderr())
+	// The engine reads the program's stdout and stderr pipes apart and
+	// muxes them as it reads: the stderr line written first may come after
+	// the stdout lines.
+	for !strings.Contains(st.Stderr(), "started") {
+		if ctx.Err() != nil {
+			t.Fatalf("stderr %q", st.Stderr())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
