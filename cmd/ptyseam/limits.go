@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -52,13 +55,13 @@ func (l limits) check() error {
 	return nil
 }
 
-// clientLimiter refuses a request that could open an MCP session (any POST
-// without an Mcp-Session-Id header: only such a request can, whatever its
-// body holds) while max sessions are open or being opened. It counts the
-// sessions such requests opened (the id the response carries) that the
-// server still has (alive reports the ids the server holds): the SDK also
-// holds short-lived sessions of its own, which are not clients. It reads
-// no body: a look at the body is a bound a padded request gets past.
+// clientLimiter refuses a request that would open an MCP session (an
+// initialize request without an Mcp-Session-Id header, or one too long to
+// look at whole) while max sessions
+// are open or being opened. It counts the sessions its initialize requests
+// opened (the id the response carries) that the server still has (alive
+// reports the ids the server holds): the SDK also holds short-lived
+// sessions of its own, which are not clients.
 type clientLimiter struct {
 	max   int
 	alive func() map[string]bool
@@ -70,7 +73,7 @@ type clientLimiter struct {
 }
 
 func (c *clientLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" || !opensSession(r) {
 		c.next.ServeHTTP(w, r)
 		return
 	}
@@ -100,4 +103,44 @@ func (c *clientLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.opened[id] = true
 	}
 	c.mu.Unlock()
+}
+
+// opensSession reports whether the POST r carries an initialize request
+// (alone or in a batch), peeking at up to maxPeek bytes of its body and
+// leaving the body intact for the handler.
+func opensSession(r *http.Request) bool {
+	const maxPeek = 1 << 20
+	if r.Body == nil {
+		return false
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil {
+		return false
+	}
+	if len(head) == maxPeek {
+		// Too long to look at whole: counted as an initialize, so that
+		// padding cannot carry one past the limit.
+		return true
+	}
+	var one struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(head, &one) == nil {
+		return one.Method == "initialize"
+	}
+	var batch []struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(head, &batch) == nil {
+		for _, m := range batch {
+			if m.Method == "initialize" {
+				return true
+			}
+		}
+	}
+	return false
 }
