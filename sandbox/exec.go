@@ -15,15 +15,22 @@ import (
 // Command is the subcommand under which a program serves the launcher.
 const Command = "sandbox-exec"
 
-// Exec parses args (localpty.LauncherArgs, then "--" and the program's
-// argv), restricts this process with Landlock to the policy, and executes
-// the program in its place (argv[0] looked up in $PATH). It returns only
-// on failure, and then the program did not run: a kernel without Landlock,
-// a malformed policy, a restriction that failed, or an exec that failed.
+// Exec parses args (localpty.LauncherArgs, the launcher's own flags, then
+// "--" and the program's argv), builds the session's /dev, /dev/pts and
+// /proc in the mount namespace it was started in (see isolate), restricts
+// this process with Landlock to the policy, forbids it UNIX sockets that
+// could reach the host's (see forbidUnixSockets), and executes the program
+// in its place (argv[0] looked up in $PATH). It returns only on failure,
+// and then the program did not run: a kernel without Landlock, seccomp or
+// the mounts, a malformed policy, a restriction that failed, or an exec
+// that failed.
 func Exec(args []string) error {
 	p, err := parseArgs(args)
 	if err != nil {
 		return err
+	}
+	if p.Devpts == 0 {
+		return errors.New("no terminal file system of the session's own (-devpts FD): refusing to run with the host's terminals in reach")
 	}
 	for _, procs := range p.Join {
 		// Before Landlock, which would forbid writing to the cgroup file
@@ -32,11 +39,17 @@ func Exec(args []string) error {
 			return fmt.Errorf("joining the session's cgroup: %w", err)
 		}
 	}
+	if err := isolate(p); err != nil {
+		return err
+	}
 	if err := Restrict(p); err != nil {
 		return err
 	}
 	path, err := exec.LookPath(p.Argv[0])
 	if err != nil {
+		return err
+	}
+	if err := forbidUnixSockets(); err != nil {
 		return err
 	}
 	return syscall.Exec(path, p.Argv, os.Environ())
@@ -91,11 +104,12 @@ type Policy struct {
 	ReadOnly []string // readable and executable
 	Writable []string // also writable
 	Join     []string // cgroup.procs files to move into first (cgroup v1 limits)
+	Devpts   int      // descriptor of the session's detached devpts mount (0: none)
 	Argv     []string // the program
 }
 
-// parseArgs reads "-ro PATH", "-rw PATH" and "-join PATH" pairs up to
-// "--", then the program's argv (which must not be empty).
+// parseArgs reads "-ro PATH", "-rw PATH", "-join PATH" and "-devpts FD"
+// pairs up to "--", then the program's argv (which must not be empty).
 func parseArgs(args []string) (Policy, error) {
 	var p Policy
 	for i := 0; i < len(args); i++ {
@@ -106,6 +120,16 @@ func parseArgs(args []string) (Policy, error) {
 				return Policy{}, errors.New("no program after --")
 			}
 			return p, nil
+		case "-devpts":
+			if i+1 >= len(args) {
+				return Policy{}, errors.New("-devpts needs a descriptor")
+			}
+			i++
+			fd, err := strconv.Atoi(args[i])
+			if err != nil || fd < 3 {
+				return Policy{}, fmt.Errorf("-devpts %q: want a descriptor number above 2", args[i])
+			}
+			p.Devpts = fd
 		case "-ro", "-rw", "-join":
 			if i+1 >= len(args) || args[i+1] == "" || args[i+1][0] != '/' {
 				return Policy{}, fmt.Errorf("%s needs an absolute path", a)
@@ -120,7 +144,7 @@ func parseArgs(args []string) (Policy, error) {
 				p.Join = append(p.Join, args[i])
 			}
 		default:
-			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, then -- and the program)", a)
+			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, -devpts FD, then -- and the program)", a)
 		}
 	}
 	return Policy{}, errors.New("no -- and program")

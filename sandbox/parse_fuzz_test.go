@@ -7,13 +7,13 @@ import (
 )
 
 func TestParseArgs(t *testing.T) {
-	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "--", "sh", "-c", "-ro"})
-	if err != nil || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
+	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "-devpts", "3", "--", "sh", "-c", "-ro"})
+	if err != nil || p.Devpts != 3 || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
 		!slices.Equal(p.Join, []string{"/sys/fs/cgroup/pids/x/cgroup.procs"}) ||
 		!slices.Equal(p.Argv, []string{"sh", "-c", "-ro"}) {
 		t.Fatalf("%+v %v", p, err)
 	}
-	for _, bad := range [][]string{nil, {"--"}, {"-ro"}, {"-ro", "rel", "--", "sh"}, {"-x", "--", "sh"}, {"-rw", "", "--", "sh"}, {"--", ""}} {
+	for _, bad := range [][]string{nil, {"--"}, {"-ro"}, {"-ro", "rel", "--", "sh"}, {"-x", "--", "sh"}, {"-rw", "", "--", "sh"}, {"--", ""}, {"-devpts", "2", "--", "sh"}, {"-devpts", "x", "--", "sh"}, {"-devpts"}} {
 		if _, err := parseArgs(bad); err == nil {
 			t.Errorf("parseArgs(%q) accepted", bad)
 		}

@@ -51,7 +51,7 @@ func (p *platform) verifyGroup(leader, pgid int) error {
 // startCmd starts the program, in a fresh cgroup leaf when one can be made.
 // If starting inside the cgroup fails but starting without it works, the
 // backend stops using cgroups.
-func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, error) {
+func (b *Backend) startCmd(sp spawnSpec, tty, devpts *os.File) (*exec.Cmd, platform, error) {
 	var cg *cgroup
 	if !b.opts.DisableCgroup && !b.cg.disabled.Load() {
 		parent, err := b.cg.parent(b.opts.Logger)
@@ -84,6 +84,7 @@ func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, err
 	cmd := newCmd(sp, tty)
 	if sb != nil {
 		sandboxAttr(sb, cmd.SysProcAttr)
+		passDevpts(cmd, devpts)
 	}
 	if cg != nil {
 		cmd.SysProcAttr.UseCgroupFD = true

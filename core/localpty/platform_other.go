@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/creack/pty"
+
 	"github.com/ptyseam/ptyseam/core"
 )
 
@@ -21,8 +23,18 @@ func (p *platform) describe() string              { return "" }
 func (p *platform) verifyGroup(_, _ int) error    { return nil }
 func (p *platform) release(context.Context) error { return nil }
 
+// openPTY opens the session's terminal pair (a sandbox, which would need
+// a terminal file system of its own, is refused before, outside Linux).
+func (b *Backend) openPTY() (ptmx, tty *os.File, name string, devpts *os.File, err error) {
+	ptmx, tty, err = pty.Open()
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	return ptmx, tty, tty.Name(), nil, nil
+}
+
 // startCmd starts the program (no cgroup outside Linux).
-func (b *Backend) startCmd(sp spawnSpec, tty *os.File) (*exec.Cmd, platform, error) {
+func (b *Backend) startCmd(sp spawnSpec, tty, _ *os.File) (*exec.Cmd, platform, error) {
 	cmd := newCmd(sp, tty)
 	if err := StartChild(cmd); err != nil {
 		return nil, platform{}, err

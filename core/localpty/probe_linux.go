@@ -101,11 +101,11 @@ func (s *session) probe() (foreground, error) {
 var testHookProbeBeforeTasks atomic.Pointer[func(*session)]
 
 // pendingInput returns the bytes of input the program could read but has
-// not (TIOCINQ on the terminal's slave side, opened for the moment without
-// becoming our controlling terminal), or -1 when it cannot tell. In
-// canonical mode only complete lines count, as only they can be read.
+// not (TIOCINQ on the terminal's slave side, see openSlave), or -1 when it
+// cannot tell. In canonical mode only complete lines count, as only they
+// can be read.
 func (s *session) pendingInput() int {
-	fd, err := unix.Open(s.ttyName, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := s.openSlave()
 	if err != nil {
 		return -1
 	}

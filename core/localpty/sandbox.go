@@ -84,11 +84,17 @@ func (sb *Sandbox) validate() error {
 // limited reports whether sb sets a cgroup limit.
 func (sb *Sandbox) limited() bool { return sb.MemoryMax > 0 || sb.PidsMax > 0 || sb.CPUMax > 0 }
 
+// devptsFD is the descriptor under which a sandboxed session's launcher
+// receives the terminal file system of its own (see openPTY).
+const devptsFD = 3
+
 // wrap returns the argv that runs argv under the launcher, which first
 // moves itself into the cgroup v1 leaves dirs (a hybrid host's limits):
-// "-join DIR/cgroup.procs" for each.
+// "-join DIR/cgroup.procs" for each; "-devpts 3" says where it finds the
+// session's terminal file system.
 func (sb *Sandbox) wrap(dirs []string, argv []string) []string {
 	out := append(append([]string(nil), sb.Launcher...), LauncherArgs(sb)...)
+	out = append(out, "-devpts", strconv.Itoa(devptsFD))
 	for _, d := range dirs {
 		out = append(out, "-join", d+"/cgroup.procs")
 	}

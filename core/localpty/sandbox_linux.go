@@ -30,6 +30,9 @@ func (b *Backend) checkSandbox(sb *Sandbox) error {
 	if err := sb.validate(); err != nil {
 		return err
 	}
+	if os.Geteuid() != 0 {
+		return core.Errorf(core.CodeUnsupported, "a sandboxed session needs a server running as root: its private /dev, terminal file system and /proc are mounts in a mount namespace of its own, which need CAP_SYS_ADMIN; the session is refused")
+	}
 	if landlockABI() < 1 {
 		return core.Errorf(core.CodeUnsupported, "this kernel has no Landlock (Linux 5.13+, enabled in the lsm= list): a sandboxed session cannot confine its files and is refused")
 	}
@@ -39,19 +42,13 @@ func (b *Backend) checkSandbox(sb *Sandbox) error {
 	return nil
 }
 
-// sandboxAttr adds the sandbox's namespaces to the program's start.
+// sandboxAttr adds the sandbox's namespaces to the program's start: a
+// mount namespace, where the launcher mounts the session's own /dev,
+// /dev/pts and /proc, and a network namespace unless sb.Network.
 func sandboxAttr(sb *Sandbox, attr *syscall.SysProcAttr) {
-	if sb.Network {
-		return
-	}
-	attr.Cloneflags |= syscall.CLONE_NEWNET
-	if os.Geteuid() != 0 {
-		// A new network namespace needs CAP_SYS_ADMIN; an unprivileged
-		// server gets it inside a user namespace that maps only itself.
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
-		attr.GidMappingsEnableSetgroups = false
+	attr.Cloneflags |= syscall.CLONE_NEWNS
+	if !sb.Network {
+		attr.Cloneflags |= syscall.CLONE_NEWNET
 	}
 }
 

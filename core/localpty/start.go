@@ -17,11 +17,16 @@ import (
 // start opens a terminal pair, makes the master non-blocking and starts the
 // program on the slave. On error nothing is left behind.
 func (b *Backend) start(sp spawnSpec) (*session, error) {
-	ptmx, tty, err := pty.Open()
+	ptmx, tty, ttyName, devpts, err := b.openPTY()
 	if err != nil {
 		return nil, wrapErr(core.CodeSpawnFailed, err, "cannot open a pseudo-terminal")
 	}
 	defer func() { _ = tty.Close() }()
+	if devpts != nil {
+		// The launcher has its copy once started; ours only held the
+		// terminal file system until then.
+		defer func() { _ = devpts.Close() }()
+	}
 	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: sp.size.Rows, Cols: sp.size.Cols}); err != nil {
 		_ = ptmx.Close()
 		return nil, wrapErr(core.CodeSpawnFailed, err, "cannot set the terminal size")
@@ -32,7 +37,7 @@ func (b *Backend) start(sp spawnSpec) (*session, error) {
 		return nil, wrapErr(core.CodeSpawnFailed, err, "cannot prepare the terminal")
 	}
 	DefaultChildSignals()
-	cmd, plat, err := b.startCmd(sp, tty)
+	cmd, plat, err := b.startCmd(sp, tty, devpts)
 	if err != nil {
 		_ = master.Close()
 		var ce *core.Error
@@ -44,7 +49,7 @@ func (b *Backend) start(sp spawnSpec) (*session, error) {
 	// The child holds the slave now; our copy would keep the terminal open
 	// after the program exits and hide the end of output.
 	_ = tty.Close()
-	s := newSession(b, cmd, master, tty.Name(), sp.marker, plat)
+	s := newSession(b, cmd, master, ttyName, sp.marker, plat)
 	b.opts.Logger.Debug("localpty: started", "type", b.typ, "pid", s.pid, "tty", s.ttyName, "cgroup", plat.describe())
 	return s, nil
 }

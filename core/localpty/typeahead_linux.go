@@ -8,9 +8,9 @@ import "golang.org/x/sys/unix"
 // Ctrl-C must not leave a line typed ahead for the shell to run once the
 // interrupted program is gone (the remote backends send the character
 // itself, which flushes). The terminal's slave side is opened for the
-// moment, without becoming our controlling terminal.
+// moment (see openSlave).
 func (s *session) discardTypedAhead() {
-	fd, err := unix.Open(s.ttyName, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := s.openSlave()
 	if err != nil {
 		return
 	}
