@@ -59,7 +59,8 @@ func Exec(args []string) error {
 // starts: reading and executing under p.ReadOnly, and also writing under
 // p.Writable; nothing else in the file system. Sending signals to, and
 // connecting to abstract UNIX sockets of, processes outside the sandbox
-// are refused where the kernel can (Landlock ABI 6+). A path that does
+// are refused where the kernel can (Landlock ABI 6+); Exec refuses every
+// UNIX socket that could reach the host's on top of that. A path that does
 // not exist grants nothing. A kernel without Landlock is an error, never a
 // silent no-op.
 func Restrict(p Policy) error {

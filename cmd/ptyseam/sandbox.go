@@ -25,7 +25,7 @@ type sandboxFlags struct {
 }
 
 func (s *sandboxFlags) flags(fs *flag.FlagSet) {
-	fs.BoolVar(&s.On, "sandbox", false, "confine every terminal (Linux: Landlock, a network namespace, cgroup v2 limits); a session the kernel cannot confine is refused.\nbg_* jobs run confined the same way, each on a terminal of its own (pipe jobs are refused)")
+	fs.BoolVar(&s.On, "sandbox", false, "confine every terminal (Linux, a root server: Landlock, no UNIX sockets, its own /dev, terminals and /proc, a network namespace, cgroup v2 limits); a session the kernel cannot confine is refused.\nbg_* jobs run confined the same way, each on a terminal of its own (pipe jobs are refused)")
 	fs.StringVar(&s.ReadOnly, "sandbox-ro", "/", "comma-separated absolute `PATHS` sandboxed programs may read and execute")
 	fs.StringVar(&s.Writable, "sandbox-rw", "", "comma-separated absolute `PATHS` sandboxed programs may also write (the terminal and /dev/null etc. always)")
 	fs.BoolVar(&s.Network, "sandbox-network", false, "keep the host's network inside the sandbox (default: none at all)")

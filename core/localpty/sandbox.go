@@ -8,10 +8,13 @@ import (
 )
 
 // Sandbox confines every process of a session, on Linux: the file system
-// through Landlock (applied by a launcher, see Launcher), the network
-// through a new network namespace, and memory, processes and CPU through
-// the session's cgroup v2 leaf. Whatever part the kernel cannot enforce
-// makes the spawn fail with UNSUPPORTED: a sandboxed session never runs
+// through Landlock (applied by a launcher, see Launcher), UNIX sockets
+// through a seccomp filter, the terminals, /dev and /proc through a mount
+// namespace where the session has a devpts instance, a /dev and a /proc
+// of its own, the network through a new network namespace, and memory,
+// processes and CPU through the session's cgroup v2 leaf. It needs a
+// server running as root. Whatever part the kernel cannot enforce makes
+// the spawn fail with UNSUPPORTED: a sandboxed session never runs
 // unconfined. See docs/localpty.md for what is and is not enforced.
 type Sandbox struct {
 	// Launcher is the argv prefix of the program that applies Landlock to
@@ -45,7 +48,8 @@ type Sandbox struct {
 }
 
 // DefaultSandboxWritable are the device paths every sandboxed session may
-// write: the terminal's and the harmless ones programs open by name.
+// write: the terminal's (/dev/pts is the session's own devpts instance)
+// and the harmless ones programs open by name.
 var DefaultSandboxWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts"}
 
 // LauncherArgs encodes the Landlock part of sb for the launcher:
