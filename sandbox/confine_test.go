@@ -59,7 +59,8 @@ func waitOutput(t *testing.T, svc *core.Service, owner *core.Owner, id core.Sess
 
 // TestNoHostUnixSockets: a host listener on a pathname UNIX socket outside
 // the sandbox's paths, stream or datagram, gets no connection and no
-// datagram from a session, whichever way the session tries.
+// datagram from a session, whichever way the session tries (io_uring
+// included).
 func TestNoHostUnixSockets(t *testing.T) {
 	dir := t.TempDir()
 	stream := filepath.Join(dir, "agent.sock")
@@ -117,11 +118,18 @@ def pair():
     a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); a.sendto(b"pair", ` + strconv.Quote(dgram) + `)
 def raw():
     socket.socket(socket.AF_UNIX, socket.SOCK_RAW).sendto(b"raw", ` + strconv.Quote(dgram) + `)
-attempt("stream", stream); attempt("dgram", dgram); attempt("pair", pair); attempt("raw", raw)
+def uring():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(425, 8, ctypes.create_string_buffer(120)) < 0:
+        raise OSError(ctypes.get_errno(), "io_uring_setup")
+attempt("stream", stream); attempt("dgram", dgram); attempt("pair", pair); attempt("raw", raw); attempt("uring", uring)
 a, b = socket.socketpair(); a.sendall(b"ok"); print("streampair=" + b.recv(2).decode())`
 		_, out := run(t, svc, "python3", "-c", script)
 		t.Logf("network %v: %s", network, out)
-		for _, name := range []string{"stream", "dgram", "pair", "raw"} {
+		// io_uring makes and connects sockets without socket(2) and
+		// connect(2) (its system call is 425 on every architecture).
+		for _, name := range []string{"stream", "dgram", "pair", "raw", "uring"} {
 			if !strings.Contains(out, name+"=refused") {
 				t.Errorf("network %v: %s: %q, want refused", network, name, out)
 			}
