@@ -52,7 +52,8 @@ const DefaultMaxBytes = 256 << 20
 // Options configure a [Recorder].
 type Options struct {
 	// Dir is where recordings go, one <session id>.cast file per session
-	// (created with mode 0700 if missing; files are 0600).
+	// (created with mode 0700 if missing, set to 0700 if it lets others
+	// in, refused if another user owns it; files are 0600).
 	Dir string
 	// All records every session; otherwise only sessions spawned with
 	// core.SpawnRequest.Record.
@@ -88,13 +89,7 @@ func New(opts Options) (*Recorder, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("record: Options.Dir is empty")
 	}
-	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	// Recordings hold what sessions printed: a folder that already
-	// existed is tightened, so that only the server's user can list,
-	// read or plant files in it.
-	if err := os.Chmod(opts.Dir, 0o700); err != nil {
+	if err := prepareDir(opts.Dir); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	if opts.MaxBytes <= 0 {

@@ -38,7 +38,7 @@ func (h *Hub) listRecordings(w http.ResponseWriter, r *http.Request) {
 			if !recordingName.MatchString(e.Name()) || !e.Type().IsRegular() {
 				continue
 			}
-			if fi, err := e.Info(); err == nil {
+			if fi, err := e.Info(); err == nil && writtenByUs(fi) {
 				out = append(out, RecordingView{Name: e.Name(), Bytes: fi.Size(), Modified: fi.ModTime()})
 			}
 		}
@@ -70,9 +70,11 @@ func (h *Hub) serveRecording(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, name, fi.ModTime(), f)
 }
 
-// openRecording opens dir/name only if it is a regular file in dir itself:
-// never through a link (a pty_x.cast placed in the folder pointing at
-// another file), and the file opened is the one looked at.
+// openRecording opens dir/name only if it is a regular file in dir itself
+// that the recorder could have written (writtenByUs): never through a
+// symbolic link (a pty_x.cast placed in the folder pointing at another
+// file), never a FIFO that would hold the request, and the file opened is
+// the one looked at.
 func openRecording(dir, name string) (*os.File, os.FileInfo, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -91,7 +93,7 @@ func openRecording(dir, name string) (*os.File, os.FileInfo, error) {
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || !os.SameFile(lfi, fi) {
+	if err != nil || !writtenByUs(fi) || !os.SameFile(lfi, fi) {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s changed while it was opened", name)
 	}
