@@ -110,7 +110,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 	if len(data) > s.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "write", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
 	}
-	echoOff := sess.echoOff()
+	echo := sess.echoMode()
 	sess.mu.Lock()
 	if err := sess.usableLocked("write"); err != nil {
 		sess.mu.Unlock()
@@ -125,7 +125,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 		return 0, err
 	}
 	sess.noteInputLocked(data, true)
-	sess.emitLocked(sess.inputEvent(data, echoOff, ""))
+	sess.emitLocked(sess.inputEvent(data, echo, ""))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)
 	sess.wrote()

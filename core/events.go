@@ -34,10 +34,17 @@ type Event struct {
 	// Data is the input written (EventInput); observers must not keep or
 	// change it beyond the call. It is nil when Secret.
 	Data []byte
-	// Secret reports input written while the terminal's echo was off (a
-	// password): its bytes are withheld, SecretLen counts them.
+	// Secret reports input written while the terminal read a hidden
+	// line (a password, EchoHidden): its bytes are withheld, SecretLen
+	// counts them.
 	Secret    bool
 	SecretLen int
+	// Echo is the terminal's echo mode when the input was written
+	// (EventInput). With EchoByProgram and EchoUnknown the terminal's
+	// modes do not tell whether the input was shown: an observer that
+	// keeps input must judge it by the output that follows (core/record
+	// does).
+	Echo EchoMode
 	// Person is who typed (EventInput by a person) or who took or handed
 	// back control.
 	Person string
@@ -59,35 +66,15 @@ func (sess *session) emitLocked(ev Event) {
 	hook(ev)
 }
 
-// inputEvent describes input written to the session; input written while
-// the terminal's echo was off (a password) is reported without its bytes.
-func (sess *session) inputEvent(data []byte, echoOff bool, person string) Event {
-	ev := Event{Kind: EventInput, Person: person}
-	if echoOff {
+// inputEvent describes input written to the session in echo mode m;
+// input written while the terminal read a hidden line (a password) is
+// reported without its bytes.
+func (sess *session) inputEvent(data []byte, m EchoMode, person string) Event {
+	ev := Event{Kind: EventInput, Person: person, Echo: m}
+	if m == EchoHidden {
 		ev.Secret, ev.SecretLen = true, len(data)
 		return ev
 	}
 	ev.Data = data
 	return ev
-}
-
-// echoOff reports whether the terminal's echo is off now (a program
-// reading a password), when the backend can tell.
-func (sess *session) echoOff() bool {
-	r, ok := sess.be.(EchoReporter)
-	if !ok {
-		return false
-	}
-	off, known := r.EchoOff()
-	return known && off
-}
-
-// EchoReporter is implemented by backend sessions that can tell whether
-// the terminal reads input it does not show (a password: echo off in
-// canonical mode). The service then reports such input to observers
-// without its bytes ([Event].Secret).
-type EchoReporter interface {
-	// EchoOff reports whether echo is off; known is false when the
-	// terminal's mode cannot be read.
-	EchoOff() (off, known bool)
 }

@@ -114,7 +114,7 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 	if len(data) > sess.svc.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "person_write", sess.id, "data exceeds the send limit of "+itoa(sess.svc.opts.MaxSendBytes)+" bytes")
 	}
-	echoOff := sess.echoOff()
+	echo := sess.echoMode()
 	sess.mu.Lock()
 	if err := sess.usableLocked("person_write"); err != nil {
 		sess.mu.Unlock()
@@ -125,7 +125,7 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 		return 0, newError(CodeHumanInControl, "person_write", sess.id, "the control was handed back; take over again to type")
 	}
 	sess.noteInputLocked(data, true)
-	sess.emitLocked(sess.inputEvent(data, echoOff, c.person))
+	sess.emitLocked(sess.inputEvent(data, echo, c.person))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)
 	sess.wrote()

@@ -71,9 +71,9 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		}
 	}
 	base, idle := sess.baseline()
-	echoOff := false
+	echo := EchoUnknown
 	if sess.svc.opts.OnEvent != nil { // only the input event needs it
-		echoOff = sess.echoOff()
+		echo = sess.echoMode()
 	}
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
@@ -112,7 +112,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	sess.noteInputLocked(data, true)
 	sess.atPrompt = false
 	op.handBack = sess.takeHandBackLocked()
-	sess.emitLocked(sess.inputEvent(data, echoOff, ""))
+	sess.emitLocked(sess.inputEvent(data, echo, ""))
 	sess.mu.Unlock()
 	rest := sess.tryWrite(data)
 	if len(rest) == 0 {

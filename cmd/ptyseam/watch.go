@@ -42,7 +42,7 @@ func (w *watchFlags) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&w.ReadOnly, "watch-read-only", false, "the watch page only watches: nobody can take control of a session")
 	fs.StringVar(&w.Human, "human-control", "refuse", "what a model's send does while a person is in control of its session: refuse (HUMAN_IN_CONTROL at once)\nor wait (held until the person hands back, within the send's timeout)")
 	fs.IntVar(&w.MaxViewers, "watch-viewers", web.DefaultMaxViewers, "maximum terminals the watch page streams at once (WebSocket connections)")
-	fs.StringVar(&w.RecordDir, "record-dir", "", "record every session to an asciicast file in `DIR` (replay with \"ptyseam play FILE\" or asciinema);\ninput typed while the terminal hides it (a password) is not recorded")
+	fs.StringVar(&w.RecordDir, "record-dir", "", "record every session to an asciicast file in `DIR` (replay with \"ptyseam play FILE\" or asciinema);\ninput typed at a prompt that hides or masks it (a password) is not recorded")
 	fs.BoolVar(&w.RecordRequested, "record-requested", false, "with --record-dir, record only the sessions opened with pty_open's record: true")
 }
 

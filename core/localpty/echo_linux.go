@@ -6,12 +6,13 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// EchoOff reports whether the terminal reads a hidden line: ECHO off in
-// canonical mode (ICANON), as getpass, sudo, ssh and `read -s` set it, read
-// from the pty's termios (see core.EchoReporter). Line editors (readline)
-// and full-screen programs turn ECHO off too, but in raw mode, and echo
-// what they read themselves: their input is not hidden.
-func (s *session) EchoOff() (off, known bool) {
+// EchoMode reads the terminal's echo mode from the pty's termios (see
+// core.EchoReporter): ECHO on is core.EchoOn; ECHO off in canonical mode
+// (ICANON), as getpass, sudo, ssh and `read -s` set it, is a hidden line,
+// core.EchoHidden; ECHO and ICANON off is core.EchoByProgram (line
+// editors, full-screen programs, masked prompts, an ssh client: the
+// program shows what it chooses).
+func (s *session) EchoMode() core.EchoMode {
 	var lflag uint32
 	err := s.withMaster("echo", func(fd int) error {
 		t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
@@ -21,10 +22,15 @@ func (s *session) EchoOff() (off, known bool) {
 		lflag = t.Lflag
 		return nil
 	})
-	if err != nil {
-		return false, false
+	switch {
+	case err != nil:
+		return core.EchoUnknown
+	case lflag&unix.ECHO != 0:
+		return core.EchoOn
+	case lflag&unix.ICANON != 0:
+		return core.EchoHidden
 	}
-	return lflag&unix.ECHO == 0 && lflag&unix.ICANON != 0, true
+	return core.EchoByProgram
 }
 
 var _ core.EchoReporter = (*session)(nil)

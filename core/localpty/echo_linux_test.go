@@ -6,23 +6,29 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// EchoOff follows the program's termios: echo on by default, off while a
-// password prompt (stty -echo, canonical mode) reads.
-func TestEchoOffFollowsTheTermios(t *testing.T) {
+// EchoMode follows the program's termios: echo on by default, a hidden
+// line while a password prompt (stty -echo, canonical mode) reads, the
+// program's own echo in raw mode.
+func TestEchoModeFollowsTheTermios(t *testing.T) {
 	tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{
-		Command: []string{"sh", "-c", "echo READY; read a; stty -echo; echo QUIET; exec sleep 100"},
+		Command: []string{"sh", "-c", "echo READY; read a; stty -echo; echo QUIET; read a; stty raw; echo RAW; exec sleep 100"},
 	})
 	tm.waitFor("READY")
 	r, ok := any(tm.s).(core.EchoReporter)
 	if !ok {
 		t.Fatal("the session reports no echo state")
 	}
-	if off, known := r.EchoOff(); !known || off {
-		t.Fatalf("echo off %v (known %v) at start, want on", off, known)
+	if m := r.EchoMode(); m != core.EchoOn {
+		t.Fatalf("echo mode %v at start, want on", m)
 	}
 	tm.send("go\r")
 	tm.waitFor("QUIET")
-	if off, known := r.EchoOff(); !known || !off {
-		t.Fatalf("echo off %v (known %v) after stty -echo, want off", off, known)
+	if m := r.EchoMode(); m != core.EchoHidden {
+		t.Fatalf("echo mode %v after stty -echo, want hidden", m)
+	}
+	tm.send("go\r")
+	tm.waitFor("RAW")
+	if m := r.EchoMode(); m != core.EchoByProgram {
+		t.Fatalf("echo mode %v after stty raw, want by_program", m)
 	}
 }

@@ -3,9 +3,12 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // An event longer than one encoding step is written as one line that
@@ -67,5 +70,31 @@ func TestEventPastTheLimitRecordsWhatFits(t *testing.T) {
 	}
 	if got.Len() < limit/8 || !strings.HasPrefix(data, got.String()) {
 		t.Fatalf("recorded %d bytes before the marker, want a prefix of the output of at least %d", got.Len(), limit/8)
+	}
+}
+
+// An event at the output's current offset does not hide the next one: each
+// is written where it happened, between the bytes around it.
+func TestEventsAreWrittenAtTheirOffsets(t *testing.T) {
+	var file bytes.Buffer
+	x := &rec{w: &file, start: time.Now(), max: 1 << 40}
+	r := &Recorder{recs: map[core.SessionID]*rec{"s-1": x}}
+	for _, off := range []uint64{0, 3, 3, 7} {
+		r.OnEvent(core.Event{Kind: core.EventSettled, Session: "s-1", Offset: off, WaitReason: core.WaitReason("at-" + strconv.Itoa(int(off))), Time: x.start})
+	}
+	x.output([]byte("abcdefghij"), x.start)
+	if x.flush(); x.err != nil {
+		t.Fatal(x.err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(file.String()), "\n") {
+		var ev []any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev[2].(string))
+	}
+	if want := "at-0 abc at-3 at-3 defg at-7 hij"; strings.Join(got, " ") != want {
+		t.Fatalf("written %q, want %q", strings.Join(got, " "), want)
 	}
 }

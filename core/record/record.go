@@ -4,9 +4,11 @@
 // ("i": the model's sends, a person's keystrokes), and a marker ("m") for
 // each settled send (its wait reason) and each change of control.
 //
-// Input written while the terminal reads a hidden line (a password: echo
-// off in canonical mode) is replaced by [HiddenInput]: no secret typed
-// into a recorded session reaches its file.
+// Input typed at a prompt that hides or masks it is replaced by
+// [HiddenInput]: a hidden line (echo off in canonical mode), a line that
+// reads like a secret prompt, and input the program decides to show (raw
+// mode, a remote shell) that the output after it does not show (see
+// echo.go). No secret typed into a recorded session reaches its file.
 //
 // Output is gathered for [Coalesce] (5 ms) into one event: the timing is
 // faithful to that resolution, and the session's read loop never waits
@@ -42,7 +44,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// HiddenInput replaces input written while the terminal's echo was off.
+// HiddenInput replaces input typed at a prompt that hides or masks it.
 const HiddenInput = "[hidden input]"
 
 // DefaultMaxBytes bounds one recording file unless Options.MaxBytes says
@@ -133,6 +135,20 @@ type rec struct {
 	flushed time.Time
 	err     error
 	pages   pageDropper // the file's pages in the page cache
+	tail    []byte      // the end of the output written (keepTail)
+	// An input whose echo is being judged (echo.go), written once judged;
+	// the output after it is held (heldN bytes, from pos on) until then,
+	// and the events after it stay pending.
+	hold  *echoJudge
+	held  []heldChunk
+	heldN int
+}
+
+// heldChunk is output held back while an input is judged, with the time
+// it arrived.
+type heldChunk struct {
+	at time.Time
+	b  []byte
 }
 
 // OnSpawn starts recording a new session when it should be
@@ -233,7 +249,7 @@ func (x *rec) eventsLost() bool {
 	lost := x.lost
 	x.mu.Unlock()
 	if lost {
-		x.flushEvents(x.pos) // those before the output written so far
+		x.flushEvents(x.pos) // those before the output written so far (an input judged is dropped)
 		x.stop("recording stopped: the recording fell too far behind the session's inputs and markers (the disk is too slow); the rest of the session is not recorded")
 	}
 	return lost
@@ -358,7 +374,7 @@ func (r *Recorder) pump(id core.SessionID, x *rec, tap *core.Tap) {
 			break
 		}
 	}
-	x.flushEvents(^uint64(0))
+	x.finish()
 	if x.ncarry > 0 {
 		x.event(time.Now(), "o", nil, x.carry[:x.ncarry])
 	}
@@ -411,20 +427,96 @@ func (x *rec) flush() {
 }
 
 // output writes b (the raw bytes from x.pos on), with the events that
-// happened between its bytes at their offsets.
+// happened between its bytes at their offsets. While an input is judged
+// (its echo awaited) the output is held, and written once it is judged.
 func (x *rec) output(b []byte, now time.Time) {
+	if x.hold == nil {
+		b = x.pass(b, now)
+		if x.hold == nil {
+			return
+		}
+	}
+	if len(b) > 0 {
+		x.held = append(x.held, heldChunk{at: now, b: append([]byte(nil), b...)})
+		x.heldN += len(b)
+	}
+	x.judge(false)
+}
+
+// pass writes b with the events at its offsets until an input to judge
+// comes (x.hold is then set), and returns the bytes after it, unwritten.
+func (x *rec) pass(b []byte, now time.Time) []byte {
 	for len(b) > 0 {
+		// The events at pos first: the next one is then after it, and
+		// cuts the output where it happened.
+		if x.flushEvents(x.pos) {
+			return b
+		}
 		next, ok := x.nextOffset()
 		n := len(b)
 		if ok && next > x.pos && next < x.pos+uint64(n) {
 			n = int(next - x.pos)
 		}
-		x.flushEvents(x.pos)
 		x.text(b[:n], now)
+		x.keepTail(b[:n])
 		x.pos += uint64(n)
 		b = b[n:]
 	}
 	x.flushEvents(x.pos)
+	return nil
+}
+
+// judge feeds the held output to the input being judged, up to the next
+// input, and once it is judged writes it (or HiddenInput) and the held
+// output, which may bring the next input to judge. final judges what
+// cannot be judged yet as hidden (the recording ends).
+func (x *rec) judge(final bool) {
+	for x.hold != nil {
+		j := x.hold
+		limit := x.heldN // the judge sees output up to the next input
+		if next, ok := x.nextInputOffset(); ok && next-x.pos < uint64(limit) {
+			limit = int(next - x.pos)
+		}
+		at := j.fed
+		for _, c := range x.held {
+			if at >= len(c.b) {
+				at -= len(c.b)
+				continue
+			}
+			end := min(len(c.b), at+limit-j.fed)
+			if end <= at {
+				break
+			}
+			j.feed(c.b[at:end])
+			if c.at.Sub(j.ev.Time) > echoWait {
+				final = true // the echo did not start in time
+			}
+			at = 0
+		}
+		_, nextIn := x.nextInputOffset()
+		last := final || x.heldN >= heldBytes || nextIn && j.fed == limit
+		v := j.verdict(last)
+		if v == undecided {
+			return
+		}
+		x.hold = nil
+		x.writeInput(j.ev, v == shown)
+		held := x.held
+		x.held, x.heldN = nil, 0
+		for i, c := range held {
+			if x.hold != nil {
+				x.held = append(x.held, held[i:]...)
+				for _, c := range held[i:] {
+					x.heldN += len(c.b)
+				}
+				break
+			}
+			if rest := x.pass(c.b, c.at); len(rest) > 0 {
+				x.held = append(x.held, heldChunk{at: c.at, b: rest})
+				x.heldN += len(rest)
+			}
+		}
+	}
 }
 
 // nextOffset returns the offset of the first pending event.
@@ -437,23 +529,47 @@ func (x *rec) nextOffset() (uint64, bool) {
 	return x.pending[0].Offset, true
 }
 
-// flushEvents writes the pending events at or before offset.
-func (x *rec) flushEvents(offset uint64) {
+// nextInputOffset returns the offset of the first pending input event.
+func (x *rec) nextInputOffset() (uint64, bool) {
 	x.mu.Lock()
-	i := 0
-	for i < len(x.pending) && x.pending[i].Offset <= offset {
-		i++
+	defer x.mu.Unlock()
+	for _, ev := range x.pending {
+		if ev.Kind == core.EventInput {
+			return ev.Offset, true
+		}
 	}
-	evs := x.pending[:i:i]
-	x.pending = x.pending[i:]
-	for _, ev := range evs {
+	return 0, false
+}
+
+// flushEvents writes the pending events at or before offset, up to an
+// input whose echo must be judged: it returns true when it started
+// judging one (x.hold), or one was being judged already.
+func (x *rec) flushEvents(offset uint64) bool {
+	for x.hold == nil {
+		x.mu.Lock()
+		if len(x.pending) == 0 || x.pending[0].Offset > offset {
+			x.mu.Unlock()
+			return false
+		}
+		ev := x.pending[0]
+		x.pending[0] = core.Event{}
+		x.pending = x.pending[1:]
 		x.queued -= len(ev.Data) + eventOverhead
-	}
-	x.mu.Unlock()
-	for _, ev := range evs {
+		x.mu.Unlock()
 		switch ev.Kind {
 		case core.EventInput:
-			x.event(ev.Time, "i", nil, ev.Data)
+			switch {
+			case ev.Secret:
+				x.event(ev.Time, "i", nil, ev.Data) // HiddenInput already
+			case !hasText(ev.Data): // keys such as Enter, arrows, Ctrl-C
+				x.writeInput(ev, true)
+			case x.atSecretPrompt():
+				x.writeInput(ev, false)
+			case ev.Echo == core.EchoByProgram || ev.Echo == core.EchoUnknown:
+				x.hold = newEchoJudge(ev)
+			default:
+				x.writeInput(ev, true)
+			}
 		case core.EventResize:
 			x.event(ev.Time, "r", nil, []byte(strconv.Itoa(int(ev.Size.Cols))+"x"+strconv.Itoa(int(ev.Size.Rows))))
 		case core.EventSettled:
@@ -462,6 +578,28 @@ func (x *rec) flushEvents(offset uint64) {
 			x.event(ev.Time, "m", nil, []byte("take over: "+ev.Person))
 		case core.EventHandBack:
 			x.event(ev.Time, "m", nil, []byte("hand back: "+ev.Person))
+		}
+	}
+	return true
+}
+
+// writeInput writes an input event, its bytes when shown, else
+// HiddenInput (its bytes are cleared).
+func (x *rec) writeInput(ev core.Event, shown bool) {
+	if !shown {
+		clear(ev.Data)
+		ev.Data = []byte(HiddenInput)
+	}
+	x.event(ev.Time, "i", nil, ev.Data)
+}
+
+// finish writes what is left once the output ended: an input still
+// judged is judged on the output it had, then every pending event.
+func (x *rec) finish() {
+	for {
+		x.judge(true)
+		if !x.flushEvents(^uint64(0)) {
+			return
 		}
 	}
 }

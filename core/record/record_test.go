@@ -147,7 +147,7 @@ func TestRecordingHasOutputInputsMarkersAndNoPassword(t *testing.T) {
 		}
 	}
 	if len(inputs) != 3 || inputs[1] != record.HiddenInput || !strings.HasPrefix(inputs[2], "echo recorded-") {
-		t.Fatalf("inputs %q", inputs)
+		t.Fatalf("inputs %q\n%s", inputs, raw)
 	}
 	if strings.Join(markers, ",") != "stdin_read,prompt,prompt" {
 		t.Fatalf("markers %q", markers)

@@ -1,0 +1,60 @@
+package record
+
+import (
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// The judge records input the output shows and hides input it does not.
+func TestEchoJudgeVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		name, input, output string
+		want                int
+	}{
+		{"readline echoes a key", "l", "l", shown},
+		{"readline inserts mid-line", "a", "\x1b[1@a", shown},
+		{"a command after a redrawn prompt", "echo hi\r", "\r\x1b[K\r$ echo hi\r\nhi\r\n", shown},
+		{"lines with output between", "echo a\recho b\r", "echo a\r\na\r\n$ echo b\r\nb\r\n", shown},
+		{"a masked key", "h", "*", hidden},
+		{"a key at a redrawn masked prompt", "a", "\r\x1b[2K? Password: *", hidden},
+		{"a secret not echoed", "hunter22\r", "\r\ngot 8 chars\r\n", hidden},
+		{"a secret's first line echoed, not its second", "sudo ls\rhunter22\r", "sudo ls\r\n[sudo] password for ann: \r\nfile\r\n", hidden},
+		{"a key whose echo starts it, then other text", "g", "got 4 chars", shown},
+	} {
+		j := newEchoJudge(core.Event{Data: []byte(c.input)})
+		j.feed([]byte(c.output))
+		if got := j.verdict(true); got != c.want {
+			t.Errorf("%s: verdict %d, want %d", c.name, got, c.want)
+		}
+	}
+	// An echo on its way is waited for.
+	j := newEchoJudge(core.Event{Data: []byte("echo hi\r")})
+	j.feed([]byte("ech"))
+	if got := j.verdict(false); got != undecided {
+		t.Fatalf("a partial echo: verdict %d, want undecided", got)
+	}
+}
+
+// Lines that ask for a secret are told from other lines ending in a colon.
+func TestSecretPromptShapes(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Password: ":                       true,
+		"[sudo] password for ann: ***":     true,
+		"Enter passphrase for key 'k': ":   true,
+		"? Enter your API key: ****":       true,
+		"Password for 'https://x@y.z': ":   true,
+		"Enter PIN: ":                      true,
+		"\x1b[1mPassword:\x1b[0m ":         true,
+		"ann@box:~$ ":                      false,
+		"Name: ":                           false,
+		"Password: hunter2\r\nann@box:~$ ": false,
+		"spinning: ":                       false,
+	} {
+		x := &rec{}
+		x.keepTail([]byte(line))
+		if got := x.atSecretPrompt(); got != want {
+			t.Errorf("%q: %v, want %v", line, got, want)
+		}
+	}
+}
