@@ -110,7 +110,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 	if len(data) > s.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "write", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
 	}
-	echo := sess.echoMode()
+	echo := sess.inputEcho()
 	sess.mu.Lock()
 	if err := sess.usableLocked("write"); err != nil {
 		sess.mu.Unlock()

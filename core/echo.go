@@ -67,3 +67,13 @@ func (sess *session) echoMode() EchoMode {
 	}
 	return EchoUnknown
 }
+
+// inputEcho reads the echo mode for an input event: only observers
+// (Options.OnEvent) need it, and reading it may cost a round trip (a
+// remote terminal).
+func (sess *session) inputEcho() EchoMode {
+	if sess.svc.opts.OnEvent == nil {
+		return EchoUnknown
+	}
+	return sess.echoMode()
+}

@@ -114,7 +114,7 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 	if len(data) > sess.svc.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "person_write", sess.id, "data exceeds the send limit of "+itoa(sess.svc.opts.MaxSendBytes)+" bytes")
 	}
-	echo := sess.echoMode()
+	echo := sess.inputEcho()
 	sess.mu.Lock()
 	if err := sess.usableLocked("person_write"); err != nil {
 		sess.mu.Unlock()

@@ -71,10 +71,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		}
 	}
 	base, idle := sess.baseline()
-	echo := EchoUnknown
-	if sess.svc.opts.OnEvent != nil { // only the input event needs it
-		echo = sess.echoMode()
-	}
+	echo := sess.inputEcho()
 	sess.mu.Lock()
 	if err := sess.usableLocked("send"); err != nil {
 		sess.mu.Unlock()

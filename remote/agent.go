@@ -284,6 +284,15 @@ func (a *agent) call(ctx context.Context, req request) response {
 			return response{Char: &c}
 		}
 		return response{}
+	case opEchoMode:
+		r, ok := s.be.(core.EchoReporter)
+		if !ok {
+			return response{Error: unsupported(req.Op)}
+		}
+		if m := r.EchoMode(); m != core.EchoUnknown {
+			return response{Echo: m.String()}
+		}
+		return response{}
 	case opSignal:
 		res, err := s.be.Signal(ctx, core.SignalRequest{Signal: core.Signal(req.Signal), AllowLeader: req.AllowLeader})
 		return response{Signal: &wireSignalResult{Delivered: res.Delivered, TargetPGID: res.TargetPGID, Leader: res.Leader, Method: res.Method},

@@ -30,6 +30,7 @@ const (
 	opForeground  = "foreground"   // core.InputWatcher.Foreground
 	opInputWait   = "input_wait"   // core.InputWatcher.InputWait
 	opControlChar = "control_char" // core.ControlCharReader
+	opEchoMode    = "echo_mode"    // core.EchoReporter
 	opSignal      = "signal"
 	opResize      = "resize"
 	opClose       = "close"
@@ -86,6 +87,9 @@ type response struct {
 
 	// control_char
 	Char *byte `json:"char,omitempty"`
+
+	// echo_mode: "on", "hidden", "by_program" (absent: unknown)
+	Echo string `json:"echo,omitempty"`
 
 	// signal
 	Signal *wireSignalResult `json:"signal,omitempty"`

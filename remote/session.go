@@ -259,8 +259,35 @@ func (s *session) ControlChar(sig core.Signal) (byte, bool) {
 	return *resp.Char, true
 }
 
+// echoTimeout bounds asking for the echo mode, which the service does
+// before each write it reports to observers: past it the mode is
+// unknown, and a recorder judges the input by its echo instead.
+const echoTimeout = 2 * time.Second
+
+// EchoMode asks for the far side's terminal's echo mode
+// (core.EchoReporter): core.EchoUnknown when the agent cannot tell (an
+// older agent, a backend without termios) or does not answer in time.
+func (s *session) EchoMode() core.EchoMode {
+	ctx, cancel := context.WithTimeout(context.Background(), echoTimeout)
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opEchoMode, Session: s.id})
+	if err != nil {
+		return core.EchoUnknown
+	}
+	switch resp.Echo {
+	case core.EchoOn.String():
+		return core.EchoOn
+	case core.EchoHidden.String():
+		return core.EchoHidden
+	case core.EchoByProgram.String():
+		return core.EchoByProgram
+	}
+	return core.EchoUnknown
+}
+
 var (
 	_ core.BackendSession    = (*session)(nil)
+	_ core.EchoReporter      = (*session)(nil)
 	_ core.InputWatcher      = (*session)(nil)
 	_ core.PromptMarker      = (*session)(nil)
 	_ core.ExitCauser        = (*session)(nil)

@@ -80,3 +80,19 @@ func TestSettleOverPipe(t *testing.T) {
 	wantSettled(t, "answer", send(t, svc, owner, id, "ada"), core.WaitStdinRead, "'ada'")
 	wantSettled(t, "exit()", send(t, svc, owner, id, "exit()"), core.WaitPrompt, "")
 }
+
+// The far side's echo mode reaches the host: the agent's shell at its
+// prompt shows what is typed itself (readline), `read -rs` reads a hidden
+// line, so that input to it is withheld from observers and pty_secret may
+// type into it.
+func TestEchoModeOverPipe(t *testing.T) {
+	svc, owner, id, _, _ := shellOverPipe(t)
+	if off, known, err := svc.EchoOff(owner, id); err != nil || !known || off {
+		t.Fatalf("at the prompt: off %v known %v (%v), want a known echo", off, known, err)
+	}
+	wantSettled(t, "read -rs", send(t, svc, owner, id, "read -rs pw"), core.WaitStdinRead, "")
+	if off, known, err := svc.EchoOff(owner, id); err != nil || !known || !off {
+		t.Fatalf("in read -rs: off %v known %v (%v), want a hidden line", off, known, err)
+	}
+	wantSettled(t, "answer", send(t, svc, owner, id, "not-a-secret"), core.WaitPrompt, "")
+}
