@@ -163,13 +163,15 @@ func TestRecordingKeepsOutSecretsReadAcrossSSH(t *testing.T) {
 	}
 	write(fmt.Sprintf("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -i %s -p %d %s@%s\r",
 		kh, key, srv.Port, srv.User, srv.Host))
+	w.waitFor(t, ctx, srv.User+"@") // the far side's prompt
 	write("echo far-$((6*7))\r")
 	w.waitFor(t, ctx, "far-42")
 	secrets := []string{"Across-SSH-Whole-0083", "Across-SSH-Typed-0097"}
 	for i, sec := range secrets {
-		write(fmt.Sprintf("echo reading-$((%d+1)); read -rs pw; echo \"got ${#pw} chars\"\r", i))
+		// Echo is off on the far side before reading-N shows: keys typed
+		// from then on are never echoed there, even before read begins.
+		write(fmt.Sprintf("stty -echo; echo reading-$((%d+1)); read -rs pw; stty echo; echo \"got ${#pw} chars\"\r", i))
 		w.waitFor(t, ctx, fmt.Sprintf("reading-%d", i+1))
-		time.Sleep(200 * time.Millisecond) // the far side's read has begun (it would hide typeahead anyway)
 		if i == 0 {
 			write(sec + "\r")
 		} else {
@@ -244,7 +246,7 @@ func TestRecordingKeepsOutSecretsOnRemoteTargets(t *testing.T) {
 			}
 			secrets := []string{"Remote-" + name + "-Whole-0101", "Remote-" + name + "-Typed-0113"}
 			for i, sec := range secrets {
-				send(fmt.Sprintf("echo reading-$((%d+1)); read -rs pw; echo \"got ${#pw} chars\"", i))
+				send(fmt.Sprintf("stty -echo; echo reading-$((%d+1)); read -rs pw; stty echo; echo \"got ${#pw} chars\"", i))
 				w.waitFor(t, ctx, fmt.Sprintf("reading-%d", i+1))
 				if i == 0 {
 					if res := send(sec); !strings.Contains(res.Delta, fmt.Sprintf("got %d chars", len(sec))) {
