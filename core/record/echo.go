@@ -112,15 +112,17 @@ func inputLines(data []byte) [][]byte {
 // echoJudge decides whether an input was shown by the output that
 // follows it: each of its lines must come in the output's text in order
 // (the program may print before, between and after them: a prompt
-// redrawn, a command's output), and input shorter than shortInput (a key
-// or two) must be the first text the output shows. The output is judged
+// redrawn, a command's output), the first one starting on the line it was
+// typed on (before the output's first newline), and input shorter than
+// shortInput (a key or two) must be the first text the output shows. The output is judged
 // only up to the next input, and for echoWait and heldBytes at most.
 type echoJudge struct {
-	ev    core.Event
-	lines [][]byte
-	sc    textScan
-	text  []byte // the text of the output after the input, so far
-	fed   int    // bytes of held output judged
+	ev      core.Event
+	lines   [][]byte
+	sc      textScan
+	text    []byte // the text of the output after the input, so far
+	lineEnd int    // len(text) at the output's first newline; -1 before
+	fed     int    // bytes of held output judged
 }
 
 // shortInput is the length from which an input's first line may come
@@ -135,15 +137,22 @@ const (
 )
 
 func newEchoJudge(ev core.Event) *echoJudge {
-	return &echoJudge{ev: ev, lines: inputLines(ev.Data)}
+	return &echoJudge{ev: ev, lines: inputLines(ev.Data), lineEnd: -1}
 }
 
 // feed judges more of the output that follows the input.
 func (j *echoJudge) feed(b []byte) {
 	j.fed += len(b)
 	for _, c := range b {
-		if j.sc.next(c) == textChar && len(j.text) < heldBytes {
-			j.text = append(j.text, c)
+		switch j.sc.next(c) {
+		case textChar:
+			if len(j.text) < heldBytes {
+				j.text = append(j.text, c)
+			}
+		case textNewline:
+			if j.lineEnd < 0 {
+				j.lineEnd = len(j.text)
+			}
 		}
 	}
 }
@@ -153,26 +162,43 @@ func (j *echoJudge) feed(b []byte) {
 func (j *echoJudge) verdict(final bool) int {
 	rest := j.text
 	for i, l := range j.lines {
-		if i == 0 && len(l) < shortInput {
+		if i > 0 {
+			k := bytes.Index(rest, l)
+			if k < 0 {
+				if final {
+					return hidden
+				}
+				return undecided
+			}
+			rest = rest[k+len(l):]
+			continue
+		}
+		// The first line's echo starts on the line it was typed on:
+		// before the output's first newline.
+		line, ended := j.text, j.lineEnd >= 0
+		if ended {
+			line = j.text[:j.lineEnd]
+		}
+		if len(l) < shortInput {
 			// A key or two: the output must start with it, not merely
 			// hold it (a masked prompt's redraw holds letters).
-			if !bytes.HasPrefix(rest, l) {
-				if !final && bytes.HasPrefix(l, rest) {
+			if !bytes.HasPrefix(j.text, l) || len(line) == 0 && ended {
+				if !final && !ended && bytes.HasPrefix(l, j.text) {
 					return undecided // the echo may still be on its way
 				}
 				return hidden
 			}
-			rest = rest[len(l):]
+			rest = j.text[len(l):]
 			continue
 		}
-		k := bytes.Index(rest, l)
-		if k < 0 {
-			if final {
-				return hidden
-			}
-			return undecided
+		k := bytes.Index(j.text, l)
+		switch {
+		case k < 0 && !final:
+			return undecided // the echo may still be on its way (wrapped)
+		case k < 0 || k >= len(line) && ended:
+			return hidden
 		}
-		rest = rest[k+len(l):]
+		rest = j.text[k+len(l):]
 	}
 	return shown
 }

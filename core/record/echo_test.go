@@ -21,6 +21,9 @@ func TestEchoJudgeVerdicts(t *testing.T) {
 		{"a secret not echoed", "hunter22\r", "\r\ngot 8 chars\r\n", hidden},
 		{"a secret's first line echoed, not its second", "sudo ls\rhunter22\r", "sudo ls\r\n[sudo] password for ann: \r\nfile\r\n", hidden},
 		{"a key whose echo starts it, then other text", "g", "got 4 chars", shown},
+		{"a secret the next prompt happens to hold", "root\r", "\r\ngot 4 keys\r\nroot@box:~# ", hidden},
+		{"a long command readline wraps", "echo 0123456789\r", "echo 01234\n56789\r\n0123456789\r\n", shown},
+		{"a key before a newline", "x", "\r\nx", hidden},
 	} {
 		j := newEchoJudge(core.Event{Data: []byte(c.input)})
 		j.feed([]byte(c.output))
@@ -28,11 +31,19 @@ func TestEchoJudgeVerdicts(t *testing.T) {
 			t.Errorf("%s: verdict %d, want %d", c.name, got, c.want)
 		}
 	}
-	// An echo on its way is waited for.
-	j := newEchoJudge(core.Event{Data: []byte("echo hi\r")})
+	// An echo on its way is waited for, also past a line readline wraps.
+	j := newEchoJudge(core.Event{Data: []byte("echo 0123456789\r")})
 	j.feed([]byte("ech"))
 	if got := j.verdict(false); got != undecided {
 		t.Fatalf("a partial echo: verdict %d, want undecided", got)
+	}
+	j.feed([]byte("o 01234\n"))
+	if got := j.verdict(false); got != undecided {
+		t.Fatalf("a wrapped partial echo: verdict %d, want undecided", got)
+	}
+	j.feed([]byte("56789"))
+	if got := j.verdict(false); got != shown {
+		t.Fatalf("a wrapped echo: verdict %d, want shown", got)
 	}
 }
 
