@@ -1,7 +1,11 @@
 package record
 
 import (
+	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -67,5 +71,36 @@ func TestSecretPromptShapes(t *testing.T) {
 		if got := x.atSecretPrompt(); got != want {
 			t.Errorf("%q: %v, want %v", line, got, want)
 		}
+	}
+}
+
+// An input is judged on all the output up to the next input, also when
+// that input was reported before the output between them reached the
+// recorder: a partial echo is not judged final early.
+func TestEchoJudgedUpToTheNextInputOnly(t *testing.T) {
+	var file bytes.Buffer
+	x := &rec{w: &file, start: time.Now(), max: 1 << 40}
+	r := &Recorder{recs: map[core.SessionID]*rec{"s-1": x}}
+	r.OnEvent(core.Event{Kind: core.EventInput, Session: "s-1", Offset: 0, Echo: core.EchoByProgram, Data: []byte("echo hi\r"), Time: x.start})
+	r.OnEvent(core.Event{Kind: core.EventInput, Session: "s-1", Offset: 15, Echo: core.EchoByProgram, Data: []byte("q"), Time: x.start})
+	x.output([]byte("ech"), x.start)
+	x.output([]byte("o hi\r\nhi\r\n$ "), x.start)
+	x.output([]byte("q"), x.start)
+	x.finish()
+	if x.flush(); x.err != nil {
+		t.Fatal(x.err)
+	}
+	var inputs []string
+	for _, l := range strings.Split(strings.TrimSpace(file.String()), "\n") {
+		var ev []any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev[1] == "i" {
+			inputs = append(inputs, ev[2].(string))
+		}
+	}
+	if strings.Join(inputs, "|") != "echo hi\r|q" {
+		t.Fatalf("inputs %q, want both shown:\n%s", inputs, file.String())
 	}
 }

@@ -473,9 +473,11 @@ func (x *rec) pass(b []byte, now time.Time) []byte {
 func (x *rec) judge(final bool) {
 	for x.hold != nil {
 		j := x.hold
-		limit := x.heldN // the judge sees output up to the next input
-		if next, ok := x.nextInputOffset(); ok && next-x.pos < uint64(limit) {
-			limit = int(next - x.pos)
+		// The judge sees output up to the next input; once the held
+		// output reaches it, no more output counts.
+		limit, reached := x.heldN, false
+		if next, ok := x.nextInputOffset(); ok && next-x.pos <= uint64(limit) {
+			limit, reached = int(next-x.pos), true
 		}
 		at := j.fed
 		for _, c := range x.held {
@@ -493,8 +495,7 @@ func (x *rec) judge(final bool) {
 			}
 			at = 0
 		}
-		_, nextIn := x.nextInputOffset()
-		last := final || x.heldN >= heldBytes || nextIn && j.fed == limit
+		last := final || x.heldN >= heldBytes || reached
 		v := j.verdict(last)
 		if v == undecided {
 			return
