@@ -255,7 +255,9 @@ func TestRecordingKeepsOutSecretsOnRemoteTargets(t *testing.T) {
 					continue
 				}
 				typeKeys(t, ctx, svc, owner, s.ID, sec+"\r")
-				w.waitFor(t, ctx, fmt.Sprintf("got %d chars", len(sec)))
+				// With its line end: the next command's echo then starts
+				// on the line it is typed on (a recorder judges it there).
+				w.waitFor(t, ctx, fmt.Sprintf("got %d chars\r\n", len(sec)))
 			}
 			if res := send("echo after-$((6*7))"); !strings.Contains(res.Delta, "after-42") {
 				t.Fatalf("after: %q", res.Delta)
