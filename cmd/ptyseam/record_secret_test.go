@@ -60,7 +60,7 @@ func watchOutput(t *testing.T, svc *core.Service, owner *core.Owner, id core.Ses
 	return &outputWatch{tap: tap}
 }
 
-// waitFor waits until the output since the previous waitFor holds want.
+// waitFor waits until the output after the previous match holds want.
 func (w *outputWatch) waitFor(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
 	for !strings.Contains(w.out.String(), want) {
@@ -70,7 +70,9 @@ func (w *outputWatch) waitFor(t *testing.T, ctx context.Context, want string) {
 			t.Fatalf("waiting for %q: %v; output:\n%q", want, err, w.out.String())
 		}
 	}
+	_, rest, _ := strings.Cut(w.out.String(), want)
 	w.out.Reset()
+	w.out.WriteString(rest)
 }
 
 // typeKeys writes s one key at a time, at a person's pace.
@@ -163,7 +165,8 @@ func TestRecordingKeepsOutSecretsReadAcrossSSH(t *testing.T) {
 	}
 	write(fmt.Sprintf("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -i %s -p %d %s@%s\r",
 		kh, key, srv.Port, srv.User, srv.Host))
-	w.waitFor(t, ctx, srv.User+"@") // the far side's prompt
+	w.waitFor(t, ctx, srv.Host+"\r\n") // the command's own echo
+	w.waitFor(t, ctx, "$ ")            // the far side's prompt
 	write("echo far-$((6*7))\r")
 	w.waitFor(t, ctx, "far-42")
 	secrets := []string{"Across-SSH-Whole-0083", "Across-SSH-Typed-0097"}
