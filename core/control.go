@@ -110,7 +110,9 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 	if len(data) > s.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "write", id, "data exceeds the send limit of "+itoa(s.opts.MaxSendBytes)+" bytes")
 	}
-	echo := sess.inputEcho()
+	// Read even without observers: a line typed into a hidden read goes
+	// to the running command, not to the shell (noteInputLocked).
+	echo := sess.echoMode()
 	sess.mu.Lock()
 	if err := sess.usableLocked("write"); err != nil {
 		sess.mu.Unlock()
@@ -124,7 +126,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 		sess.mu.Unlock()
 		return 0, err
 	}
-	sess.noteInputLocked(data, true)
+	sess.noteInputLocked(data, echo != EchoHidden)
 	sess.emitLocked(sess.inputEvent(data, echo, ""))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)

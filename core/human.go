@@ -114,7 +114,9 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 	if len(data) > sess.svc.opts.MaxSendBytes {
 		return 0, newError(CodeInvalidArgument, "person_write", sess.id, "data exceeds the send limit of "+itoa(sess.svc.opts.MaxSendBytes)+" bytes")
 	}
-	echo := sess.inputEcho()
+	// Read even without observers: a line typed into a hidden read goes
+	// to the running command, not to the shell (noteInputLocked).
+	echo := sess.echoMode()
 	sess.mu.Lock()
 	if err := sess.usableLocked("person_write"); err != nil {
 		sess.mu.Unlock()
@@ -124,7 +126,7 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 		sess.mu.Unlock()
 		return 0, newError(CodeHumanInControl, "person_write", sess.id, "the control was handed back; take over again to type")
 	}
-	sess.noteInputLocked(data, true)
+	sess.noteInputLocked(data, echo != EchoHidden)
 	sess.emitLocked(sess.inputEvent(data, echo, c.person))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)

@@ -101,7 +101,12 @@ func (sess *session) gateLocked() promptGate {
 
 // noteInputLocked accounts for input about to be written to the
 // terminal: a line the shell reads raises its count by one at most. The
-// caller calls wrote once the backend's write returned. sess.mu is held.
+// caller calls wrote once the backend's write returned. takesTerminal
+// says the input may start a command (typed at the shell's prompt), which
+// ends the belief that a command is running; input typed into a hidden
+// read (echo off in canonical mode: a password prompt, never the shell's
+// line editor) feeds the command that reads it, and the prompt that ends
+// that command still answers the next send. sess.mu is held.
 func (sess *session) noteInputLocked(data []byte, takesTerminal bool) {
 	n := int64(0)
 	for _, c := range data {
