@@ -58,3 +58,58 @@ func (sess *session) describeForeground() *ForegroundProgram {
 	}
 	return &p
 }
+
+// TerminalReader describes who reads a session's terminal: its
+// foreground process group and every program in it. It is what a person
+// is shown before typing a secret into the terminal, so that they see
+// which program asks.
+type TerminalReader struct {
+	// Group is the terminal's foreground process group.
+	Group int
+	// Leader reports that Group is the session's top-level process's own
+	// (the session's shell, when it runs one).
+	Leader bool
+	// Programs are the group's processes (at most [MaxReaderPrograms]).
+	Programs []ReaderProgram
+}
+
+// MaxReaderPrograms bounds [TerminalReader.Programs].
+const MaxReaderPrograms = 16
+
+// ReaderProgram is one process of a terminal's foreground group.
+type ReaderProgram struct {
+	PID int
+	// Exe is the program's executable as the kernel knows it (a path),
+	// "" when unknown. Unlike Argv[0] a program cannot choose it, though
+	// it can copy or link an executable under another name.
+	Exe string
+	// Argv is the program's command line as it reports it.
+	Argv []string
+	// Reading reports that the process is blocked reading the terminal.
+	Reading bool
+}
+
+// ReaderDescriber is implemented by backends that can say which programs
+// read the terminal (the local backend: /proc).
+type ReaderDescriber interface {
+	// DescribeReader describes the terminal's foreground group.
+	DescribeReader() (TerminalReader, error)
+}
+
+// Reader describes who reads the terminal of owner's session id now. It
+// fails with CodeUnsupported when the backend cannot tell.
+func (s *Service) Reader(owner *Owner, id SessionID) (TerminalReader, error) {
+	sess, err := s.lookup("reader", owner, id)
+	if err != nil {
+		return TerminalReader{}, err
+	}
+	d, ok := sess.be.(ReaderDescriber)
+	if !ok {
+		return TerminalReader{}, newError(CodeUnsupported, "reader", id, "this terminal cannot tell which program reads it")
+	}
+	r, err := d.DescribeReader()
+	if err != nil {
+		return TerminalReader{}, backendError("reader", id, err)
+	}
+	return r, nil
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package localpty
+
+import "github.com/ptyseam/ptyseam/core"
+
+// DescribeReader needs Linux /proc; elsewhere it returns a
+// CodeUnsupported error (see core.ReaderDescriber).
+func (s *session) DescribeReader() (core.TerminalReader, error) {
+	return core.TerminalReader{}, core.Errorf(core.CodeUnsupported, "describing the terminal's reader needs Linux /proc")
+}
