@@ -62,8 +62,11 @@ type session struct {
 	// the note of a hand-back the next send result carries.
 	control  *Control
 	handBack *HandBackNote
-	closing  *teardown // the teardown under way, if any
-	closed   bool      // teardown finished
+	// redact hides the secrets typed with TypeSecret in the output
+	// (redact.go); nil until the first.
+	redact  *redactor
+	closing *teardown // the teardown under way, if any
+	closed  bool      // teardown finished
 }
 
 // teardown is one shared close attempt.
@@ -157,6 +160,7 @@ func (sess *session) readLoop() {
 			break
 		}
 	}
+	sess.endRedaction()
 	<-sess.be.Exited()
 	st := sess.be.ExitStatus()
 	if !st.Exited() {
@@ -173,14 +177,63 @@ func (sess *session) readLoop() {
 	sess.svc.log.Debug("ptyseam: session exited", "session", sess.id, "status", st.String())
 }
 
-// ingest appends raw output.
+// ingest appends raw output: through the redactor when the session hides
+// secrets.
 func (sess *session) ingest(p []byte) {
 	sess.mu.Lock()
-	sess.buf.Write(p)
-	sess.ingested += uint64(len(p))
 	sess.lastOutput = time.Now()
-	for _, t := range sess.taps {
-		t.feedLocked(p)
+	taken := uint64(len(p))
+	if r := sess.redact; r != nil && len(r.secrets) > 0 {
+		// Held output is not taken in yet: a send does not settle on a
+		// read before that output shows.
+		before := len(r.held)
+		p = r.filter(p)
+		taken = uint64(before + int(taken) - len(r.held))
+		if len(r.held) > 0 {
+			sess.scheduleFlushLocked()
+		}
+	}
+	sess.ingested += taken
+	op := sess.takeInLocked(p)
+	sess.mu.Unlock()
+	sess.tookIn(op)
+}
+
+// scheduleFlushLocked takes the redactor's held output in after
+// redactHold, unless more output took it in first. sess.mu is held.
+func (sess *session) scheduleFlushLocked() {
+	r := sess.redact
+	if r.flush == nil {
+		r.flush = time.AfterFunc(redactHold, sess.flushHeld)
+		return
+	}
+	r.flush.Reset(redactHold)
+}
+
+// flushHeld takes in the output the redactor held back: no more came to
+// complete a secret.
+func (sess *session) flushHeld() {
+	sess.mu.Lock()
+	if sess.redact == nil || len(sess.redact.held) == 0 {
+		sess.mu.Unlock()
+		return
+	}
+	sess.ingested += uint64(len(sess.redact.held)) // raw bytes
+	p := sess.redact.takeHeld()
+	op := sess.takeInLocked(p)
+	sess.mu.Unlock()
+	sess.tookIn(op)
+}
+
+// takeInLocked appends output to the scrollback and the taps and wakes
+// who waits for it. It returns the send it settled, if any, for tookIn.
+// sess.mu is held.
+func (sess *session) takeInLocked(p []byte) *operation {
+	if len(p) > 0 {
+		sess.buf.Write(p)
+		for _, t := range sess.taps {
+			t.feedLocked(p)
+		}
 	}
 	op := sess.settleInlineLocked()
 	// Output alone does not wake a send that the read loop settles on
@@ -189,7 +242,11 @@ func (sess *session) ingest(p []byte) {
 	if live := sess.send; live != nil && live.inline == nil {
 		live.kickNow()
 	}
-	sess.mu.Unlock()
+	return op
+}
+
+// tookIn finishes takeInLocked once sess.mu is released.
+func (sess *session) tookIn(op *operation) {
 	if op != nil {
 		op.published()
 		// The send's caller, just woken, runs on this loop's processor
