@@ -39,6 +39,7 @@ type toolServer struct {
 	server   *mcp.Server
 
 	closeDocker func() error // the docker backend's, when configured
+	secrets     *secretDesk  // pty_secret's pages handed out as links
 
 	textResults bool // results carry their payload in text, not structured content
 
@@ -222,10 +223,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(ptysession.SearchTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
-	if err := disp.Add(secretTool(svc, cfg.MaxTimeout)); err != nil {
+	secrets := newSecretDesk(log)
+	if err := disp.Add(secretTool(svc, secrets, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{closeDocker: closeDocker, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -343,6 +345,7 @@ func (ts *toolServer) closeClients(ctx context.Context) {
 // shutdown closes every session of every client.
 func (ts *toolServer) shutdown(ctx context.Context) error {
 	ts.cancelCalls()
+	ts.secrets.close()
 	err := errors.Join(ts.sessions.Shutdown(ctx), ts.svc.Shutdown(ctx))
 	if ts.closeDocker != nil {
 		err = errors.Join(err, ts.closeDocker())
