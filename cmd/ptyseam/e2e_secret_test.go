@@ -19,12 +19,14 @@ import (
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/internal/browsertest"
 )
 
-// TestRealMCPClientSecret runs secret-client.mjs: a password prompt in a
-// terminal is answered by a person on the one-time page the real
-// TypeScript client is asked to open (URL-mode elicitation). Headless
-// Chromium plays the person: it opens the page and types the secret. The
-// terminal gets it (the program prints its hash), and the secret is in no
-// tool result and no log line (the server logs at debug level).
+// TestRealMCPClientSecret runs secret-client.mjs: a program's password
+// prompt in a terminal is answered by a person on the one-time page that
+// the real TypeScript client is asked to open (URL-mode elicitation), and
+// again with a client that has no elicitation, whose model is given the
+// page's link to hand to its user. Headless Chromium plays the person: it
+// opens each page and types the secret. The terminal gets it (the program
+// prints its hash), and the secret is in no tool result, although the
+// program prints it, and no log line (the server logs at debug level).
 func TestRealMCPClientSecret(t *testing.T) {
 	node, dir := requireNode(t)
 	bin := serverBinary(t)
@@ -49,14 +51,16 @@ func TestRealMCPClientSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout strings.Builder
-	opened := ""
+	opened := 0
+	last := ""
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		stdout.WriteString(line + "\n")
 		if url, ok := strings.CutPrefix(line, "OPEN "); ok {
-			opened = url
+			opened++
+			last = url
 			// The person: opens the page, types the secret, sends it.
 			if err := chromedp.Do(browser,
 				chromedp.Navigate(url),
@@ -80,11 +84,11 @@ func TestRealMCPClientSecret(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil || !summary.OK {
 		t.Fatalf("client summary %q: %v", lines[len(lines)-1], err)
 	}
-	if opened == "" {
-		t.Fatal("the client was never asked to open a page")
+	if opened != 2 {
+		t.Fatalf("%d pages opened, want 2 (elicited, and linked)", opened)
 	}
-	// The page was for one use and is gone with the call.
-	if resp, err := http.Get(opened); err == nil {
+	// The page was for one use and is gone.
+	if resp, err := http.Get(last); err == nil {
 		resp.Body.Close()
 		t.Errorf("the one-time page still answers: %s", resp.Status)
 	}

@@ -2,13 +2,18 @@
 // through pty_secret: a password prompt (read -s) is answered by the user
 // on the one-time page the client is asked to open (URL-mode
 // elicitation); the test harness plays the user with headless Chromium.
-// Also: a prompt that echoes is refused, a declined elicitation types
-// nothing, and a client without URL-mode elicitation is told plainly.
+// Also: a prompt that echoes is refused, the shell's own read (a model
+// phishing the secret: read -rs PW; echo leak:$PW) is refused before the
+// user is asked, a program that prints the secret shows [secret], a
+// declined elicitation types nothing, and a client without elicitation
+// gets a one-time link to hand to its user (the harness opens it too).
 // Usage: node secret-client.mjs PATH_TO_PTYSEAM WORKDIR EXPECTED_SHA12
 // It prints "OPEN <url>" when the user should open a page (the Go test
 // then types the secret there), "RESULT <json>" for every tool result,
 // and one JSON summary line on success.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +22,16 @@ const [bin, workdir, sha12] = process.argv.slice(2);
 const text = (r) => r.content.map((c) => c.text).join("");
 const record = (name, r) => console.log("RESULT " + JSON.stringify({ name, r }));
 const figures = {};
+// A program that asks for a password and prints it back (a leak the
+// session must hide) with its length and hash.
+const ask = join(workdir, "ask.py");
+writeFileSync(ask, [
+  "import getpass, hashlib",
+  "pw = getpass.getpass('Password: ')",
+  "print('leak:' + pw)",
+  "print('got %d chars sha %s' % (len(pw), hashlib.sha256(pw.encode()).hexdigest()[:12]))",
+  "",
+].join("\n"));
 
 // The user's client: it supports URL-mode elicitation. The first request
 // is accepted (the page is opened), the second declined.
@@ -60,8 +75,17 @@ assert.match(text(r), /INVALID_ARGUMENT/);
 assert.match(text(r), /echo is on/);
 await ok("pty_send", { id, data: "world" });
 
-// The password prompt: the user types the secret on the page.
-r = await ok("pty_send", { id, data: 'read -rs -p "Password: " pw; echo; echo "got ${#pw} chars sha $(printf %s "$pw" | sha256sum | cut -c1-12)"' });
+// The shell's own read: the model would read back what it got.
+r = await ok("pty_send", { id, data: `read -rs -p "Password: " pw; echo "leak:$pw"` });
+assert.equal(r.structuredContent.waitReason, "stdin_read");
+r = await call("pty_secret", { id, message: "sudo password for deploy" });
+assert.ok(r.isError);
+assert.match(text(r), /is a shell/);
+assert.equal(asked.length, 0, "the user was asked for a refused prompt");
+await ok("pty_signal", { id, signal: "SIGINT" });
+
+// The password prompt of a program: the user types the secret on the page.
+r = await ok("pty_send", { id, data: `python3 ${ask}` });
 assert.equal(r.structuredContent.waitReason, "stdin_read");
 assert.match(r.structuredContent.delta, /Password: $/);
 r = await ok("pty_secret", { id, message: "The password for the test account", timeoutMs: 60000 });
@@ -74,33 +98,47 @@ assert.equal(asked[0].message, "The password for the test account");
 r = await ok("pty_wait", { conditions: [{ kind: "output", target: id, pattern: "^got \\d+ chars sha [0-9a-f]{12}", fromLine: 0 }], timeoutMs: 60000 });
 assert.match(r.structuredContent.line, new RegExp(`sha ${sha12}$`), "the terminal did not get the secret");
 await ok("pty_tail", { id });
-await ok("pty_read", { id, start: 0, lines: 200 });
+r = await ok("pty_read", { id, start: 0, lines: 200 });
+assert.ok(r.structuredContent.text.includes("leak:[secret]"), "the program's print of the secret is not hidden");
 
 // A second prompt, declined: nothing is typed.
 // The send settles on the read (echo off, as pty_secret requires), not on
 // a 5 s deadline a loaded machine can reach first.
-r = await ok("pty_send", { id, data: 'read -rs -p "Passphrase: " pp; echo "after ${#pp}"' });
+r = await ok("pty_send", { id, data: `python3 ${ask}` });
 assert.equal(r.structuredContent.waitReason, "stdin_read");
 r = await ok("pty_secret", { id, message: "A passphrase" });
 assert.deepEqual(r.structuredContent, { outcome: "refused" });
 assert.equal(asked.length, 2);
 const st = await ok("pty_tail", { id });
-assert.doesNotMatch(st.structuredContent.text, /after/);
+assert.doesNotMatch(st.structuredContent.text, /got/);
 await ok("pty_signal", { id, signal: "SIGINT" });
 figures.completeNotices = completed;
 await ok("pty_close", { id });
 await client.close();
 
-// A client without URL-mode elicitation is told so plainly.
+// A client without elicitation gets a one-time link for its user.
 const plain = new Client({ name: "ptyseam-secret-plain", version: "1.0.0" });
 await plain.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
-const pid = (await plain.callTool({ name: "pty_open", arguments: { command: "bash", cwd: workdir } })).structuredContent.sessionId;
-await plain.callTool({ name: "pty_send", arguments: { id: pid, data: 'read -rs -p "Password: " pw' } });
-r = await plain.callTool({ name: "pty_secret", arguments: { id: pid, message: "a password" } });
-record("pty_secret", r);
-assert.ok(r.isError);
-assert.match(text(r), /UNSUPPORTED/);
-assert.match(text(r), /does not support URL-mode elicitation/);
+const listed = (await plain.listTools()).tools.find((t) => t.name === "pty_secret");
+assert.match(listed.description, /any client/, "the tool list does not say what the client needs");
+const pcall = async (name, args) => {
+  const r = await plain.callTool({ name, arguments: args });
+  record(name, r);
+  assert.ok(!r.isError, `${name} failed: ${text(r)}`);
+  return r;
+};
+const pid = (await pcall("pty_open", { command: "bash", cwd: workdir })).structuredContent.sessionId;
+await pcall("pty_send", { id: pid, data: `python3 ${ask}` });
+r = await pcall("pty_secret", { id: pid, message: "a password", timeoutMs: 60000 });
+assert.equal(r.structuredContent.outcome, "link");
+assert.match(r.structuredContent.url, /^http:\/\/127\.0\.0\.1:\d+\/secret\/[0-9a-f]{64}$/);
+assert.ok(text(r).includes(r.structuredContent.url), "the text does not carry the link");
+console.log("OPEN " + r.structuredContent.url); // the model hands it to its user
+r = await pcall("pty_wait", { conditions: [{ kind: "output", target: pid, pattern: "^got \\d+ chars sha [0-9a-f]{12}", fromLine: 0 }], timeoutMs: 60000 });
+assert.match(r.structuredContent.line, new RegExp(`sha ${sha12}$`), "the terminal did not get the secret through the link");
+r = await pcall("pty_read", { id: pid, start: 0, lines: 200 });
+assert.ok(r.structuredContent.text.includes("leak:[secret]"), "the program's print of the secret is not hidden");
+await pcall("pty_close", { id: pid });
 await plain.close();
 
 console.log(JSON.stringify({ ok: true, figures }));
