@@ -9,8 +9,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -291,4 +294,72 @@ func connectNewerProtocol(t *testing.T) *mcp.ClientSession {
 		},
 	}, "")
 	return cs
+}
+
+// The secret goes only to the program the person was shown: when another
+// program reads the terminal by the time they send it, nothing is typed,
+// and their page says so.
+func TestSecretGoesOnlyToTheProgramShown(t *testing.T) {
+	dir := t.TempDir()
+	first, second, ready := filepath.Join(dir, "first.py"), filepath.Join(dir, "second.py"), filepath.Join(dir, "ready")
+	if err := os.WriteFile(first, []byte("import getpass\nprint('first got', len(getpass.getpass('Password: ')))\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// second turns echo off, says so, and reads a line.
+	if err := os.WriteFile(second, []byte("import sys, termios\nfd = sys.stdin.fileno()\na = termios.tcgetattr(fd)\n"+
+		"a[3] &= ~termios.ECHO\ntermios.tcsetattr(fd, termios.TCSANOW, a)\nopen("+strconv.Quote(ready)+", 'w').close()\n"+
+		"print('second got', len(sys.stdin.readline()))\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan string, 1)
+	cs, _ := connectClient(t, defaultConfig(t), &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			go func() {
+				resp, err := http.Get(req.Params.URL)
+				if err != nil {
+					answered <- err.Error()
+					return
+				}
+				page, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				// While the person reads the page, first ends and second asks.
+				m := regexp.MustCompile(`first\.py</code> \(executable <code>[^<]*</code>, pid (\d+)\)`).FindSubmatch(page)
+				if m == nil {
+					answered <- "the page does not name first.py: " + string(page)
+					return
+				}
+				pid, _ := strconv.Atoi(string(m[1]))
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				for deadline := time.Now().Add(testenv.HangBound); ; time.Sleep(10 * time.Millisecond) {
+					if _, err := os.Stat(ready); err == nil || time.Now().After(deadline) {
+						break
+					}
+				}
+				resp, err = http.PostForm(req.Params.URL, url.Values{"secret": {"hunter2"}})
+				if err != nil {
+					answered <- err.Error()
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				answered <- string(b)
+			}()
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	}, "2025-11-25")
+	opened, _ := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+	id, _ := opened["sessionId"].(string)
+	call(t, cs, "pty_send", map[string]any{"id": id, "data": "python3 " + first + "; python3 " + second})
+	_, res := call(t, cs, "pty_secret", map[string]any{"id": id, "message": "the password"})
+	if !res.IsError || !strings.Contains(resultText(res), "another program reads the terminal") {
+		t.Fatalf("pty_secret: %s", resultText(res))
+	}
+	if page := <-answered; !strings.Contains(page, `id="refused"`) || !strings.Contains(page, "another program") {
+		t.Fatalf("the person's answer: %s", page)
+	}
+	sent, _ := call(t, cs, "pty_send", map[string]any{"id": id, "data": "typed by the model"})
+	if d, _ := sent["delta"].(string); !strings.Contains(d, "second got 19") {
+		t.Fatalf("second read something before the model's line: %q", d)
+	}
 }
