@@ -75,13 +75,11 @@ func secretTool(svc *core.Service, desk *secretDesk, maxWait time.Duration) tool
 		Definition: tools.Definition{
 			Name:  toolSecret,
 			Title: "Ask the user for a password",
-			Description: "When a program in a session waits for a password or passphrase (pty_send settled on stdin_read and the " +
-				"prompt hides what is typed), let the user type it on a one-time page that shows them which program asks; it " +
-				"goes straight into the terminal with Enter and never reaches you (the session shows [secret] wherever it is " +
-				"printed). Works with any client: if yours supports URL-mode elicitation it opens the page for the user and the " +
-				"call returns entered, refused or timed_out; otherwise it returns outcome link with a url to give the user " +
-				"(then pty_wait for what follows). Refused when a shell or code given on a command line reads the prompt. " +
-				"message says what is asked (\"sudo password for deploy\"). Never ask the user to tell you a secret.",
+			Description: "When a program in a session waits for a password (pty_send settled on stdin_read and the prompt " +
+				"hides input), let the user type it on a one-time page that shows which program asks; it goes into the terminal " +
+				"with Enter, never to you (output shows [secret]). Any client: with URL-mode elicitation the client opens the page " +
+				"(outcome entered, refused or timed_out); otherwise outcome link gives a url to hand the user, then pty_wait. " +
+				"Refused when a shell or command-line code reads the prompt. Never ask the user for a secret.",
 			InputSchema: tools.MustInferSchema[secretArgs](tools.NonEmpty("id"), tools.Length("message", 1, maxSecretMessage),
 				tools.Range("timeoutMs", 1, maxWait.Milliseconds())),
 			OutputSchema: tools.MustInferSchema[secretResult](tools.Enum("outcome", secretEntered, secretRefused, secretTimeout, secretLink)),

@@ -120,7 +120,7 @@ await client.close();
 const plain = new Client({ name: "ptyseam-secret-plain", version: "1.0.0" });
 await plain.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
 const listed = (await plain.listTools()).tools.find((t) => t.name === "pty_secret");
-assert.match(listed.description, /any client/, "the tool list does not say what the client needs");
+assert.match(listed.description, /Any client/, "the tool list does not say what the client needs");
 const pcall = async (name, args) => {
   const r = await plain.callTool({ name, arguments: args });
   record(name, r);
