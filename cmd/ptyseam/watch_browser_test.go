@@ -87,7 +87,7 @@ func watchPageState(t *testing.T, ctx context.Context) string {
 	const js = `(async () => {
 		const e = (id) => document.getElementById(id);
 		let listing = "";
-		try { listing = await (await fetch('/watch/api/sessions', {cache: 'no-store'})).text(); } catch (err) { listing = String(err); }
+		try { listing = await (await fetch('/watch/api/sessions', {cache: 'no-store', headers: {'X-Ptyseam-Watch-Key': sessionStorage.getItem('ptyseam.watch.key') || ''}})).text(); } catch (err) { listing = String(err); }
 		return JSON.stringify({state: e('viewer-state').textContent, note: e('viewer-note').textContent,
 			takeHidden: e('take').hidden, handbackHidden: e('handback').hidden, conn: e('conn').textContent, listing});
 	})()`
@@ -168,7 +168,9 @@ func TestWatchPageInChromium(t *testing.T) {
 	}
 	waitTerm(t, ctx, "hello")
 	// A used one-time link does not sign in again.
-	if loc, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`fetch(%q, {credentials: 'omit'}).then(r => r.status)`, link), chromedp.EvalAwaitPromise)); err != nil || loc != 401 {
+	code := link[strings.Index(link, "once=")+len("once="):]
+	again := fmt.Sprintf(`fetch('/watch/login', {method: 'POST', body: new URLSearchParams({once: %q}), credentials: 'omit'}).then(r => r.status)`, code)
+	if loc, err := chromedp.Run(ctx, chromedp.Evaluate[int](again, chromedp.EvalAwaitPromise)); err != nil || loc != 401 {
 		t.Fatalf("second use of the one-time link: %d %v", loc, err)
 	}
 
@@ -228,7 +230,7 @@ func TestWatchPageInChromium(t *testing.T) {
 		t.Fatalf("the page did not say the session closed: %v", err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`!document.querySelector('tr.session[data-id=%q]')`, id))); err != nil {
-		list, _ := chromedp.Run(afterFailure(t, ctx), chromedp.Evaluate[string](`fetch('/watch/api/sessions').then(r => r.text())`, chromedp.EvalAwaitPromise))
+		list, _ := chromedp.Run(afterFailure(t, ctx), chromedp.Evaluate[string](`fetch('/watch/api/sessions', {headers: {'X-Ptyseam-Watch-Key': sessionStorage.getItem('ptyseam.watch.key') || ''}}).then(r => r.text())`, chromedp.EvalAwaitPromise))
 		t.Fatalf("the closed session stayed listed: %v (listing %s)", err, list)
 	}
 }

@@ -3,13 +3,17 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
 )
 
 // TestWatchFlagServesThePageForTheStdioServer: --watch gives the stdio
@@ -39,16 +43,20 @@ func TestWatchFlagServesThePageForTheStdioServer(t *testing.T) {
 	}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	resp, err := c.Get(link)
+	base := strings.SplitN(link, "/watch/", 2)[0]
+	resp, err := c.PostForm(base+"/watch/login", url.Values{"once": {link[strings.Index(link, "once=")+len("once="):]}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var signin struct{ Key string }
+	_ = json.NewDecoder(resp.Body).Decode(&signin)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.HasSuffix(resp.Request.URL.Path, "/watch/") {
-		t.Fatalf("one-time link: %d %s", resp.StatusCode, resp.Request.URL)
+	if resp.StatusCode != http.StatusOK || signin.Key == "" {
+		t.Fatalf("one-time link: %d %q", resp.StatusCode, signin.Key)
 	}
-	base := strings.SplitN(link, "/watch/", 2)[0]
-	resp, err = c.Get(base + "/watch/api/sessions")
+	req, _ := http.NewRequest(http.MethodGet, base+"/watch/api/sessions", nil)
+	req.Header.Set(web.KeyHeader, signin.Key)
+	resp, err = c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,35 +30,33 @@ const (
 
 // Handler serves the watch page under /watch/: the page and its assets,
 // the sign-in (form and one-time links), the listing (/watch/api/sessions)
-// and one WebSocket per watched session (/watch/ws?id=...). Everything but
-// the sign-in page and the assets needs a signed-in browser.
+// and one WebSocket per watched session (/watch/ws?id=...). The page
+// itself needs a sign-in cookie; every call it makes needs the cookie and
+// the tab's key ([Auth]).
 func Handler(h *Hub, a *Auth) http.Handler {
 	mux := http.NewServeMux()
 	sub, _ := fs.Sub(static, "static")
 	mux.Handle("GET /watch/static/", http.StripPrefix("/watch/static/", http.FileServerFS(sub)))
 	mux.HandleFunc("GET /watch/login", func(w http.ResponseWriter, r *http.Request) {
-		if code := r.URL.Query().Get("once"); code != "" {
+		serveFile(w, "login.html") // its script spends a one-time link's code
+	})
+	mux.HandleFunc("POST /watch/login", func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 4096)
+		if code := r.PostFormValue("once"); code != "" {
 			if !a.useLink(code) {
 				http.Error(w, "this one-time link was used already or expired; ask the server for a new one (or sign in with the token)", http.StatusUnauthorized)
 				return
 			}
-			a.signIn(w)
-			http.Redirect(w, r, "/watch/", http.StatusSeeOther)
-			return
-		}
-		serveFile(w, "login.html")
-	})
-	mux.HandleFunc("POST /watch/login", func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, 4096)
-		if !a.checkToken(r.PostFormValue("token")) {
+		} else if !a.checkToken(r.PostFormValue("token")) {
 			http.Error(w, "wrong token", http.StatusUnauthorized)
 			return
 		}
-		a.signIn(w)
-		http.Redirect(w, r, "/watch/", http.StatusSeeOther)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_ = json.NewEncoder(w).Encode(map[string]string{"key": a.signIn(w, r)})
 	})
 	mux.HandleFunc("GET /watch/{$}", func(w http.ResponseWriter, r *http.Request) {
-		if !a.signedIn(r) {
+		if !a.hasCookie(r) {
 			http.Redirect(w, r, "/watch/login", http.StatusSeeOther)
 			return
 		}
@@ -75,10 +73,10 @@ func Handler(h *Hub, a *Auth) http.Handler {
 	return securityHeaders(mux)
 }
 
-// signed refuses requests from browsers that are not signed in.
+// signed refuses calls without the sign-in cookie and the tab's key.
 func signed(a *Auth, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !a.signedIn(r) {
+		if !a.authorized(r) {
 			http.Error(w, "sign in first: open /watch/login", http.StatusUnauthorized)
 			return
 		}
@@ -88,7 +86,10 @@ func signed(a *Auth, next http.HandlerFunc) http.HandlerFunc {
 
 // securityHeaders forbids framing, inline scripts and foreign origins;
 // WebAssembly may be compiled ('wasm-unsafe-eval': asciinema-player's
-// terminal emulator is WebAssembly), JavaScript eval may not.
+// terminal emulator is WebAssembly), JavaScript eval may not. The
+// referrer goes to the page's own origin only (same-origin): under
+// no-referrer a browser sends "Origin: null" on a form's POST, which the
+// server's origin check refuses.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; frame-ancestors 'none'")
@@ -148,8 +149,8 @@ func (h *Hub) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.releaseViewer()
 	// Accept refuses a cross-origin handshake (the Origin must be this
-	// host).
-	conn, err := websocket.Accept(w, r, nil)
+	// host) and picks Subprotocol, which the page offers next to its key.
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{Subprotocol}})
 	if err != nil {
 		return
 	}

@@ -3,7 +3,6 @@
 package web
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -32,27 +31,16 @@ func TestRecordingsServeOnlyRegularFilesNotLinks(t *testing.T) {
 	}
 	_, _, a, srv := newHubServer(t, Options{RecordDir: dir})
 	c := client(t)
-	if got := status(t, c, "GET", a.OneTimeLink(srv.URL), nil); got != http.StatusOK {
+	if got := byLink(t, c, a.OneTimeLink(srv.URL)); got != http.StatusOK {
 		t.Fatal(got)
 	}
 	for _, name := range []string{"pty_symlink.cast", "pty_hardlink.cast", "pty_fifo.cast"} {
-		resp, err := c.Get(srv.URL + "/watch/recordings/" + name)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusNotFound || strings.Contains(string(b), "outside-the-record-folder") {
-			t.Fatalf("%s: %d %q", name, resp.StatusCode, b)
+		code, b := send(t, c, "GET", srv.URL+"/watch/recordings/"+name, nil)
+		if code != http.StatusNotFound || strings.Contains(b, "outside-the-record-folder") {
+			t.Fatalf("%s: %d %q", name, code, b)
 		}
 	}
-	resp, err := c.Get(srv.URL + "/watch/api/recordings")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if strings.Contains(string(b), "pty_") {
+	if _, b := send(t, c, "GET", srv.URL+"/watch/api/recordings", nil); strings.Contains(b, "pty_") {
 		t.Fatalf("listing %s", b)
 	}
 }

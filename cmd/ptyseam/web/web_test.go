@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -43,25 +44,83 @@ func newHubServer(t *testing.T, opts Options) (*core.Service, *Hub, *Auth, *http
 	return svc, h, a, srv
 }
 
-func client(t *testing.T) *http.Client {
-	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar, Timeout: 10 * time.Second}
+// tab is one browser tab: its cookie jar and the key its sign-in gave.
+type tab struct {
+	c   *http.Client
+	key string
 }
 
-func status(t *testing.T, c *http.Client, method, u string, form url.Values) int {
+func client(t *testing.T) *tab {
+	jar, _ := cookiejar.New(nil)
+	return &tab{c: &http.Client{Jar: jar, Timeout: 10 * time.Second}}
+}
+
+// status sends a request as the tab's page does (with its key) and
+// returns the answer's status.
+func status(t *testing.T, tb *tab, method, u string, form url.Values) int {
 	t.Helper()
-	var resp *http.Response
-	var err error
-	if method == http.MethodPost {
-		resp, err = c.PostForm(u, form)
-	} else {
-		resp, err = c.Get(u)
+	code, _ := send(t, tb, method, u, form)
+	return code
+}
+
+// send sends a request as the tab's page does (with its key) and returns
+// the answer's status and body.
+func send(t *testing.T, tb *tab, method, u string, form url.Values) (int, string) {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
 	}
+	req, err := http.NewRequest(method, u, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if tb.key != "" {
+		req.Header.Set(KeyHeader, tb.key)
+	}
+	resp, err := tb.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, string(b)
+}
+
+// signIn posts form to the sign-in as the sign-in page's script does,
+// keeps the key it answers and returns the answer's status.
+func signIn(t *testing.T, tb *tab, base string, form url.Values) int {
+	t.Helper()
+	resp, err := tb.c.PostForm(base+"/watch/login", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		var m struct{ Key string }
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || m.Key == "" {
+			t.Fatalf("the sign-in answered no key: %v", err)
+		}
+		tb.key = m.Key
+	}
 	return resp.StatusCode
+}
+
+// byLink signs tb in with a one-time link, as the sign-in page it opens
+// does: it posts the link's code.
+func byLink(t *testing.T, tb *tab, link string) int {
+	t.Helper()
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := status(t, tb, "GET", link, nil); got != http.StatusOK {
+		t.Fatalf("opening the one-time link: %d", got)
+	}
+	return signIn(t, tb, u.Scheme+"://"+u.Host, url.Values{"once": {u.Query().Get("once")}})
 }
 
 func TestSignInByTokenOrOneTimeLink(t *testing.T) {
@@ -71,29 +130,93 @@ func TestSignInByTokenOrOneTimeLink(t *testing.T) {
 	if got := status(t, anon, "GET", api, nil); got != http.StatusUnauthorized {
 		t.Fatalf("listing without signing in: %d", got)
 	}
-	if got := status(t, anon, "POST", srv.URL+"/watch/login", url.Values{"token": {"wrong-token"}}); got != http.StatusUnauthorized {
+	if got := signIn(t, anon, srv.URL, url.Values{"token": {"wrong-token"}}); got != http.StatusUnauthorized {
 		t.Fatalf("wrong token: %d", got)
 	}
 	if got := status(t, anon, "GET", api, nil); got != http.StatusUnauthorized {
 		t.Fatalf("listing after a wrong token: %d", got)
 	}
 	byToken := client(t)
-	if got := status(t, byToken, "POST", srv.URL+"/watch/login", url.Values{"token": {"watch-unit-test-token-0123456789abcdef"}}); got != http.StatusOK {
+	if got := signIn(t, byToken, srv.URL, url.Values{"token": {"watch-unit-test-token-0123456789abcdef"}}); got != http.StatusOK {
 		t.Fatalf("sign in with the token: %d", got)
 	}
 	if got := status(t, byToken, "GET", api, nil); got != http.StatusOK {
 		t.Fatalf("listing after the token: %d", got)
 	}
 	link := a.OneTimeLink(srv.URL)
-	byLink := client(t)
-	if got := status(t, byLink, "GET", link, nil); got != http.StatusOK {
+	tb := client(t)
+	if got := status(t, tb, "GET", link, nil); got != http.StatusOK {
+		t.Fatalf("opening the one-time link: %d", got)
+	}
+	if got := byLink(t, tb, link); got != http.StatusOK {
 		t.Fatalf("one-time link: %d", got)
 	}
-	if got := status(t, byLink, "GET", api, nil); got != http.StatusOK {
+	if got := status(t, tb, "GET", api, nil); got != http.StatusOK {
 		t.Fatalf("listing after the link: %d", got)
 	}
-	if got := status(t, client(t), "GET", link, nil); got != http.StatusUnauthorized {
+	if got := byLink(t, client(t), link); got != http.StatusUnauthorized {
 		t.Fatalf("the one-time link worked twice: %d", got)
+	}
+}
+
+// TestCallsNeedTheCookieAndTheTabsKey: the sign-in cookie alone (a page
+// on another port of the host receives it) opens nothing, nor does the
+// key alone or with another tab's cookie; the page itself needs the
+// cookie only.
+func TestCallsNeedTheCookieAndTheTabsKey(t *testing.T) {
+	svc, _, a, srv := newHubServer(t, Options{})
+	s, err := svc.Spawn(context.Background(), core.NewOwner("model"), core.SpawnRequest{Type: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := client(t), client(t)
+	if byLink(t, first, a.OneTimeLink(srv.URL)) != http.StatusOK || byLink(t, second, a.OneTimeLink(srv.URL)) != http.StatusOK {
+		t.Fatal("sign-in failed")
+	}
+	api := srv.URL + "/watch/api/sessions"
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/watch/ws?id=" + string(s.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	defer cancel()
+	cookieOnly := &tab{c: first.c}
+	keyOnly := &tab{c: &http.Client{Timeout: 10 * time.Second}, key: first.key}
+	crossed := &tab{c: second.c, key: first.key}
+	for name, tb := range map[string]*tab{"the cookie alone": cookieOnly, "the key alone": keyOnly, "another tab's cookie": crossed} {
+		if got := status(t, tb, "GET", api, nil); got != http.StatusUnauthorized {
+			t.Errorf("%s: listing %d", name, got)
+		}
+		opts := &websocket.DialOptions{HTTPClient: tb.c}
+		if tb.key != "" {
+			opts.Subprotocols = []string{Subprotocol, KeyProtocolPrefix + tb.key}
+		}
+		if c, resp, err := websocket.Dial(ctx, wsURL, opts); err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+			if c != nil {
+				c.CloseNow()
+			}
+			t.Errorf("%s: WebSocket %v %v", name, resp, err)
+		}
+	}
+	// Another tab of the first browser (its cookie jar, a key of its own)
+	// signs in: both tabs stay signed in.
+	other := &tab{c: first.c}
+	if got := signIn(t, other, srv.URL, url.Values{"token": {"watch-unit-test-token-0123456789abcdef"}}); got != http.StatusOK {
+		t.Fatalf("a second tab's sign-in: %d", got)
+	}
+	if other.key == first.key || status(t, other, "GET", api, nil) != http.StatusOK || status(t, first, "GET", api, nil) != http.StatusOK {
+		t.Error("two tabs of one browser are not both signed in")
+	}
+	if got := status(t, cookieOnly, "GET", srv.URL+"/watch/", nil); got != http.StatusOK {
+		t.Errorf("the page with the cookie: %d", got)
+	}
+	if got := status(t, first, "GET", api, nil); got != http.StatusOK {
+		t.Errorf("the tab itself: listing %d", got)
+	}
+	c, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: first.c, Subprotocols: []string{Subprotocol, KeyProtocolPrefix + first.key}})
+	if err != nil {
+		t.Fatalf("the tab itself: WebSocket %v", err)
+	}
+	defer c.CloseNow()
+	if c.Subprotocol() != Subprotocol {
+		t.Errorf("the server picked the subprotocol %q", c.Subprotocol())
 	}
 }
 
@@ -105,18 +228,21 @@ func TestViewersAreBoundedAndCrossOriginRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := client(t)
-	if got := status(t, c, "GET", a.OneTimeLink(srv.URL), nil); got != http.StatusOK {
+	if got := byLink(t, c, a.OneTimeLink(srv.URL)); got != http.StatusOK {
 		t.Fatal(got)
 	}
 	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/watch/ws?id=" + string(s.ID)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 	defer cancel()
+	dial := func(hdr http.Header) (*websocket.Conn, *http.Response, error) {
+		return websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: c.c, HTTPHeader: hdr, Subprotocols: []string{Subprotocol, KeyProtocolPrefix + c.key}})
+	}
 	// A page of another origin cannot open the stream, cookie or not.
-	_, resp, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: c, HTTPHeader: http.Header{"Origin": {"http://evil.example"}}})
+	_, resp, err := dial(http.Header{"Origin": {"http://evil.example"}})
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("cross-origin WebSocket: %v %v", resp, err)
 	}
-	first, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: c})
+	first, _, err := dial(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +250,7 @@ func TestViewersAreBoundedAndCrossOriginRefused(t *testing.T) {
 	if _, _, err := first.Read(ctx); err != nil { // the state message: the viewer is counted
 		t.Fatal(err)
 	}
-	_, resp, err = websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: c})
+	_, resp, err = dial(nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("a viewer past the bound: %v %v", resp, err)
 	}
@@ -166,7 +292,7 @@ func TestRecordingsAreServedByNameOnly(t *testing.T) {
 	if got := status(t, c, "GET", srv.URL+"/watch/recordings/pty_abc123.cast", nil); got != http.StatusUnauthorized {
 		t.Fatalf("a recording without signing in: %d", got)
 	}
-	if got := status(t, c, "GET", a.OneTimeLink(srv.URL), nil); got != http.StatusOK {
+	if got := byLink(t, c, a.OneTimeLink(srv.URL)); got != http.StatusOK {
 		t.Fatal(got)
 	}
 	if got := status(t, c, "GET", srv.URL+"/watch/recordings/pty_abc123.cast", nil); got != http.StatusOK {
@@ -177,13 +303,8 @@ func TestRecordingsAreServedByNameOnly(t *testing.T) {
 			t.Fatalf("%s: %d", name, got)
 		}
 	}
-	resp, err := c.Get(srv.URL + "/watch/api/recordings")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.Contains(string(b), "pty_abc123.cast") || strings.Contains(string(b), "notes.txt") {
+	_, b := send(t, c, "GET", srv.URL+"/watch/api/recordings", nil)
+	if !strings.Contains(b, "pty_abc123.cast") || strings.Contains(b, "notes.txt") {
 		t.Fatalf("listing %s", b)
 	}
 }
@@ -206,21 +327,38 @@ func TestRecordingLinksAreNotServed(t *testing.T) {
 	}
 	_, _, a, srv := newHubServer(t, Options{RecordDir: dir})
 	c := client(t)
-	if got := status(t, c, "GET", a.OneTimeLink(srv.URL), nil); got != http.StatusOK {
+	if got := byLink(t, c, a.OneTimeLink(srv.URL)); got != http.StatusOK {
 		t.Fatal(got)
 	}
 	for _, name := range []string{"pty_out.cast", "pty_in.cast"} {
-		resp, err := c.Get(srv.URL + "/watch/recordings/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusNotFound || strings.Contains(string(b), "secret-hash") {
-			t.Fatalf("%s: %d %q", name, resp.StatusCode, b)
+		code, b := send(t, c, "GET", srv.URL+"/watch/recordings/"+name, nil)
+		if code != http.StatusNotFound || strings.Contains(b, "secret-hash") {
+			t.Fatalf("%s: %d %q", name, code, b)
 		}
 	}
 	if got := status(t, c, "GET", srv.URL+"/watch/recordings/pty_real.cast", nil); got != http.StatusOK {
 		t.Fatalf("the regular recording: %d", got)
+	}
+}
+
+// TestTabsOfOneBrowserAreBounded: one browser holds at most maxTabs keys;
+// a sign-in past it signs its oldest tab out.
+func TestTabsOfOneBrowserAreBounded(t *testing.T) {
+	_, _, _, srv := newHubServer(t, Options{})
+	api := srv.URL + "/watch/api/sessions"
+	jar := client(t).c
+	var tabs []*tab
+	for range maxTabs + 1 {
+		tb := &tab{c: jar}
+		if got := signIn(t, tb, srv.URL, url.Values{"token": {"watch-unit-test-token-0123456789abcdef"}}); got != http.StatusOK {
+			t.Fatal(got)
+		}
+		tabs = append(tabs, tb)
+	}
+	if got := status(t, tabs[0], "GET", api, nil); got != http.StatusUnauthorized {
+		t.Errorf("the oldest tab past the bound: %d", got)
+	}
+	if got := status(t, tabs[1], "GET", api, nil); got != http.StatusOK {
+		t.Errorf("the second tab: %d", got)
 	}
 }

@@ -1,10 +1,28 @@
 // The watch page: lists the server's sessions and shows one live. Every
 // string from the server is rendered with textContent, never as HTML.
+// Every call sends the key the sign-in page kept in this tab's
+// sessionStorage (login.js): the sign-in cookie alone opens nothing.
 "use strict";
 
 const hasXterm = typeof Terminal !== "undefined";
 const $ = (id) => document.getElementById(id);
 let current = null; // {id, ws, term, inControl}
+
+const KEY = "ptyseam.watch.key";
+const key = sessionStorage.getItem(KEY);
+if (!key) location.replace("/watch/login");
+
+// api fetches a call of the server with the tab's key; a refusal sends
+// the tab to the sign-in page.
+async function api(path) {
+  const r = await fetch(path, { cache: "no-store", headers: { "X-Ptyseam-Watch-Key": key || "" } });
+  if (r.status === 401) {
+    sessionStorage.removeItem(KEY);
+    location.replace("/watch/login");
+    throw new Error("signed out");
+  }
+  return r;
+}
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -22,9 +40,7 @@ function age(sec) {
 async function refresh() {
   let data;
   try {
-    const r = await fetch("/watch/api/sessions", { cache: "no-store" });
-    if (r.status === 401) { location.href = "/watch/login"; return; }
-    data = await r.json();
+    data = await (await api("/watch/api/sessions")).json();
   } catch (e) {
     $("conn").textContent = "server unreachable";
     return;
@@ -65,7 +81,7 @@ let player = null;
 async function refreshRecordings() {
   let data;
   try {
-    data = await (await fetch("/watch/api/recordings", { cache: "no-store" })).json();
+    data = await (await api("/watch/api/recordings")).json();
   } catch (e) {
     return;
   }
@@ -88,7 +104,8 @@ function replay(name) {
   if (player) { player.dispose(); player = null; }
   $("replay-box").hidden = false;
   $("replay-name").textContent = "replay " + name;
-  player = AsciinemaPlayer.create("/watch/recordings/" + encodeURIComponent(name), $("replay"), { autoPlay: true, speed: 4, idleTimeLimit: 1, fit: false });
+  const src = { url: "/watch/recordings/" + encodeURIComponent(name), fetchOpts: { headers: { "X-Ptyseam-Watch-Key": key || "" } } };
+  player = AsciinemaPlayer.create(src, $("replay"), { autoPlay: true, speed: 4, idleTimeLimit: 1, fit: false });
 }
 
 function closeViewer() {
@@ -109,7 +126,9 @@ function open(id) {
   $("plain").textContent = "";
   $("plain").hidden = hasXterm;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(proto + "//" + location.host + "/watch/ws?id=" + encodeURIComponent(id));
+  // A browser's WebSocket carries no headers: the key goes as a
+  // subprotocol offered next to the page's own, which the server picks.
+  const ws = new WebSocket(proto + "//" + location.host + "/watch/ws?id=" + encodeURIComponent(id), ["ptyseam.watch", "ptyseam.key." + key]);
   ws.binaryType = "arraybuffer";
   const cur = { id, ws, term: null, inControl: false, decoder: new TextDecoder() };
   current = cur;
