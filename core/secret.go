@@ -29,7 +29,7 @@ func (s *Service) TypeSecret(ctx context.Context, owner *Owner, id SessionID, se
 	if len(secret) == 0 || len(secret) > MaxSecretBytes || len(secret)+len(sess.enter) > s.opts.MaxSendBytes {
 		return newError(CodeInvalidArgument, op, id, "the secret must be 1 to "+itoa(min(MaxSecretBytes, s.opts.MaxSendBytes-len(sess.enter)))+" bytes")
 	}
-	if !sess.echoOff() {
+	if sess.echoMode() != EchoHidden {
 		return newError(CodeInvalidArgument, op, id, "the terminal shows what is typed (echo is on): it is not reading a secret")
 	}
 	sess.mu.Lock()
@@ -56,7 +56,7 @@ func (s *Service) TypeSecret(ctx context.Context, owner *Owner, id SessionID, se
 	data := append(append(make([]byte, 0, len(secret)+len(sess.enter)), secret...), sess.enter...)
 	defer clear(data)
 	sess.noteInputLocked(data, false)
-	sess.emitLocked(sess.inputEvent(data, true, ""))
+	sess.emitLocked(sess.inputEvent(data, EchoHidden, ""))
 	sess.mu.Unlock()
 	_, err = sess.be.Write(ctx, data)
 	sess.wrote()
