@@ -51,12 +51,11 @@ func TestWatchSignInWithTheTokenInChromium(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(input)),
 		browsertest.InsertText(input, "wrong-token-0123456789abcdefghijklmnopq"),
 		browsertest.Key(input, kb.Enter),
-		chromedp.WaitReady(chromedp.CSS(`body`)),
 	); err != nil {
 		t.Fatal(err)
 	}
-	if got := body(); !strings.Contains(got, "wrong token") {
-		t.Fatalf("a wrong token: the page shows %q", got)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('error').textContent.includes('wrong token')`, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("a wrong token: the page shows %q (%v)", body(), err)
 	}
 	row := chromedp.CSS(fmt.Sprintf(`tr.session[data-id=%q]`, id))
 	if err := chromedp.Do(ctx,
