@@ -149,20 +149,36 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		}
 	}
 
-	sp, err := s.t.Spawn(ctx, owner, spawn)
+	// A remote open is bounded by its deadline as a whole: dialing,
+	// logging in, starting the far side's agent and the shell's setup
+	// take from it, and the typed command gets what is left. A far side
+	// that never answers fails the open by then instead of holding it
+	// (and its slot among the sessions) for as long as it likes.
+	deadline := time.Now().Add(openTimeout)
+	startCtx := ctx
+	if target != nil {
+		var cancel context.CancelFunc
+		startCtx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	sp, err := s.t.Spawn(startCtx, owner, spawn)
 	if err != nil {
-		return OpenResult{}, s.noBackendHelp(err, spawn.Type)
+		return OpenResult{}, targetLate(ctx, startCtx, req.Target, openTimeout, s.noBackendHelp(err, spawn.Type))
 	}
 	id := sp.ID
 	var reason core.WaitReason
 	var exitCode *int
 	if target != nil {
-		if reason, err = s.setupTarget(ctx, owner, id, target); err != nil {
-			return OpenResult{}, s.abandon(owner, id, err)
+		if reason, err = s.setupTarget(startCtx, owner, id, target); err != nil {
+			return OpenResult{}, targetLate(ctx, startCtx, req.Target, openTimeout, s.abandon(owner, id, err))
 		}
 	}
 	if typed != "" {
-		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: openTimeout, QuietWindow: req.QuietWindow}, nil, nil)
+		timeout := openTimeout
+		if target != nil {
+			timeout = max(time.Until(deadline), time.Millisecond)
+		}
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: timeout, QuietWindow: req.QuietWindow}, nil, nil)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}

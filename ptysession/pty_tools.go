@@ -162,10 +162,15 @@ func ptyResult[R any](r R, err error, render func(R) string) (tools.Result, erro
 }
 
 func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, a openArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	timeout, quiet := a.durations()
-	r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
-		Timeout: timeout, QuietWindow: quiet, Record: a.Record})
+	r, err := s.Open(ctx, owner, a.request())
 	return ptyResult(r, err, RenderOpen)
+}
+
+// request is the open pty_open's arguments ask for.
+func (a openArgs) request() OpenRequest {
+	timeout, quiet := a.durations()
+	return OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
+		Timeout: timeout, QuietWindow: quiet, Record: a.Record}
 }
 
 func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {

@@ -3,9 +3,11 @@ package ptysession
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
@@ -75,6 +77,19 @@ func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.S
 	return r.WaitReason, err
 }
 
+// targetLate explains err from starting a session on target when the
+// open's deadline (startCtx's) ended it, not the caller (ctx): the far
+// side did not answer in time. A CleanupError is kept as it is.
+func targetLate(ctx, startCtx context.Context, target string, timeout time.Duration, err error) error {
+	var ce *core.CleanupError
+	if startCtx.Err() == nil || ctx.Err() != nil || errors.As(err, &ce) {
+		return err
+	}
+	return &core.Error{Code: core.CodeSpawnFailed, Op: "open", Err: err, Msg: fmt.Sprintf(
+		"target %q did not start a shell within the open's deadline (%v): the host, or its agent, did not answer in time; "+
+			"raise timeoutMs if the host is slow (its first open may upload the agent), or ask the deployer to check it", target, timeout)}
+}
+
 // TargetedOpenTool returns pty_open (tool, as PtyTools built it) with a
 // "target" argument naming one of s's configured targets, described to the
 // model by name and Description. Without targets it returns tool as is.
@@ -111,7 +126,9 @@ func TargetedOpenTool(s *Sessions, tool tools.Tool) tools.Tool {
 		openArgs
 		Target string `json:"target"`
 	}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-		r, err := s.Open(ctx, owner, OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Target: a.Target})
+		req := a.request()
+		req.Target = a.Target
+		r, err := s.Open(ctx, owner, req)
 		return ptyResult(r, err, RenderOpen)
 	})
 	return tool

@@ -42,7 +42,8 @@ type Conn struct {
 // Connect performs the hello on rw (the agent's first line, then the
 // host's answer choosing the newest protocol version both speak) and
 // starts the multiplexer. rw is closed when the Conn is closed or the
-// handshake fails. ctx bounds the handshake only.
+// handshake fails. ctx bounds the handshake only: when it ends first,
+// Connect returns at once, and its read of rw ends when rw's Read does.
 //
 // It fails with an *AgentError matching ErrAgentMissing when the far side
 // ends the stream or prints something else than an agent's hello (what it
@@ -62,8 +63,12 @@ func Connect(ctx context.Context, rw io.ReadWriteCloser) (*Conn, error) {
 	select {
 	case r = <-res:
 	case <-ctx.Done():
+		// Closing rw does not wake a Read on every stream: an ssh channel
+		// waits for the far side to confirm the close, which a silent far
+		// side never does while its command lives. The handshake's read
+		// then ends when the stream is torn down under it (the ssh
+		// connection closed), not here.
 		_ = rw.Close()
-		<-res
 		return nil, &AgentError{Kind: ErrAgentMissing, Msg: "no hello from the agent before the context ended: " + ctx.Err().Error()}
 	}
 	if r.err != nil {

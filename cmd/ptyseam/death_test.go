@@ -253,9 +253,11 @@ func waitExit(t *testing.T, exit *exited) (error, time.Duration) {
 // httpProc is `ptyseam mcp --http` with a Go SDK client holding a live
 // session (its event stream open).
 type httpProc struct {
-	cmd  *exec.Cmd
-	cs   *mcp.ClientSession
-	exit *exited
+	cmd   *exec.Cmd
+	cs    *mcp.ClientSession
+	exit  *exited
+	url   string // the server's MCP endpoint
+	token string
 }
 
 type bearer struct {
@@ -271,23 +273,17 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func startHTTP(t *testing.T) *httpProc {
 	t.Helper()
-	return startHTTPWith(t, false)
+	token := randomToken()
+	return startHTTPWith(t, token, nil, "--token", token)
 }
 
-// startHTTPWith starts the server over HTTP with a random token, given in
-// its environment ($PTYSEAM_TOKEN) when tokenInEnv, else with --token.
-func startHTTPWith(t *testing.T, tokenInEnv bool) *httpProc {
+// startHTTPWith starts `ptyseam mcp --http` with args added and env added
+// to the test's environment; clients present token.
+func startHTTPWith(t *testing.T, token string, env []string, args ...string) *httpProc {
 	t.Helper()
-	addr, token := freeAddr(t), randomToken()
-	args := []string{"mcp", "--http", addr, "--log-level", "error"}
-	env := os.Environ()
-	if tokenInEnv {
-		env = append(env, tokenEnv+"="+token)
-	} else {
-		args = append(args, "--token", token)
-	}
-	cmd := exec.Command(serverBinary(t), args...)
-	cmd.Env = env
+	addr := freeAddr(t)
+	cmd := exec.Command(serverBinary(t), append([]string{"mcp", "--http", addr, "--log-level", "error"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -309,7 +305,7 @@ func startHTTPWith(t *testing.T, tokenInEnv bool) *httpProc {
 		for sc.Scan() {
 		}
 	}()
-	p := &httpProc{cmd: cmd, exit: &exited{done: make(chan struct{})}}
+	p := &httpProc{cmd: cmd, exit: &exited{done: make(chan struct{})}, url: "http://" + addr + "/", token: token}
 	go func() { <-drained; p.exit.err = cmd.Wait(); close(p.exit.done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()

@@ -39,7 +39,7 @@ func serveHTTP(ctx context.Context, cfg config, ts *toolServer, stderr io.Writer
 	var stopping atomic.Bool
 	limited := &clientLimiter{max: cfg.Limits.Clients, alive: ts.liveSessions, next: handler}
 	mux := http.NewServeMux()
-	mux.Handle("/", requireToken(token, limited))
+	mux.Handle("/", requireToken(token, endCallsOnDelete(ts, limited)))
 	// Browsers ask for an icon on every page; it holds nothing to guard.
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	watchLink := ""
@@ -85,6 +85,19 @@ func stopHTTP(srv *http.Server, ts *toolServer) {
 		ts.log.Warn("ptyseam: HTTP connections still open at shutdown; closing them", "error", err)
 		_ = srv.Close()
 	}
+}
+
+// endCallsOnDelete cancels the calls in flight of the MCP session a DELETE
+// ends before the handler closes it: the handler's close waits for them,
+// and a call can take until its deadline (an open on a far side that does
+// not answer).
+func endCallsOnDelete(ts *toolServer, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodDelete && id != "" {
+			ts.endCalls(id)
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // refuseWhileStopping answers 503 once shutdown began: a client whose

@@ -50,7 +50,11 @@ type toolServer struct {
 
 	mu     sync.Mutex
 	owners map[*mcp.ServerSession]*core.Owner
-	wg     sync.WaitGroup
+	// ending cancels the calls of an MCP session, by its id: its end
+	// (an HTTP DELETE) must not wait for calls that take their time.
+	ending  map[string]context.CancelFunc
+	callsOf map[*mcp.ServerSession]context.Context // the calls' context of each
+	wg      sync.WaitGroup
 }
 
 // newToolServer builds the service, the facade, the tools and the MCP
@@ -227,7 +231,8 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(secretTool(svc, secrets, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner)}
+	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
+		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -254,10 +259,19 @@ func (ts *toolServer) initialized(ctx context.Context, req *mcp.InitializedReque
 // ownerOf returns the owner of an MCP session, creating it (and the watcher
 // that disposes it when the session ends) on first use.
 func (ts *toolServer) ownerOf(ss *mcp.ServerSession) *core.Owner {
+	o, _ := ts.clientOf(ss)
+	return o
+}
+
+// clientOf returns the owner of an MCP session and the context its calls
+// run under (ended by endCalls, or when the session ends), creating both
+// (and the watcher that disposes the owner when the session ends) on
+// first use.
+func (ts *toolServer) clientOf(ss *mcp.ServerSession) (*core.Owner, context.Context) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if o := ts.owners[ss]; o != nil {
-		return o
+		return o, ts.callsOf[ss]
 	}
 	// A stdio connection has no MCP session id: it is the process's one
 	// client.
@@ -266,14 +280,30 @@ func (ts *toolServer) ownerOf(ss *mcp.ServerSession) *core.Owner {
 		id = "stdio"
 	}
 	o := core.NewOwner("mcp-" + id)
+	ctx, cancel := context.WithCancel(ts.calls)
 	ts.owners[ss] = o
+	ts.callsOf[ss] = ctx
+	ts.ending[ss.ID()] = cancel
 	ts.wg.Add(1)
 	go func() {
 		defer ts.wg.Done()
 		_ = ss.Wait()
+		cancel()
 		ts.dispose(ss, o)
 	}()
-	return o
+	return o, ctx
+}
+
+// endCalls cancels the calls in flight of the MCP session id (a live send
+// gets SIGINT, an open under way is undone), so that ending the session
+// does not wait for them.
+func (ts *toolServer) endCalls(id string) {
+	ts.mu.Lock()
+	cancel := ts.ending[id]
+	ts.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // dispose closes every terminal of an ended MCP session.
@@ -285,6 +315,8 @@ func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
 	}
 	ts.mu.Lock()
 	delete(ts.owners, ss)
+	delete(ts.callsOf, ss)
+	delete(ts.ending, ss.ID())
 	ts.mu.Unlock()
 	ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
 }
@@ -294,10 +326,10 @@ func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
 // call (a live send gets SIGINT).
 func (ts *toolServer) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		owner := ts.ownerOf(req.Session)
+		owner, calls := ts.clientOf(req.Session)
 		ctx, cancel := context.WithCancel(withMCPSession(ctx, req.Session))
 		defer cancel()
-		defer context.AfterFunc(ts.calls, cancel)()
+		defer context.AfterFunc(calls, cancel)()
 		args := req.Params.Arguments
 		if len(args) == 0 {
 			args = json.RawMessage("{}")

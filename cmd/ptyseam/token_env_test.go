@@ -9,7 +9,8 @@ import (
 // session: a model that prints its environment learns nothing it could
 // sign in with.
 func TestTokenFromTheEnvironmentReachesNoSession(t *testing.T) {
-	p := startHTTPWith(t, true)
+	token := randomToken()
+	p := startHTTPWith(t, token, []string{tokenEnv + "=" + token})
 	opened := p.call(t, "pty_open", map[string]any{"command": "bash"})
 	id, _ := opened["sessionId"].(string)
 	sent := p.call(t, "pty_send", map[string]any{"id": id, "data": `echo "token=[${` + tokenEnv + `-unset}]"; env | grep -c ` + tokenEnv})
