@@ -220,10 +220,11 @@ func TestRecordingKeepsOutSecretsOnRemoteTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc, rec := recordedService(t)
-	targets, err := remoteTargets(config{RemoteHosts: hostsFile}, svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	targets, drop, err := remoteTargets(config{RemoteHosts: hostsFile}, svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(drop)
 	for _, name := range []string{"relayed", "agent"} {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -126,18 +126,32 @@ func parseRemoteHosts(data []byte) (map[string]remoteHost, error) {
 }
 
 // remoteTargets reads the hosts file (if configured), registers the ssh
-// backend on svc and returns the facade's targets.
-func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]ptysession.Target, error) {
+// backend on svc and returns the facade's targets, and drop, which ends
+// every connection to a far side's agent at once (their sessions end as
+// lost; each agent closes what it started when its stream ends): for a
+// shutdown that far sides do not answer in time.
+func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (targets map[string]ptysession.Target, drop func(), err error) {
+	targets, agents, err := remoteHostTargets(cfg, svc, log)
+	drop = func() {}
+	if agents != nil {
+		drop = func() { _ = agents.Close() }
+	}
+	return targets, drop, err
+}
+
+// remoteHostTargets is remoteTargets returning the agents' dialer (nil
+// when no host runs through the agent).
+func remoteHostTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]ptysession.Target, *sshagent.Dialer, error) {
 	if cfg.RemoteHosts == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	data, err := os.ReadFile(cfg.RemoteHosts)
 	if err != nil {
-		return nil, fmt.Errorf("--remote-hosts: %w", err)
+		return nil, nil, fmt.Errorf("--remote-hosts: %w", err)
 	}
 	hosts, err := parseRemoteHosts(data)
 	if err != nil {
-		return nil, fmt.Errorf("--remote-hosts %s: %w", cfg.RemoteHosts, err)
+		return nil, nil, fmt.Errorf("--remote-hosts %s: %w", cfg.RemoteHosts, err)
 	}
 	targets := make(map[string]ptysession.Target, len(hosts))
 	sshBackend := sshpkg.NewBackend(sshpkg.BackendOptions{Logger: log})
@@ -145,7 +159,7 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 	for name, h := range hosts {
 		if h.SSHConfigAlias != "" {
 			if h, err = withSSHConfig(h); err != nil {
-				return nil, fmt.Errorf("--remote-hosts: %s: %w", name, err)
+				return nil, nil, fmt.Errorf("--remote-hosts: %s: %w", name, err)
 			}
 		}
 		t := &sshpkg.Target{Host: h.Host, Port: h.Port, User: h.User, DialTimeout: 15 * time.Second,
@@ -154,14 +168,14 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 		if h.PasswordFile != "" {
 			pw, err := os.ReadFile(h.PasswordFile)
 			if err != nil {
-				return nil, fmt.Errorf("--remote-hosts: %s: password file: %w", name, err)
+				return nil, nil, fmt.Errorf("--remote-hosts: %s: password file: %w", name, err)
 			}
 			line, _, _ := strings.Cut(string(pw), "\n")
 			t.Auth.Password = strings.TrimSuffix(line, "\r")
 		}
 		for _, f := range h.IdentityFiles {
 			if _, err := os.Stat(f); err != nil {
-				return nil, fmt.Errorf("--remote-hosts: %s: identity file: %w", name, err)
+				return nil, nil, fmt.Errorf("--remote-hosts: %s: identity file: %w", name, err)
 			}
 		}
 		targets[name] = ptysession.Target{Backend: sshpkg.Type, Options: t, Description: h.Description,
@@ -170,12 +184,12 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 			if agents == nil {
 				exe, err := agentBinary()
 				if err != nil {
-					return nil, fmt.Errorf("--remote-hosts: %s: ptyseamAgent: this binary: %w", name, err)
+					return nil, nil, fmt.Errorf("--remote-hosts: %s: ptyseamAgent: this binary: %w", name, err)
 				}
 				agents = sshagent.New(sshBackend, sshagent.Options{Logger: log,
 					Binaries: map[string]string{runtime.GOOS + "/" + runtime.GOARCH: exe}})
 				if _, err := svc.Register(agents.Backend(agentBackendType, remotepkg.AgentShell)); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			// The agent's shell prints the prompt marker itself.
@@ -183,9 +197,9 @@ func remoteTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 		}
 	}
 	if _, err := svc.Register(sshBackend); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return targets, nil
+	return targets, agents, nil
 }
 
 // withSSHConfig fills h's empty fields from the OpenSSH client's

@@ -55,7 +55,7 @@ func TestRemoteHostThroughAgent(t *testing.T) {
 			t.Errorf("Shutdown: %v", err)
 		}
 	})
-	targets, err := remoteTargets(config{RemoteHosts: hostsFile}, svc, log)
+	targets, _, err := remoteTargets(config{RemoteHosts: hostsFile}, svc, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -40,6 +41,12 @@ type toolServer struct {
 
 	closeDocker func() error // the docker backend's, when configured
 	secrets     *secretDesk  // pty_secret's pages handed out as links
+	// dropRemote ends every connection to a far side's agent (remote.go):
+	// at shutdown, after remoteCloseGrace, for far sides that do not
+	// answer their sessions' close.
+	dropRemote func()
+	stopOnce   sync.Once
+	dropTimer  *time.Timer
 
 	textResults bool // results carry their payload in text, not structured content
 
@@ -138,7 +145,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if _, err := svc.Register(localpty.NewExec(localpty.ExecOptions{Options: lopts})); err != nil {
 		return nil, err
 	}
-	targets, err := remoteTargets(cfg, svc, log)
+	targets, dropRemote, err := remoteTargets(cfg, svc, log)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +238,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(secretTool(svc, secrets, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
+	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
 		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
@@ -361,7 +368,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 // watchers dispose of their owners; it returns when all have closed or ctx
 // is done.
 func (ts *toolServer) closeClients(ctx context.Context) {
-	ts.cancelCalls()
+	ts.stopping()
 	var wg sync.WaitGroup
 	for ss := range ts.server.Sessions() {
 		wg.Go(func() { _ = ss.Close() })
@@ -374,11 +381,31 @@ func (ts *toolServer) closeClients(ctx context.Context) {
 	}
 }
 
+// remoteCloseGrace is how long a shutdown lets far sides answer their
+// sessions' close before it ends every connection to them: an agent
+// closes everything it started when its stream ends, so what it did not
+// answer by then it still cleans up, and a hostile or stopped one cannot
+// hold the server's exit.
+const remoteCloseGrace = 500 * time.Millisecond
+
+// stopping begins a shutdown, once: the calls in flight are cancelled and
+// the far sides' connections are dropped after remoteCloseGrace.
+func (ts *toolServer) stopping() {
+	ts.stopOnce.Do(func() {
+		ts.cancelCalls()
+		ts.dropTimer = time.AfterFunc(remoteCloseGrace, ts.dropRemote)
+	})
+}
+
 // shutdown closes every session of every client.
 func (ts *toolServer) shutdown(ctx context.Context) error {
-	ts.cancelCalls()
+	ts.stopping()
 	ts.secrets.close()
 	err := errors.Join(ts.sessions.Shutdown(ctx), ts.svc.Shutdown(ctx))
+	// Every session is closed: what is left of the far sides' connections
+	// (none, unless one outlived its sessions) ends now.
+	ts.dropTimer.Stop()
+	ts.dropRemote()
 	if ts.closeDocker != nil {
 		err = errors.Join(err, ts.closeDocker())
 	}

@@ -182,6 +182,12 @@ func (d *Dialer) acquire(ctx context.Context, t *ssh.Target) (*shared, error) {
 			d.mu.Unlock()
 			c, err := d.Connect(ctx, t)
 			d.mu.Lock()
+			if err == nil && d.closed { // Close ran while it connected
+				d.mu.Unlock()
+				_ = c.Close()
+				d.mu.Lock()
+				c, err = nil, errors.New("sshagent: the dialer is closed")
+			}
 			sh.c, sh.err = c, err
 			if err != nil {
 				delete(d.conns, key)
@@ -249,21 +255,25 @@ func (d *Dialer) maybeClose(sh *shared) {
 
 // Close ends every shared agent connection (their sessions end with
 // remote.ErrConnectionLost; each agent closes what it started) and
-// refuses further spawns.
+// refuses further spawns. A connection still being made is not waited
+// for: it is closed as soon as it is made, and its spawn fails.
 func (d *Dialer) Close() error {
 	d.mu.Lock()
 	d.closed = true
 	var all []*shared
 	for _, sh := range d.conns {
-		all = append(all, sh)
+		select {
+		case <-sh.ready:
+			if sh.c != nil {
+				all = append(all, sh)
+			}
+		default: // its connect closes it (acquire)
+		}
 	}
 	d.conns = map[string]*shared{}
 	d.mu.Unlock()
 	for _, sh := range all {
-		<-sh.ready
-		if sh.c != nil {
-			_ = sh.c.Close()
-		}
+		_ = sh.c.Close()
 	}
 	return nil
 }
