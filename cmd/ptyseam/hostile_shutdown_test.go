@@ -83,7 +83,8 @@ func TestSIGTERMWithHostileFarSides(t *testing.T) {
 		}
 	}
 	time.Sleep(500 * time.Millisecond) // the opens reach their hello and first call
-	farSide(t, "honest", "yes") // both run, to be seen ending below
+	// The flood and the background job run, to be seen ending below.
+	farSide(t, "honest", "yes")
 	farSide(t, "relayed", "sleep")
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	err, took := waitExit(t, p.exit)
