@@ -284,6 +284,13 @@ func startHTTPWith(t *testing.T, token string, env []string, args ...string) *ht
 	addr := freeAddr(t)
 	cmd := exec.Command(serverBinary(t), append([]string{"mcp", "--http", addr, "--log-level", "error"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
+	return startHTTPCmd(t, cmd, addr, token)
+}
+
+// startHTTPCmd starts cmd, a `ptyseam mcp --http addr` command, and
+// connects a client presenting token.
+func startHTTPCmd(t *testing.T, cmd *exec.Cmd, addr, token string) *httpProc {
+	t.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,12 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "ptyseam mcp: %v\n", err)
 		return 2
 	}
+	// parseConfig removed the token's variable from the environment the
+	// sessions inherit; the server's own /proc entries still hold it.
+	if err := hideProcEntries(); err != nil {
+		fmt.Fprintf(stderr, "ptyseam mcp: keeping the token from the sessions: %v\n", err)
+		return 1
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: parseLevel(cfg.LogLevel)}))
 	// A previous server that died without cleaning up (SIGKILL, a crash)
 	// left its sessions' processes in their cgroup leaves: end them now.
