@@ -101,7 +101,7 @@ func Cleanup() error {
 		}
 	}
 	built.dir, built.path, built.err = "", "", nil
-	if err := removeRegistered(); err != nil {
+	if err := testenv.RemoveRegistered(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

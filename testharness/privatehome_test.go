@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/internal/testenv"
@@ -21,14 +20,9 @@ func TestTheTestsRunWithAPrivateHome(t *testing.T) {
 	if want, _ := testenv.PrivateHome(); home != want || filepath.Clean(home) == filepath.Clean(u.HomeDir) {
 		t.Fatalf("HOME=%q, want the private %q (the user's is %s)", home, want, u.HomeDir)
 	}
-	registered.mu.Lock()
-	defer registered.mu.Unlock()
-	for _, d := range registered.dirs {
-		if d == home {
-			return
-		}
+	if !testenv.WillRemove(home) {
+		t.Fatalf("the private HOME %s is not removed at the cleanup", home)
 	}
-	t.Fatalf("the private HOME %s is not removed at the cleanup", home)
 }
 
 // A BuildDir is readable by every user (an sshd test user runs what is
@@ -49,9 +43,7 @@ func TestBuildDir(t *testing.T) {
 			t.Fatalf("%s: %v %v, want mode 0755", d, st, err)
 		}
 	}
-	registered.mu.Lock()
-	defer registered.mu.Unlock()
-	if !slices.Contains(registered.dirs, parent) {
+	if !testenv.WillRemove(parent) {
 		t.Fatalf("%s is not removed at the cleanup", parent)
 	}
 }

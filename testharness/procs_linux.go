@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ptyseam/ptyseam/internal/procfs"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // processIdentity returns what tells this process from a later one that
@@ -16,15 +17,6 @@ import (
 func processIdentity(pid int) uint64 {
 	st, _ := procfs.ReadStat(pid, nil)
 	return st.StartTime
-}
-
-// processAlive reports whether pid names a running process (not a zombie)
-// with the given identity (0: any).
-func processAlive(pid int, identity uint64) bool {
-	if pid <= 0 || unix.Kill(pid, 0) == unix.ESRCH {
-		return false
-	}
-	return procfs.Alive(pid, identity)
 }
 
 // processesRunning lists live processes whose executable is path.
@@ -39,7 +31,7 @@ func processesRunning(path string) []int {
 		if err != nil || strings.TrimSuffix(exe, " (deleted)") != path {
 			continue
 		}
-		if processAlive(pid, 0) {
+		if testenv.ProcessAlive(pid, 0) {
 			pids = append(pids, pid)
 		}
 	}
@@ -47,16 +39,3 @@ func processesRunning(path string) []int {
 }
 
 func killProcess(pid int) { _ = unix.Kill(pid, unix.SIGKILL) }
-
-// processesWithEnv lists processes whose environment holds entry
-// ("NAME=VALUE").
-func processesWithEnv(entry string) []int {
-	all, _ := procfs.ListPIDs()
-	var pids []int
-	for _, pid := range all {
-		if procfs.HasEnv(pid, entry) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}

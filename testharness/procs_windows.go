@@ -1,16 +1,9 @@
 package testharness
 
-import (
-	"os"
-
-	"github.com/ptyseam/ptyseam/internal/procfs"
-)
+import "os"
 
 // processIdentity has no portable source on Windows.
 func processIdentity(int) uint64 { return 0 }
-
-// processAlive reports whether pid names a running process.
-func processAlive(pid int, _ uint64) bool { return procfs.ProcessRunning(pid) }
 
 // processesRunning cannot find processes by executable without /proc.
 func processesRunning(string) []int { return nil }
@@ -22,6 +15,3 @@ func killProcess(pid int) {
 		_ = p.Release()
 	}
 }
-
-// processesWithEnv cannot read other processes' environments without /proc.
-func processesWithEnv(string) []int { return nil }

@@ -5,11 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // RunMarkerEnv is the environment variable [MarkRun] sets; every process a
@@ -39,15 +40,7 @@ var (
 // Survivors lists live processes (zombies count as gone), other than this
 // one and except, whose environment holds marker. It works where /proc
 // does (Linux) and finds nothing elsewhere.
-func Survivors(marker string, except ...int) []int {
-	var pids []int
-	for _, pid := range processesWithEnv(marker) {
-		if pid != os.Getpid() && !slices.Contains(except, pid) && processAlive(pid, 0) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func Survivors(marker string, except ...int) []int { return testenv.Survivors(marker, except...) }
 
 // RunMarked is a TestMain for packages whose tests start processes: it
 // gives the process a private HOME (testenv.PrivateHome), marks the run, runs

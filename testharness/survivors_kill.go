@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // KillSurvivors kills (SIGKILL) the live processes whose environment holds
@@ -18,7 +20,7 @@ func KillSurvivors(marker string, wait time.Duration) (found, alive []int) {
 	for {
 		alive = alive[:0]
 		for _, pid := range found {
-			if processAlive(pid, 0) {
+			if testenv.ProcessAlive(pid, 0) {
 				alive = append(alive, pid)
 			}
 		}

@@ -20,8 +20,8 @@ var processDirs struct {
 // ProcessDir returns a directory (mode 0700) of this test process's own
 // in the temporary directory, which every process of the machine shares:
 // prefix followed by "<pid>-<start time>", made on the first call for that
-// prefix (and again if it was removed since). The caller removes it at
-// the process's end. A test binary
+// prefix (and again if it was removed since). [RemoveRegistered] removes
+// it (testharness.Cleanup calls it at the process's end). A test binary
 // killed at its timeout runs no cleanup, so the first call also removes
 // the directories of the same prefix whose process has ended (no process
 // has the pid, or the one that has it started at another time).
@@ -53,6 +53,7 @@ func ProcessDir(prefix string) (string, error) {
 		processDirs.dirs = map[string]string{}
 	}
 	processDirs.dirs[prefix] = dir
+	RemoveAtCleanup(dir)
 	return dir, nil
 }
 
@@ -75,7 +76,7 @@ func sweepProcessDirs(tmp, prefix string) {
 		}
 		pid, err1 := strconv.Atoi(pidText)
 		start, err2 := strconv.ParseUint(startText, 10, 64)
-		if err1 != nil || err2 != nil || pid <= 0 || alive(pid, start) {
+		if err1 != nil || err2 != nil || pid <= 0 || ProcessAlive(pid, start) {
 			continue
 		}
 		_ = RemoveTree(dir)

@@ -183,3 +183,39 @@ func TestModuleTablesNameEveryModule(t *testing.T) {
 		}
 	}
 }
+
+// testKits are the packages no shipped package may link: the test harness
+// and the assertion and leak-check libraries the tests use.
+var testKits = []string{
+	"github.com/ptyseam/ptyseam/testharness",
+	"github.com/stretchr/testify",
+	"go.uber.org/goleak",
+}
+
+// No library module's non-test packages, and not the binary, link a test
+// kit: a user importing one downloads and builds none of them.
+func TestShippedModulesLinkNoTestKit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list over the workspace")
+	}
+	root := repoRoot(t)
+	for _, m := range workspaceModules(t, root) {
+		switch m {
+		case "testharness", "bench", "hardening", "tools/releasecheck":
+			continue // test kits and tests themselves
+		}
+		cmd := exec.Command("go", "list", "-deps", "./...")
+		cmd.Dir = filepath.Join(root, filepath.FromSlash(m))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps in %s: %v", m, err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			for _, kit := range testKits {
+				if p == kit || strings.HasPrefix(p, kit+"/") {
+					t.Errorf("%s links %s", m, p)
+				}
+			}
+		}
+	}
+}

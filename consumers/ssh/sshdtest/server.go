@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/internal/procscan"
-	"github.com/ptyseam/ptyseam/testharness"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -146,7 +146,7 @@ func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 	}
 	// In a directory of the process's own, which the next process sweeps
 	// if this one is killed before Close removes the server's.
-	servers, err := testharness.ProcessDir("ptyseam-sshd-servers-")
+	servers, err := testenv.ProcessDir("ptyseam-sshd-servers-")
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ptyseam/ptyseam/testharness"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // The test user is one account for every test process of the machine:
@@ -37,14 +37,14 @@ var processHome struct {
 // ProcessHomeDir returns the directory that every server of this test
 // process gives its sessions as HOME (see above), made on first use,
 // owned by the test user and holding the login files of /etc/skel, as
-// useradd -m gives a new user: a testharness.ProcessDir.
+// useradd -m gives a new user: a testenv.ProcessDir.
 func ProcessHomeDir() (string, error) {
 	processHome.once.Do(func() { processHome.dir, processHome.err = makeProcessHome() })
 	return processHome.dir, processHome.err
 }
 
 func makeProcessHome() (string, error) {
-	home, err := testharness.ProcessDir("ptyseam-sshd-home-")
+	home, err := testenv.ProcessDir("ptyseam-sshd-home-")
 	if err != nil {
 		return "", err
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/testharness"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 var build struct {
@@ -33,7 +33,7 @@ var build struct {
 func Binary(t testing.TB) string {
 	t.Helper()
 	build.once.Do(func() {
-		dir, err := testharness.BuildDir("agent-") // every user can read it
+		dir, err := testenv.BuildDir("agent-") // every user can read it
 		if err != nil {
 			build.err = err
 			return
@@ -90,7 +90,7 @@ func (m *Markers) FarSide() []int {
 	defer m.mu.Unlock()
 	var pids []int
 	for _, mk := range m.seen {
-		pids = append(pids, testharness.Survivors("PTYSEAM_SESSION="+mk)...)
+		pids = append(pids, testenv.Survivors("PTYSEAM_SESSION="+mk)...)
 	}
 	return pids
 }

@@ -1,4 +1,4 @@
-package testharness
+package testenv
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func TestRemoveAtCleanup(t *testing.T) {
 		registered.mu.Unlock()
 	}()
 	RemoveAtCleanup(dir)
-	if err := removeRegistered(); err != nil {
+	if err := RemoveRegistered(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package testenv
+
+// processesWithEnv cannot read other processes' environments without
+// /proc.
+func processesWithEnv(string) []int { return nil }
