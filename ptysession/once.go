@@ -40,3 +40,20 @@ func (s *Sessions) consumeCut(owner *core.Owner, id core.SessionID, maxLines int
 	}
 	return d, cut, err
 }
+
+// Skip moves owner's tail of session id past everything the session has
+// printed so far, without returning it: for a caller that showed the
+// output another way (a screen of a full-screen program), so that the
+// next Send, Tail or Wait does not return it again as a stream. Output
+// stays readable by line number with [Sessions.Read].
+func (s *Sessions) Skip(owner *core.Owner, id core.SessionID) error {
+	cs := s.cursor(owner, id)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	_, err := cs.cur.Next(s.reader(owner, id), 1, s.opts.MaxResultBytes)
+	switch core.CodeOf(err) {
+	case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
+		s.forget(owner, id)
+	}
+	return err
+}

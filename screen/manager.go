@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 )
 
 // DefaultRingBytes is the raw output a session keeps for its emulator
@@ -111,9 +112,38 @@ type Manager struct {
 
 	mu     sync.Mutex
 	svc    core.Terminals
+	tails  tailSkipper // FollowTails's, or nil
 	states map[core.SessionID]*state
 	cells  int64 // the cells of every state, against opts.MaxTotalCells
 	closed bool
+}
+
+// tailSkipper moves an owner's tail of a session past its output so far
+// (*ptysession.Sessions).
+type tailSkipper interface {
+	Skip(owner *core.Owner, id core.SessionID) error
+}
+
+// FollowTails makes every screen m shows an owner (SendKeys, the
+// pty_screen tool, a full-screen pty_send or pty_open) move that owner's
+// tail in s past the output drawn until then: the next send or tail
+// returns what came after, not the drawing the screen already showed.
+func (m *Manager) FollowTails(s *ptysession.Sessions) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.tails = s
+}
+
+// shown moves owner's tail of id past the output so far (FollowTails),
+// just before a screen of it is taken: output drawn between the two is on
+// the screen and may come again in the tail; none is lost.
+func (m *Manager) shown(owner *core.Owner, id core.SessionID) {
+	m.mu.Lock()
+	tails := m.tails
+	m.mu.Unlock()
+	if tails != nil {
+		_ = tails.Skip(owner, id)
+	}
 }
 
 // NewManager returns a manager. Bind it to a service before using it.

@@ -90,6 +90,7 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 		}
 		st.awaitRedraw(ctx, escapeUntil, time.Now().Add(redrawMax))
 	}
+	m.shown(owner, id)
 	snap, err := st.snapshot(ctx, SnapshotOptions{ChangedOnly: req.ChangedOnly})
 	if err != nil {
 		return KeysResult{}, err

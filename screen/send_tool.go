@@ -97,6 +97,7 @@ func (m *Manager) fullScreen(ctx context.Context, owner *core.Owner, id core.Ses
 	if md := m.mode(ctx, owner, id); !md.known || !md.alt {
 		return Snapshot{}, false
 	}
+	m.shown(owner, id)
 	snap, err := m.Snapshot(ctx, owner, id, SnapshotOptions{})
 	if err != nil || !snap.AltScreen {
 		return Snapshot{}, false

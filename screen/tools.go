@@ -98,6 +98,7 @@ type KeysToolResult struct {
 }
 
 func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, a screenArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	m.shown(owner, core.SessionID(a.ID))
 	s, err := m.Snapshot(ctx, owner, core.SessionID(a.ID), SnapshotOptions{ChangedOnly: a.ChangedOnly})
 	if err != nil {
 		return tools.Result{}, toolErr(err)

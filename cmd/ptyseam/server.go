@@ -164,6 +164,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	}
 	sopts.Targets = targets
 	sessions := ptysession.New(svc, sopts)
+	// What pty_keys and pty_screen show as a screen is not returned again
+	// as a stream by the next pty_send or pty_tail.
+	screens.FollowTails(sessions)
 	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,61 @@
+package screen
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/tools"
+)
+
+// What pty_keys and pty_screen showed as a screen is not returned again as
+// a stream: after editing in vi with pty_keys and quitting it, the next
+// pty_send returns its own output, not vi's drawing or its last message.
+func TestKeysMoveTheTail(t *testing.T) {
+	e := newEnv(t, Options{})
+	sessions := ptysession.New(e.svc, ptysession.Options{})
+	e.m.FollowTails(sessions)
+	all := Tools(e.m)
+	for _, tool := range ptysession.PtyTools(sessions) {
+		switch tool.Name {
+		case ptysession.ToolSend:
+			tool = FullScreenSend(e.m, tool)
+		case ptysession.ToolOpen:
+			tool = FullScreenOpen(e.m, tool)
+		}
+		all = append(all, tool)
+	}
+	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vi := need(t, "vi", "vim-tiny")
+	dir := t.TempDir()
+	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Structured.(ptysession.OpenResult).SessionID
+	if _, err := call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "a.txt")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, keys := range []map[string]any{
+		{"id": id, "text": "isquash-marker-line", "keys": []string{"Escape"}},
+		{"id": id, "text": ":wq", "keys": []string{"Enter"}},
+	} {
+		if _, err := call(t, d, e.owner, ToolKeys, keys); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": "echo after-vi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	delta := res.Structured.(ptysession.SendResult).Delta
+	// The result starts where the send began: vi's last message (the
+	// file written) and the keys typed were shown as screens already.
+	if !strings.HasPrefix(delta, "echo after-vi\n") || strings.Contains(delta, "written") || strings.Contains(delta, ":wq") {
+		t.Fatalf("the send after pty_keys returned %d bytes:\n%q", len(delta), delta)
+	}
+}
