@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
@@ -53,7 +54,13 @@ func TestTerminalByName(t *testing.T) {
 	if page, err := build.Read(ctx, ptysession.ReadRequest{Start: 0, Count: 100}); err != nil || !strings.Contains(page.Text, "42") {
 		t.Fatalf("read: %+v %v", page, err)
 	}
-	if sig, err := build.Signal(ctx, ptysession.SIGINT); err != nil || !sig.Delivered {
+	// A signal interrupts what runs. (An idle bash at its prompt may take
+	// a SIGINT only when the next key arrives, and eat that key.)
+	if r, err := build.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 30", Timeout: 300 * time.Millisecond}}); err != nil || r.WaitReason != core.WaitTimeout {
+		t.Fatalf("sleep: %+v %v", r, err)
+	}
+	sig, err := build.Signal(ctx, ptysession.SIGINT)
+	if err != nil || !sig.Delivered || sig.Leader {
 		t.Fatalf("signal: %+v %v", sig, err)
 	}
 	if in, err := build.Info(ctx); err != nil || in.ID != first.SessionID {
@@ -67,9 +74,9 @@ func TestTerminalByName(t *testing.T) {
 
 	// The program exits: the name still reads the exited session, and an
 	// open by name starts a new one that the handle then addresses.
-	send(build, "exit")
+	ex := send(build, "exit")
 	if in, err := build.Info(ctx); err != nil || !in.Status.Exited() || in.ID != first.SessionID {
-		t.Fatalf("after exit: %+v %v", in, err)
+		t.Fatalf("after exit (the signal: %+v; the send: %+v): %+v %v", sig, ex, in, err)
 	}
 	second, opened, err := build.Open(ctx, ptysession.OpenRequest{})
 	if err != nil || !opened || second.SessionID == first.SessionID {

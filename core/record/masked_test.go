@@ -51,7 +51,7 @@ func TestMaskedRawPromptInputIsNotRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets := []string{"Sent-Whole-Pw-0017", "Sent-Whole-Code-0023", "Typed-Pw-0031", "Typed-Code-0047"}
+	secrets := []string{"Sent-Whole-Pw-Kqzv", "Sent-Whole-Code-Wjxh", "Typed-Pw-Zvqk", "Typed-Code-Xhjw"} // tails no timestamp or path holds
 	for i, prompt := range []string{"Password: ", "code> ", "Password: ", "code> "} {
 		if res := send(t, svc, owner, s.ID, "python3 "+script+" '"+prompt+"'"); res.WaitReason != core.WaitStdinRead {
 			t.Fatalf("prompt settled on %s: %q", res.WaitReason, res.Delta)
