@@ -10,11 +10,17 @@ import (
 type screenMode struct {
 	known bool // the manager watches the session
 	alt   bool // on the alternate screen (a full-screen program)
+	drawn bool // a program draws on the normal screen (top)
 }
 
+// full reports that a full-screen program holds the terminal, on either
+// screen.
+func (md screenMode) full() bool { return md.alt || md.drawn }
+
 // mode reports whether everything the session printed so far left the
-// terminal on the alternate screen. It needs no emulator: the query
-// scanner follows the screen switches.
+// terminal on the alternate screen, or drawing on the normal one as a
+// full-screen program does (queryScanner.drawn). It needs no emulator:
+// the query scanner follows the screen switches and the drawing.
 func (m *Manager) mode(ctx context.Context, owner *core.Owner, id core.SessionID) screenMode {
 	_, st, err := m.lookup("screen", owner, id)
 	if err != nil {
@@ -24,7 +30,7 @@ func (m *Manager) mode(ctx context.Context, owner *core.Owner, id core.SessionID
 	// send that settled saw its output pass it): no need to wait for the
 	// drain to catch up.
 	if a := st.readAlt.Load(); a != altUnknown {
-		return screenMode{known: true, alt: a == altOn}
+		return screenMode{known: true, alt: a&altOn != 0, drawn: a&altDrawn != 0}
 	}
 	return st.mode(ctx)
 }
@@ -35,7 +41,7 @@ func (st *state) mode(ctx context.Context) screenMode {
 	}
 	st.ringMu.Lock()
 	defer st.ringMu.Unlock()
-	return screenMode{known: true, alt: st.scan.alt}
+	return screenMode{known: true, alt: st.scan.alt, drawn: st.scan.drawn}
 }
 
 // shorter returns snap with only its changed rows when that renders

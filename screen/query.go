@@ -29,12 +29,21 @@ type queryScanner struct {
 	has2048 bool // a parameter equal to 2048 was seen
 	has69   bool // a parameter equal to 69 was seen
 	hasAlt  bool // a parameter equal to 1047 or 1049 was seen
+	first   int  // the first parameter's value
+	nparams int  // parameters ended so far
 
 	// alt reports that the output so far left the terminal on the
 	// alternate screen (CSI ? 1047/1049 h, until the matching l or a
 	// reset), as full-screen programs do. The old CSI ? 47 h is left out,
 	// as the emulator ignores it too.
 	alt bool
+
+	// drawn reports that the output since the shell's last prompt (OSC
+	// 133;A) drew on the normal screen as a full-screen program does:
+	// it cleared the screen (CSI 2 J) or put the cursor on a row other
+	// than the first by its number (CSI row;col H). top does so without
+	// taking the alternate screen.
+	drawn bool
 
 	// Margins the output set (see filter): top and bottom margins other
 	// than the whole screen, or left and right margin mode.
@@ -46,6 +55,7 @@ type queryScanner struct {
 	oscInCmd  bool // still reading the command's digits
 	oscQuery  bool // a '?' was seen in the data
 	oscLength int  // bytes of data seen
+	oscFirst  byte // the first byte after the command number and ';'
 }
 
 const (
@@ -276,11 +286,12 @@ func (s *queryScanner) step(b byte) (hit, drop bool) {
 	switch action {
 	case parser.ClearAction:
 		s.param, s.digits, s.prefix, s.inter, s.has2048, s.has69, s.hasAlt = 0, false, 0, 0, false, false, false
+		s.first, s.nparams = 0, 0
 	case parser.PrefixAction:
 		s.prefix = b
 	case parser.StartAction:
 		if next == parser.OscStringState {
-			s.oscCmd, s.oscInCmd, s.oscQuery, s.oscLength = 0, true, false, 0
+			s.oscCmd, s.oscInCmd, s.oscQuery, s.oscLength, s.oscFirst = 0, true, false, 0, 0
 		}
 	case parser.ParamAction:
 		if isCSI(prev) {
@@ -302,8 +313,11 @@ func (s *queryScanner) step(b byte) (hit, drop bool) {
 			hit = s.csiEnd(b)
 		case prev == parser.OscStringState:
 			hit = s.oscIsQuery()
+			if s.oscCmd == 133 && s.oscFirst == 'A' { // a shell prompt starts
+				s.drawn = false
+			}
 		case prev == parser.EscapeState && b == 'c': // RIS
-			s.tbMargins, s.lrMode, s.alt = false, false, false
+			s.tbMargins, s.lrMode, s.alt, s.drawn = false, false, false, false
 		}
 	}
 	if next == parser.Utf8State && s.utf8Left <= 0 {
@@ -335,6 +349,10 @@ func (s *queryScanner) addParam(b byte) bool {
 }
 
 func (s *queryScanner) endParam() {
+	if s.nparams == 0 {
+		s.first = s.param
+	}
+	s.nparams++
 	switch s.param {
 	case 2048:
 		s.has2048 = true
@@ -359,6 +377,14 @@ func (s *queryScanner) csiEnd(final byte) bool {
 	if (final == 'h' || final == 'l') && s.prefix == '?' && s.inter == 0 && s.hasAlt {
 		s.alt = final == 'h'
 	}
+	if s.prefix == 0 && s.inter == 0 && !s.alt {
+		switch final {
+		case 'H', 'f': // CUP: a row other than the first, by number
+			s.drawn = s.drawn || s.first > 1
+		case 'J': // ED 2: the whole screen
+			s.drawn = s.drawn || s.first == 2
+		}
+	}
 	switch final {
 	case 'c', 'n', 'p': // DA1/DA2, DSR/CPR, DECRQM
 		return true
@@ -376,10 +402,21 @@ func (s *queryScanner) oscByte(b byte) {
 			return
 		}
 		s.oscInCmd = false
+	} else if s.oscLength == s.oscCmdLen()+2 {
+		s.oscFirst = b // the first byte after "cmd;"
 	}
 	if b == '?' {
 		s.oscQuery = true
 	}
+}
+
+// oscCmdLen is how many digits the OSC's command number has.
+func (s *queryScanner) oscCmdLen() int {
+	n := 1
+	for v := s.oscCmd; v >= 10; v /= 10 {
+		n++
+	}
+	return n
 }
 
 // oscIsQuery reports whether the OSC just ended asks for a colour.

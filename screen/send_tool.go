@@ -92,14 +92,16 @@ func withFullScreen[R any](m *Manager, t tools.Tool, schema json.RawMessage, ses
 }
 
 // fullScreen returns the session's screen (only the changed rows where
-// that is shorter) if its terminal is on the alternate screen.
+// that is shorter) if a full-screen program holds its terminal: on the
+// alternate screen, or drawing on the normal one (top).
 func (m *Manager) fullScreen(ctx context.Context, owner *core.Owner, id core.SessionID) (Snapshot, bool) {
-	if md := m.mode(ctx, owner, id); !md.known || !md.alt {
+	md := m.mode(ctx, owner, id)
+	if !md.known || !md.full() {
 		return Snapshot{}, false
 	}
 	m.shown(owner, id)
 	snap, err := m.Snapshot(ctx, owner, id, SnapshotOptions{})
-	if err != nil || !snap.AltScreen {
+	if err != nil || (md.alt && !snap.AltScreen) {
 		return Snapshot{}, false
 	}
 	return shorter(snap), true

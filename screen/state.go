@@ -64,19 +64,24 @@ type state struct {
 	readAlt atomic.Int32
 }
 
-// Values of state.readAlt.
+// Values of state.readAlt: altUnknown, or altNormal with the bits altOn
+// and altDrawn.
 const (
 	altUnknown int32 = -1
 	altNormal  int32 = 0
-	altOn      int32 = 1
+	altOn      int32 = 1 // on the alternate screen
+	altDrawn   int32 = 2 // drawing on the normal screen (queryScanner.drawn)
 )
 
-// noteReadAlt records the read loop's scan's alt flag unless readAlt was
-// given up (altUnknown is final).
-func (st *state) noteReadAlt(alt bool) {
+// noteReadAlt records the read loop's scan's alt and drawn flags unless
+// readAlt was given up (altUnknown is final).
+func (st *state) noteReadAlt(alt, drawn bool) {
 	v := altNormal
 	if alt {
-		v = altOn
+		v |= altOn
+	}
+	if drawn {
+		v |= altDrawn
 	}
 	for {
 		old := st.readAlt.Load()
@@ -247,7 +252,7 @@ func (st *state) sink(p []byte) {
 	}
 	n := st.scan.scan(p)
 	if st.trackAlt {
-		st.noteReadAlt(st.scan.alt)
+		st.noteReadAlt(st.scan.alt, st.scan.drawn)
 	}
 	st.ringMu.Unlock()
 	if n > 0 {
