@@ -15,11 +15,11 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/docker"
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
 )
 
 // staticAgent builds cmd/ptyseam without cgo once per benchmark binary

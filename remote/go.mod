@@ -4,11 +4,9 @@ go 1.26.0
 
 require (
 	github.com/hashicorp/yamux v0.1.2
-	github.com/ptyseam/ptyseam/consumers/ssh v0.1.0
 	github.com/ptyseam/ptyseam/core v0.1.0
 	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/ptyseam/ptyseam/testharness v0.1.0
-	golang.org/x/crypto v0.59.0
 )
 
 require (

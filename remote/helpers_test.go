@@ -14,7 +14,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 )
 
 // waitLimit bounds every wait for behaviour in the tests: a hang guard,
@@ -22,7 +22,7 @@ import (
 const waitLimit = testenv.HangBound
 
 // agentBinary is the `ptyseam` binary the tests run as `ptyseam agent`.
-func agentBinary(t testing.TB) string { return agenttest.Binary(t) }
+func agentBinary(t testing.TB) string { return remotetest.Binary(t) }
 
 // pipeStream is the host's end of two pipes to an agent process.
 type pipeStream struct {
@@ -147,9 +147,9 @@ func (l *lockedBuffer) String() string {
 var _ io.Writer = (*lockedBuffer)(nil)
 
 // markers lists a backend's sessions' processes on the far side.
-type markers = agenttest.Markers
+type markers = remotetest.Markers
 
-func randomHex(n int) string { return agenttest.RandomHex(n) }
+func randomHex(n int) string { return remotetest.RandomHex(n) }
 
 // newService returns a service with b registered; cleanup shuts it down.
 func newService(t *testing.T, b core.Backend) *core.Service {

@@ -22,7 +22,7 @@ run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
 run ./consumers/ssh/... 'Session|Flood|Dial'
 run ./remote/ 'RemoteSettle'
 # The agent over a real sshd: flood throughput against the OpenSSH client.
-run ./remote/sshagent/ 'RemoteFloodThroughput'
+run ./consumers/ssh/sshagent/ 'RemoteFloodThroughput'
 run ./screen/... 'IngestScreen'
 # What recording a session to an asciicast file costs its ingest (sessions in turn).
 run ./core/record/ 'Ingest' 4x

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 	remotepkg "github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
 )
 
 // remoteHostsFile is the deployer's list of remote hosts pty_open may open

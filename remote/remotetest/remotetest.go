@@ -1,7 +1,9 @@
-// Package agenttest holds what the remote module's tests share: the
-// `ptyseam` binary they run as the agent, and a backend wrapper that lists
-// its sessions' processes on the far side.
-package agenttest
+// Package remotetest holds what tests of the remote protocol and of its
+// transports (consumers/ssh/sshagent) share: the `ptyseam` binary they run
+// as the agent, and a backend wrapper that lists its sessions' processes
+// on the far side. It imports no test framework, only the standard
+// library's testing.
+package remotetest
 
 import (
 	"context"
@@ -28,8 +30,8 @@ var build struct {
 
 // Binary builds cmd/ptyseam once per test process, static (CGO off) and
 // stripped as a deployer ships it, into a directory every user can read (an sshd test
-// user runs it), and returns its path. testharness.Cleanup (run by
-// testharness.RunMarked and VerifyTestMain) removes it.
+// user runs it), and returns its path. testenv.RemoveRegistered (which
+// testharness.Cleanup, RunMarked and VerifyTestMain run) removes it.
 func Binary(t testing.TB) string {
 	t.Helper()
 	build.once.Do(func() {

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 )
 
 // BenchmarkRemoteFloodThroughput compares the output throughput of a
@@ -33,7 +33,7 @@ import (
 func BenchmarkRemoteFloodThroughput(b *testing.B) {
 	srv, tg, keyFile := sshagent.KeyTarget(b, sshdtest.Options{AccountCPU: true})
 	kh := tg.HostKeys.KnownHostsFiles[0]
-	opts := sshagent.Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)}
+	opts := sshagent.Options{Binaries: map[string]string{platform: remotetest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)}
 	d := sshagent.New(ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)}), opts)
 	defer d.Close()
 	be := d.Backend("exec", remote.AgentExec)
@@ -177,7 +177,7 @@ func BenchmarkAgentConnect(b *testing.B) {
 	tg := &ssh.Target{Host: srv.Host, Port: srv.Port, User: srv.User, Auth: ssh.Auth{Password: srv.Password},
 		HostKeys: ssh.HostKeyPolicy{KnownHostsFiles: []string{kh}}}
 	sb := ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)})
-	d := sshagent.New(sb, sshagent.Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)})
+	d := sshagent.New(sb, sshagent.Options{Binaries: map[string]string{platform: remotetest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)})
 	defer d.Close()
 	ctx := context.Background()
 	release, err := sb.Hold(ctx, tg)

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -31,7 +31,7 @@ func TestConformanceSSHD(t *testing.T) {
 		Children: bin,
 		New: func(t *testing.T) core.Backend {
 			d, _ := dialer(t, sshagent.Options{})
-			m := &agenttest.Markers{Backend: d.Backend("remote-ssh", remote.AgentExec), Options: tg}
+			m := &remotetest.Markers{Backend: d.Backend("remote-ssh", remote.AgentExec), Options: tg}
 			m.CheckFarSideEmpty(t)
 			return m
 		},
@@ -49,7 +49,7 @@ func TestTerminalsSSHD(t *testing.T) {
 		Children: bin,
 		New: func(t *testing.T) core.Terminals {
 			d, _ := dialer(t, sshagent.Options{})
-			m := &agenttest.Markers{Backend: d.Backend("exec", remote.AgentExec), Options: tg}
+			m := &remotetest.Markers{Backend: d.Backend("exec", remote.AgentExec), Options: tg}
 			m.CheckFarSideEmpty(t)
 			return newService(t, m)
 		},
@@ -58,10 +58,10 @@ func TestTerminalsSSHD(t *testing.T) {
 
 // shellSSHD returns a service whose "shell" type runs on an agent over a
 // real sshd, and a fresh shell.
-func shellSSHD(t *testing.T, d *sshagent.Dialer, tg *ssh.Target) (*core.Service, *core.Owner, core.SessionID, *agenttest.Markers) {
+func shellSSHD(t *testing.T, d *sshagent.Dialer, tg *ssh.Target) (*core.Service, *core.Owner, core.SessionID, *remotetest.Markers) {
 	t.Helper()
 	warmCache(t, tg)
-	m := &agenttest.Markers{Backend: d.Backend("shell", remote.AgentShell), Options: tg}
+	m := &remotetest.Markers{Backend: d.Backend("shell", remote.AgentShell), Options: tg}
 	m.CheckFarSideEmpty(t)
 	svc := newService(t, m)
 	owner := core.NewOwner("sshagent-test")
@@ -173,7 +173,7 @@ func TestConnectionDroppedSSHD(t *testing.T) {
 		t.Fatalf("Connect: %v", err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	m := &agenttest.Markers{Backend: c.Backend("shell", remote.AgentShell)}
+	m := &remotetest.Markers{Backend: c.Backend("shell", remote.AgentShell)}
 	m.CheckFarSideEmpty(t)
 	svc := newService(t, m)
 	owner := core.NewOwner("sshagent-test")

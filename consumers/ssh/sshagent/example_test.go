@@ -7,9 +7,9 @@ import (
 	"runtime"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
 )
 
 // Sessions on an ssh host through the agent: the first spawn uploads this

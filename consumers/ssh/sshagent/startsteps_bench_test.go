@@ -12,7 +12,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 )
 
 // BenchmarkAgentStartSteps times the steps of a spawn on a fresh
@@ -29,7 +29,7 @@ func BenchmarkAgentStartSteps(b *testing.B) {
 	_, tg, _ := KeyTarget(b, sshdtest.Options{})
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	sb := ssh.NewBackend(ssh.BackendOptions{Logger: slog.New(slog.DiscardHandler)})
-	d := New(sb, Options{Binaries: map[string]string{platform: agenttest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)})
+	d := New(sb, Options{Binaries: map[string]string{platform: remotetest.Binary(b)}, Logger: slog.New(slog.DiscardHandler)})
 	defer d.Close()
 	ctx := context.Background()
 	if c, err := d.Connect(ctx, tg); err != nil { // uploads the agent

@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/ssh"
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/remote"
-	"github.com/ptyseam/ptyseam/remote/internal/agenttest"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -76,7 +76,7 @@ func (l *logCount) count(s string) int {
 func dialer(t *testing.T, opts sshagent.Options) (*sshagent.Dialer, *ssh.Backend) {
 	t.Helper()
 	if opts.Binaries == nil && opts.RemotePath == "" {
-		opts.Binaries = map[string]string{platform: agenttest.Binary(t)}
+		opts.Binaries = map[string]string{platform: remotetest.Binary(t)}
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -189,7 +189,7 @@ func warmCache(t *testing.T, tg *ssh.Target) {
 // the protocol version and the binary's SHA-256.
 func cachedName(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(agenttest.Binary(t))
+	b, err := os.ReadFile(remotetest.Binary(t))
 	if err != nil {
 		t.Fatal(err)
 	}

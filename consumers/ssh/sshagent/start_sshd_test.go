@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptyseam/ptyseam/consumers/ssh/sshagent"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
-	"github.com/ptyseam/ptyseam/remote/sshagent"
 )
 
 // TestStartOneChannel: with the agent already in the far side's cache, a
