@@ -213,7 +213,7 @@ func (sess *session) noteSettledLocked(reason WaitReason, shellReading bool) {
 			sess.inBound, sess.inBoundSet = m.InputLine, true
 		}
 		sess.running = !idle
-	case WaitInferredIdle, WaitTimeout:
+	case WaitInferredIdle, WaitTimeout, WaitRemotePrompt:
 		sess.running = !atPrompt
 	}
 }

@@ -162,10 +162,11 @@ type SendResult struct {
 	// back, says who was in control and what was printed meanwhile; nil
 	// otherwise.
 	HandBack *HandBackNote `json:"handBack,omitempty"`
-	// Foreground, when the send settled as inferred_idle or timeout,
-	// names the program other than the top-level process (a shell) that
-	// holds the terminal: still busy, or waiting elsewhere; nil otherwise
-	// or when the backend cannot tell.
+	// Foreground, when the send settled as inferred_idle, timeout or
+	// remote_prompt, names the program other than the top-level process
+	// (a shell) that holds the terminal: still busy, waiting elsewhere, or
+	// the client of a remote shell; nil otherwise or when the backend
+	// cannot tell.
 	Foreground *ForegroundProgram `json:"foreground,omitempty"`
 	// Continuation reports that the program waits for the rest of an
 	// incomplete command: a marked shell printed its continuation prompt

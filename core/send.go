@@ -212,7 +212,7 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		op.interrupt(p, writeDone, stopWrite)
 	}
 	stopWrite()
-	if out.reason == WaitInferredIdle || out.reason == WaitTimeout {
+	if out.reason == WaitInferredIdle || out.reason == WaitTimeout || out.reason == WaitRemotePrompt {
 		out.foreground = sess.describeForeground()
 	}
 

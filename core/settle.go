@@ -75,7 +75,8 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		writeDoneAt = p.start
 	}
 	var reads readWatch
-	var timer *time.Timer // made at the first wait: a prompt that is already there needs none
+	var remoteAsked time.Time // the lastOutput remotePromptShown was asked at
+	var timer *time.Timer     // made at the first wait: a prompt that is already there needs none
 	defer func() {
 		if timer != nil {
 			timer.Stop()
@@ -131,6 +132,17 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if p.initial && lastOutput.Equal(sess.created) {
 			quiet = 3 * p.quiet
 		}
+
+		// A shell on another machine (an ssh typed into this terminal)
+		// prints no marker: its prompt's shape, quiet for
+		// remotePromptQuiet, settles, asked once per quiet spell.
+		remoteDue := written && !p.promptOnly && !p.initial && quiet > remotePromptQuiet && !remoteAsked.Equal(lastOutput)
+		if remoteDue && quietFor >= remotePromptQuiet {
+			remoteAsked, remoteDue = lastOutput, false
+			if sess.remotePromptShown() {
+				return settleOutcome{reason: WaitRemotePrompt}
+			}
+		}
 		if written && !p.promptOnly && quietFor >= quiet {
 			return settleOutcome{reason: WaitInferredIdle}
 		}
@@ -143,6 +155,9 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		}
 		if nextProbe >= 0 {
 			wait = min(wait, nextProbe)
+		}
+		if remoteDue {
+			wait = min(wait, remotePromptQuiet-quietFor)
 		}
 		wait = max(wait, 100*time.Microsecond)
 		if timer == nil {

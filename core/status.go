@@ -127,6 +127,12 @@ const (
 	// output is quiet: the program waits for input (a REPL prompt, a
 	// password question).
 	WaitStdinRead WaitReason = "stdin_read"
+	// WaitRemotePrompt: a remote-login client (ssh, mosh, telnet, docker,
+	// podman, kubectl, su, sudo) holds the terminal and its output ends in
+	// a shell prompt's shape ("user@host:~$ "), quiet for 150 ms: the shell
+	// on the far side, which prints no prompt marker, waits for the next
+	// command. A question ("Password: ", "[y/N] ") never settles so.
+	WaitRemotePrompt WaitReason = "remote_prompt"
 	// WaitInferredIdle: output was silent for the send's quiet window and no
 	// stronger signal fired; the program may still be working.
 	WaitInferredIdle WaitReason = "inferred_idle"

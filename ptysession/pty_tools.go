@@ -57,10 +57,10 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:  ToolSend,
 				Title: "Type into a terminal session",
 				Description: "Type data into a session and wait until it settles: the shell command finished (waitReason prompt), " +
-					"the program waits for input (stdin_read), output went quiet (inferred_idle; it may still be working), " +
+					"the program waits for input (stdin_read), a remote shell (ssh) shows its prompt (remote_prompt), output went quiet (inferred_idle; maybe still working), " +
 					"the deadline passed (timeout) or the session exited. submit (default true) presses Enter after data (once: a newline ending data is that Enter); " +
 					"submit false sends data byte-exact, for example \"\\u0003\" (Ctrl-C) or an answer without Enter. " +
-					"Returns delta (the output since the write), status (running, or exited with its code) and waitReason. " +
+					"Returns delta (output since the write), status (running, or exited with its code) and waitReason. " +
 					sendLimits +
 					"A returned send does not mean the program exited. One send per session at a time; for output that " +
 					"keeps coming later, use pty_tail. When the program takes over the screen (vim, less, top), the result " +

@@ -40,6 +40,7 @@ func CodeOf(err error) Code { return core.CodeOf(err) }
 const (
 	WaitPrompt       = core.WaitPrompt
 	WaitStdinRead    = core.WaitStdinRead
+	WaitRemotePrompt = core.WaitRemotePrompt
 	WaitInferredIdle = core.WaitInferredIdle
 	WaitTimeout      = core.WaitTimeout
 	WaitSessionExit  = core.WaitSessionExit

@@ -55,9 +55,8 @@ func Tools(m *Manager) []tools.Tool {
 					"(vim, less, top, curses installers). For example {\"text\":\"ihello\",\"keys\":[\"Escape\"]} in vim, " +
 					"{\"keys\":[\"Down\",\"Down\",\"Enter\"]} in a menu, {\"keys\":[\"C-c\"]} to interrupt. Arrow keys follow " +
 					"the mode the program set. Waits until the program settles (waitReason stdin_read: it waits for the next " +
-					"key) and its screen stopped changing (after a final Escape, until the program's escape delay, about 1 s, " +
-					"passed), and returns the screen afterwards. When the program leaves the alternate screen (vim :wq, less q), " +
-					"only the rows new on the normal screen are returned. An unknown key name is an INVALID_ARGUMENT error naming it.",
+					"key) and its screen stopped changing, and returns the screen afterwards. When the program leaves the alternate screen (vim :wq, less q), " +
+					"only the rows new on the normal screen are returned.",
 				InputSchema:  keysInput(),
 				OutputSchema: keysOutput(),
 			},

@@ -18,7 +18,7 @@ func coreSchemas() []SchemaOption {
 	return []SchemaOption{
 		EnumOf(core.StatusRunning, core.StatusExited),
 		MarshalsAs[core.Status, statusWire](),
-		EnumOf(core.WaitPrompt, core.WaitStdinRead, core.WaitInferredIdle, core.WaitTimeout, core.WaitSessionExit, core.WaitCancelled),
+		EnumOf(core.WaitPrompt, core.WaitStdinRead, core.WaitRemotePrompt, core.WaitInferredIdle, core.WaitTimeout, core.WaitSessionExit, core.WaitCancelled),
 		EnumOf(core.AllowedSignals...),
 	}
 }

@@ -1,0 +1,71 @@
+package core
+
+import (
+	"strings"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core/scrollback"
+)
+
+// remotePromptQuiet is how long output must be quiet, with a shell prompt's
+// shape on its last line and a remote-login client holding the terminal,
+// before a send settles as WaitRemotePrompt.
+const remotePromptQuiet = 150 * time.Millisecond
+
+// maxPromptLine bounds the last line looked at for a prompt's shape.
+const maxPromptLine = 256
+
+// remoteLogins are the programs (command names) that put another machine's
+// or container's shell on the terminal: a prompt there carries no marker
+// the local shell installed.
+var remoteLogins = map[string]bool{
+	"ssh": true, "mosh-client": true, "telnet": true,
+	"docker": true, "podman": true, "kubectl": true,
+	"su": true, "sudo": true,
+}
+
+// looksLikeShellPrompt reports whether line, the unterminated last line of
+// the output, ends as a shell prompt does: "$", "#", "%" or ">" after a
+// name, a path or nothing, then blanks ("user@host:~$ ", "root@box:/# ",
+// "host% ", ">>> "). A question ("Password: ", "Continue? [y/N] ") does
+// not; neither does a percentage ("50%") or a bar of signs ("####"). The
+// line may begin with what came before the prompt: after an answer typed
+// with echo off, the far side's prompt follows the question on its line.
+func looksLikeShellPrompt(line string) bool {
+	if len(line) == 0 || len(line) > maxPromptLine {
+		return false
+	}
+	t := strings.TrimRight(line, " \t")
+	if t == "" || len(t) == len(line) { // a prompt leaves room to type
+		return false
+	}
+	sigil := t[len(t)-1]
+	switch sigil {
+	case '$', '#', '%', '>':
+	default:
+		return false
+	}
+	if len(t) >= 2 {
+		before := t[len(t)-2]
+		if (sigil == '%' && before >= '0' && before <= '9') || (before == sigil && sigil != '>') {
+			return false
+		}
+	}
+	return true
+}
+
+// remotePromptShown reports whether the output ends in a shell prompt's
+// shape (looksLikeShellPrompt) while a remote-login client (remoteLogins)
+// holds the terminal: a shell on another machine waits for its next
+// command. It reads the foreground from the backend (ForegroundDescriber),
+// so it is asked once per quiet spell, not on every wake-up.
+func (sess *session) remotePromptShown() bool {
+	sess.mu.Lock()
+	pg := sess.buf.Page(scrollback.PageRequest{Newest: true, Count: 1}, maxPromptLine+64)
+	sess.mu.Unlock()
+	if !pg.Partial || len(pg.Lines) == 0 || !looksLikeShellPrompt(pg.Lines[len(pg.Lines)-1]) {
+		return false
+	}
+	fg := sess.describeForeground()
+	return fg != nil && remoteLogins[fg.Name]
+}
