@@ -25,13 +25,13 @@ type openArgs struct {
 }
 
 type idArgs struct {
-	ID string `json:"id" jsonschema:"The sessionId that pty_open returned."`
+	ID string `json:"id" jsonschema:"sessionId from pty_open."`
 }
 
 type sendArgs struct {
 	idArgs
-	Data   string `json:"data" jsonschema:"Text to type. Control characters are sent as is (\"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D)."`
-	Submit *bool  `json:"submit,omitempty" jsonschema:"Press Enter after data (default true; a newline ending data is that Enter). false sends data byte-exact."`
+	Data   string `json:"data" jsonschema:"Text to type; control characters are sent as is (\"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D)."`
+	Submit *bool  `json:"submit,omitempty" jsonschema:"Press Enter after data (default true; a newline ending data is that Enter)."`
 	deadlineArgs
 }
 
@@ -53,7 +53,7 @@ type signalArgs struct {
 }
 
 type waitArgs struct {
-	ID         string          `json:"id,omitempty" jsonschema:"The target of every condition that names none: a sessionId or job id."`
+	ID         string          `json:"id,omitempty" jsonschema:"Target of the conditions that name none: a sessionId or job id."`
 	Conditions []WaitCondition `json:"conditions" jsonschema:"The first that holds ends the wait."`
 	TimeoutMs  int64           `json:"timeoutMs,omitempty"`
 }
