@@ -36,8 +36,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:  ToolOpen,
 				Title: "Open a terminal session",
 				Description: "Start a program (a shell, a REPL, a debugger) on a new pseudo-terminal session that keeps its " +
-					"state (working directory, variables, the running program) across calls. Returns sessionId, status and initialOutput: what it printed until it " +
-					"settled (as pty_send). Type into it with pty_send; pty_close it when you are done. " + OpenJobsHint + " " +
+					"state (working directory, variables, the running program) across calls. Returns sessionId, status and " +
+					"initialOutput (what it printed until it settled, as for pty_send); pty_close it when you are done. " + OpenJobsHint + " " +
 					"The shell is bash set up for unattended use: history expansion is off (\"!\" is literal), " +
 					"the pagers (PAGER, GIT_PAGER, MANPAGER) are cat, TERM is xterm-256color, and each prompt after a " +
 					"command reports that line's exit code. " +
@@ -54,7 +54,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Description: "Type data into a session and wait until it settles: the shell command finished (waitReason prompt), " +
 					"the program waits for input (stdin_read), output went quiet (inferred_idle; it may still be working), " +
 					"the deadline passed (timeout) or the session exited. Returns delta (the output since the write), status " +
-					"(running, or exited with its code) and waitReason. submit false sends data byte-exact without Enter, " +
+					"(running or exited, with the exit code) and waitReason. submit false sends data byte-exact without Enter, " +
 					"for example \"\\u0003\" (Ctrl-C). " +
 					sendLimits +
 					"A returned send does not mean the program exited. One send per session at a time. When the program takes over the screen (vim, less, top), the result " +
@@ -70,8 +70,7 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:  ToolTail,
 				Title: "Read new output of a terminal session",
 				Description: "Return the output of a session that you have not been given yet (output is returned once). If more than `lines` lines are " +
-					"pending, it returns the newest ones with truncated true and skipped = the exact number of lines left " +
-					"out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
+					"pending, it returns the newest ones, with truncated true and skipped the number left out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
 				InputSchema:  tailInput(),
 				OutputSchema: tailOutput(),
 			},

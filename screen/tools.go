@@ -52,8 +52,8 @@ func Tools(m *Manager) []tools.Tool {
 				Name:  ToolKeys,
 				Title: "Press keys in a terminal session",
 				Description: "Type optional literal text, then press named keys, as one send: for full-screen programs and menus " +
-					"(vim, less, top, curses installers). For example {\"text\":\"ihello\",\"keys\":[\"Escape\"]} in vim, " +
-					"{\"keys\":[\"Down\",\"Down\",\"Enter\"]} in a menu, {\"keys\":[\"C-c\"]} to interrupt. Waits until the program waits for the next key and its " +
+					"(vim, less, top, curses installers). For example text ihello and keys [Escape] in vim, " +
+					"keys [Down, Down, Enter] in a menu, keys [C-c] to interrupt. Waits until the program waits for the next key and its " +
 					"screen stopped changing (after a final Escape, about 1 s: the program's escape delay), then returns the screen. When the program leaves the alternate screen (vim :wq, less q), " +
 					"only the rows new on the normal screen are returned.",
 				InputSchema:  keysInput(),
