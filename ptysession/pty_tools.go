@@ -21,8 +21,7 @@ const (
 
 // OpenJobsHint is the sentence of pty_open's description that points at
 // bg_launch; a server that does not serve the job tools removes it.
-const OpenJobsHint = "For a server or watcher that should keep running while you do other things, prefer bg_launch " +
-	"(it can wait until the server is ready)."
+const OpenJobsHint = "For a server or watcher left running, prefer bg_launch (it can wait until the server is ready)."
 
 // PtyTools returns the model-facing tools over s, in the order pty_open,
 // pty_send, pty_tail, pty_close, pty_list, pty_read, pty_signal. Add them
@@ -36,17 +35,13 @@ func PtyTools(s *Sessions) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolOpen,
 				Title: "Open a terminal session",
-				Description: "Start a program on a new pseudo-terminal session that stays alive across calls: " +
-					"a shell, a REPL (python3), a debugger (gdb), a server. Returns sessionId for the other pty_* tools, " +
-					"status, and initialOutput: what the session printed until it settled (for a command typed into the " +
-					"shell: until the prompt came back, the program waited for input, or output went quiet). " +
-					"The session keeps its state (working directory, variables, the running program) between calls. " +
-					"Use pty_send to type into it, pty_tail to read new output, and pty_close when you are done. " +
-					"cols and rows set the terminal size (default 160x40). " + OpenJobsHint + " " +
+				Description: "Start a program (a shell, a REPL, a debugger) on a new pseudo-terminal session that keeps its " +
+					"state (working directory, variables, the running program) across calls. Returns sessionId, status and " +
+					"initialOutput (what it printed until it settled, as for pty_send); pty_close it when you are done. " + OpenJobsHint + " " +
 					"The shell is bash set up for unattended use: history expansion is off (\"!\" is literal), " +
-					"PAGER, GIT_PAGER, SYSTEMD_PAGER and MANPAGER are cat (no pager waits for a key), TERM is xterm-256color, " +
-					"and every prompt after a command reports that line's exit code. " +
-					deadlineText(max),
+					"the pagers (PAGER, GIT_PAGER, MANPAGER) are cat, TERM is xterm-256color, and each prompt after a " +
+					"command reports that line's exit code. " +
+					openDeadlineText(max),
 				InputSchema:  openInput(max),
 				OutputSchema: openOutput(),
 			},
@@ -58,12 +53,11 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Title: "Type into a terminal session",
 				Description: "Type data into a session and wait until it settles: the shell command finished (waitReason prompt), " +
 					"the program waits for input (stdin_read), a remote shell (ssh) shows its prompt (remote_prompt), output went quiet (inferred_idle; maybe still working), " +
-					"the deadline passed (timeout) or the session exited. submit (default true) presses Enter after data (once: a newline ending data is that Enter); " +
-					"submit false sends data byte-exact, for example \"\\u0003\" (Ctrl-C) or an answer without Enter. " +
-					"Returns delta (output since the write), status (running, or exited with its code) and waitReason. " +
+					"the deadline passed (timeout) or the session exited. Returns delta (the output since the write), status " +
+					"(running or exited, with the exit code) and waitReason. submit false sends data byte-exact without Enter, " +
+					"for example \"\\u0003\" (Ctrl-C). " +
 					sendLimits +
-					"A returned send does not mean the program exited. One send per session at a time; for output that " +
-					"keeps coming later, use pty_tail. When the program takes over the screen (vim, less, top), the result " +
+					"A returned send does not mean the program exited. One send per session at a time. When the program takes over the screen (vim, less, top), the result " +
 					"holds the screen instead of delta; continue with pty_keys. " + outputOnceTools + " " +
 					deadlineText(max),
 				InputSchema:  sendInput(max),
@@ -75,9 +69,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolTail,
 				Title: "Read new output of a terminal session",
-				Description: "Return the output of a session that you have not been given yet. " + outputOnceTools + " If more than `lines` lines are " +
-					"pending, it returns the newest ones with truncated true and skipped = the exact number of lines left " +
-					"out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
+				Description: "Return the output of a session that you have not been given yet (output is returned once). If more than `lines` lines are " +
+					"pending, it returns the newest ones, with truncated true and skipped the number left out. An unfinished last line such as a \">>> \" or \"Password: \" prompt is included at once.",
 				InputSchema:  tailInput(),
 				OutputSchema: tailOutput(),
 			},
@@ -87,8 +80,8 @@ func PtyTools(s *Sessions) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolClose,
 				Title: "Close a terminal session",
-				Description: "Close a session: terminate its program and every process it started, and free the session. " +
-					"Returns closed true, or closed false if it was already closed. Close sessions you no longer need.",
+				Description: "Close a session: terminate its program and every process it started. " +
+					"Returns closed (false if it was already closed). Close sessions you no longer need.",
 				InputSchema:  closeInput(),
 				OutputSchema: closeOutput(),
 			},
@@ -121,10 +114,9 @@ func PtyTools(s *Sessions) []tools.Tool {
 				Name:  ToolSignal,
 				Title: "Signal a terminal session's program",
 				Description: "Send a signal to the foreground of a session: the program running in it, or the shell itself when it is idle at its prompt. " +
-					"SIGINT is Ctrl-C, SIGTSTP is Ctrl-Z, SIGTERM or SIGKILL stop a program that ignores Ctrl-C. An idle shell ignores SIGTERM, SIGQUIT " +
+					"SIGTERM or SIGKILL stop a program that ignores Ctrl-C. An idle shell ignores SIGTERM, SIGQUIT " +
 					"and SIGTSTP and SIGKILL to it is refused, but SIGHUP ends it, and with it the session's program. Returns output: what the session " +
-					"printed after the signal until it went quiet (a few seconds at most); " +
-					"like pty_send's delta it moves your tail position past it. To end the whole session use pty_close.",
+					"printed after the signal until it went quiet (a few seconds at most). To end the whole session use pty_close.",
 				InputSchema:  signalInput(),
 				OutputSchema: signalOutput(),
 			},

@@ -22,6 +22,12 @@ func (a deadlineArgs) durations() (timeout, quiet time.Duration) {
 // when to set timeoutMs and quietMs.
 func deadlineText(max time.Duration) string {
 	return fmt.Sprintf("Optional timeoutMs and quietMs (ms, at most %d) change those waits for this call: raise timeoutMs "+
-		"for a long build or test run; raise quietMs for a program that pauses between bursts of output, or set it to "+
-		"timeoutMs so that only the prompt, a read of input, the exit or the deadline ends the wait.", max.Milliseconds())
+		"for a long build or test run, quietMs for a program that pauses between bursts of output (quietMs = timeoutMs: "+
+		"only the prompt, a read of input, the exit or the deadline ends the wait).", max.Milliseconds())
+}
+
+// openDeadlineText is deadlineText for pty_open, whose waits are pty_send's.
+func openDeadlineText(max time.Duration) string {
+	return fmt.Sprintf("Optional timeoutMs and quietMs (ms, at most %d) change those waits for this call, as in pty_send "+
+		"(raise timeoutMs for a long build).", max.Milliseconds())
 }

@@ -17,7 +17,7 @@ import (
 type openArgs struct {
 	Command string            `json:"command" jsonschema:"What to run, as you would type it in a shell (\"python3 -q\", \"gdb -q ./prog\", \"npm run dev\"). \"bash\" gives a plain shell."`
 	Cwd     string            `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)."`
-	Env     map[string]string `json:"env,omitempty" jsonschema:"Extra environment variables, NAME: value; names match [A-Za-z_][A-Za-z0-9_]*."`
+	Env     map[string]string `json:"env,omitempty" jsonschema:"Extra environment variables, NAME: value."`
 	Cols    int               `json:"cols,omitempty" jsonschema:"Terminal width in columns (default 160)."`
 	Rows    int               `json:"rows,omitempty" jsonschema:"Terminal height in rows (default 40)."`
 	Record  bool              `json:"record,omitempty" jsonschema:"Record the session to a replayable file, where the server records."`
@@ -25,13 +25,13 @@ type openArgs struct {
 }
 
 type idArgs struct {
-	ID string `json:"id" jsonschema:"The sessionId that pty_open returned."`
+	ID string `json:"id" jsonschema:"sessionId from pty_open."`
 }
 
 type sendArgs struct {
 	idArgs
-	Data   string `json:"data" jsonschema:"Text to type. Control characters are sent as is (\"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D)."`
-	Submit *bool  `json:"submit,omitempty" jsonschema:"Press Enter after data (default true; a newline ending data is that Enter). false sends data byte-exact."`
+	Data   string `json:"data" jsonschema:"Text to type; control characters are sent as is (\"\\u0003\" is Ctrl-C, \"\\u0004\" Ctrl-D)."`
+	Submit *bool  `json:"submit,omitempty" jsonschema:"Press Enter after data (default true; a newline ending data is that Enter)."`
 	deadlineArgs
 }
 
@@ -42,7 +42,7 @@ type tailArgs struct {
 
 type readArgs struct {
 	idArgs
-	Start  int64 `json:"start,omitempty" jsonschema:"First line number wanted; line 0 is the first line the session printed."`
+	Start  int64 `json:"start,omitempty" jsonschema:"First line number wanted (0: the first line printed)."`
 	Lines  int   `json:"lines,omitempty" jsonschema:"Number of lines (default 200)."`
 	Newest bool  `json:"newest,omitempty" jsonschema:"Read the newest lines instead of starting at start."`
 }
@@ -53,7 +53,7 @@ type signalArgs struct {
 }
 
 type waitArgs struct {
-	ID         string          `json:"id,omitempty" jsonschema:"The target of every condition that names none: a sessionId or job id."`
+	ID         string          `json:"id,omitempty" jsonschema:"Target of the conditions that name none: a sessionId or job id."`
 	Conditions []WaitCondition `json:"conditions" jsonschema:"The first that holds ends the wait."`
 	TimeoutMs  int64           `json:"timeoutMs,omitempty"`
 }

@@ -23,14 +23,13 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			Name:  ToolWait,
 			Title: "Wait for output, a port, an exit or a screen change",
 			Description: "Wait, without polling, until the first of several conditions holds, across your sessions and " +
-				"background jobs: a line of new output matches a regular expression (kind output, with target and pattern), " +
-				"a TCP port on this host accepts connections (kind port), a program exits (kind exit, with target), or a " +
-				"program waits for input: a question, a password prompt, the shell's prompt again (kind input, with target; " +
-				"terminals and PTY jobs), or a session's screen changes or shows a row matching pattern (kind screen, for " +
-				"full-screen programs). " +
+				"background jobs: a new line of output matches pattern (kind output), a TCP port on this host accepts " +
+				"connections (port), a program exits (exit), a program waits for input: a question, a password " +
+				"prompt, the shell's prompt again (input; terminals and PTY jobs), or a session's screen changes or " +
+				"shows a row matching pattern (screen). " +
 				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
-				"build to finish. Returns which condition fired (condition, its index), with the matching line (for input: the " +
-				"newest line, the question) and its line number, or fired false when timeoutMs passed (default 30000, at most " +
+				"build to finish. Returns which condition fired (condition, its index) with the matching line (for input: " +
+				"the question) and its line number, or fired false when timeoutMs passed (default 30000, at most " +
 				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Only output printed after the " +
 				"wait starts counts, unless a condition sets fromLine.",
 			InputSchema:  waitInput(max),

@@ -74,7 +74,7 @@ type WaitCondition struct {
 	// (nil: the line being written when the wait starts, so only new
 	// output counts). Pass an earlier number to catch a line printed
 	// before the wait began.
-	FromLine *int64 `json:"fromLine,omitempty" jsonschema:"Search from this global line number instead of new output only (output)."`
+	FromLine *int64 `json:"fromLine,omitempty" jsonschema:"Search from this line number, not only new output (output)."`
 	// Port is WaitPort's TCP port (1-65535).
 	Port int `json:"port,omitempty" jsonschema:"TCP port on this host (port)."`
 }

@@ -13,21 +13,21 @@ import (
 // model reads.
 
 type screenArgs struct {
-	ID          string `json:"id" jsonschema:"The sessionId that pty_open returned."`
-	ChangedOnly bool   `json:"changedOnly,omitempty" jsonschema:"Return only the rows that changed since your previous look at this screen (default false)."`
+	ID          string `json:"id" jsonschema:"sessionId from pty_open."`
+	ChangedOnly bool   `json:"changedOnly,omitempty" jsonschema:"Only the rows that changed since your previous look (default false)."`
 }
 
 type resizeArgs struct {
-	ID   string `json:"id" jsonschema:"The sessionId that pty_open returned."`
+	ID   string `json:"id" jsonschema:"sessionId from pty_open."`
 	Rows int    `json:"rows" jsonschema:"New number of rows."`
 	Cols int    `json:"cols" jsonschema:"New number of columns."`
 }
 
 type keysArgs struct {
-	ID          string   `json:"id" jsonschema:"The sessionId that pty_open returned."`
+	ID          string   `json:"id" jsonschema:"sessionId from pty_open."`
 	Text        string   `json:"text,omitempty" jsonschema:"Literal text typed first, as is (no Enter is added)."`
 	Keys        []string `json:"keys,omitempty" jsonschema:"Key names pressed after text, in order: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, a single character (\"q\", \":\"), or combinations: \"C-c\" (Ctrl-C), \"C-x\", \"M-x\" (Alt-x), \"C-M-x\", \"C-Up\", \"S-Tab\"."`
-	ChangedOnly bool     `json:"changedOnly,omitempty" jsonschema:"Return only the screen rows that changed since your previous look (default false)."`
+	ChangedOnly bool     `json:"changedOnly,omitempty" jsonschema:"Only the rows that changed since your previous look (default false)."`
 }
 
 // schemaOf derives a screen tool's schema, on first use

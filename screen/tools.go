@@ -25,10 +25,10 @@ func Tools(m *Manager) []tools.Tool {
 			Definition: tools.Definition{
 				Name:  ToolScreen,
 				Title: "Look at a terminal session's screen",
-				Description: "Return what the session's terminal shows now, as a terminal would display it: the rows of text, " +
-					"the cursor position, whether a full-screen program (vim, less, top, a menu) uses the alternate screen, and " +
-					"the window title. Use it for full-screen programs, where pty_tail's line output is unreadable. " +
-					"changed lists the rows that changed since your previous look; changedOnly returns just those rows. " +
+				Description: "Return what the session's terminal shows now: the rows of text, the cursor position, whether the " +
+					"alternate screen is in use, and the window title. Use it for full-screen programs (vim, less, top, a menu), " +
+					"where pty_tail's line output is unreadable. " +
+					"changed lists the rows that changed since your previous look. " +
 					"Type into the program with pty_keys.",
 				InputSchema:  screenInput(),
 				OutputSchema: screenOutput(),
@@ -52,10 +52,9 @@ func Tools(m *Manager) []tools.Tool {
 				Name:  ToolKeys,
 				Title: "Press keys in a terminal session",
 				Description: "Type optional literal text, then press named keys, as one send: for full-screen programs and menus " +
-					"(vim, less, top, curses installers). For example {\"text\":\"ihello\",\"keys\":[\"Escape\"]} in vim, " +
-					"{\"keys\":[\"Down\",\"Down\",\"Enter\"]} in a menu, {\"keys\":[\"C-c\"]} to interrupt. Arrow keys follow " +
-					"the mode the program set. Waits until the program settles (waitReason stdin_read: it waits for the next " +
-					"key) and its screen stopped changing, and returns the screen afterwards. When the program leaves the alternate screen (vim :wq, less q), " +
+					"(vim, less, top, curses installers). For example text ihello and keys [Escape] in vim, " +
+					"keys [Down, Down, Enter] in a menu, keys [C-c] to interrupt. Waits until the program waits for the next key and its " +
+					"screen stopped changing (after a final Escape, about 1 s: the program's escape delay), then returns the screen. When the program leaves the alternate screen (vim :wq, less q), " +
 					"only the rows new on the normal screen are returned.",
 				InputSchema:  keysInput(),
 				OutputSchema: keysOutput(),

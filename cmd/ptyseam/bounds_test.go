@@ -11,7 +11,7 @@ import (
 // --result-bytes bounded the text.
 func TestEveryPartOfAResultIsBounded(t *testing.T) {
 	const resultBytes = 16 << 10
-	cs, _ := connect(t, defaultConfig(t, "--result-bytes", "16384"))
+	cs, _ := connect(t, defaultConfig(t, "--tools", "full", "--result-bytes", "16384"))
 	opened, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
 	if res.IsError {
 		t.Fatal(resultText(res))

@@ -53,7 +53,7 @@ func TestJobFlagsRefuseIllegalValues(t *testing.T) {
 // The jobs flags reach the jobs: the default group, the backend and the
 // lines kept.
 func TestJobFlagsConfigureTheJobs(t *testing.T) {
-	cs, _ := connect(t, defaultConfig(t, "--jobs-default-group", "build", "--jobs-backend", "pipe",
+	cs, _ := connect(t, defaultConfig(t, "--tools", "full", "--jobs-default-group", "build", "--jobs-backend", "pipe",
 		"--jobs-buffer-lines", "100", "--jobs-stop-grace", "50ms", "--jobs-no-port-check"))
 	launched, res := call(t, cs, "bg_launch", map[string]any{"command": "sh", "args": []string{"-c",
 		"i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo line$i; done"}})

@@ -129,7 +129,7 @@ func TestServerWideLimitsOverHTTP(t *testing.T) {
 // pty_screen) is refused by default, and --screen-budget bounds the
 // screens of every client together.
 func TestScreenLimitsAreFlags(t *testing.T) {
-	cs, _ := connect(t, defaultConfig(t, "--screen-cells", "20000", "--screen-budget", "30000"))
+	cs, _ := connect(t, defaultConfig(t, "--tools", "full", "--screen-cells", "20000", "--screen-budget", "30000"))
 	opened, _ := call(t, cs, "pty_open", map[string]any{"command": "bash"}) // 40x160: 6,400 cells
 	id := opened["sessionId"]
 	_, res := call(t, cs, "pty_resize", map[string]any{"id": id, "rows": 4096, "cols": 4096})

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 	"github.com/ptyseam/ptyseam/screen"
@@ -11,6 +13,13 @@ import (
 
 // Tool profiles: which tools `ptyseam mcp --tools` serves.
 const (
+	// profileStandard (the default) serves the tools of a model's everyday
+	// terminal work, without output schemas: the core tools plus
+	// pty_screen and pty_list, pty_secret, and bg_launch, bg_read and
+	// bg_stop for programs left running. It leaves out pty_resize,
+	// pty_search and the bg_* tools for sending to, listing, grouping and
+	// deleting jobs.
+	profileStandard = "standard"
 	// profileFull serves every tool, with output schemas.
 	profileFull = "full"
 	// profileCore serves what a model needs most in a small tool list:
@@ -27,25 +36,38 @@ var coreTools = []string{
 	screen.ToolKeys, ptysession.ToolSignal, ptysession.ToolWait, ptysession.ToolRead,
 }
 
+// standardTools are the tools of the standard profile.
+var standardTools = append(append([]string(nil), coreTools...),
+	screen.ToolScreen, ptysession.ToolList, toolSecret,
+	jobtools.ToolLaunch, jobtools.ToolRead, jobtools.ToolStop)
+
 // checkProfile validates a --tools value.
 func checkProfile(p string) error {
-	if p != profileCore && p != profileFull {
-		return fmt.Errorf("--tools must be %q or %q, not %q", profileCore, profileFull, p)
+	switch p {
+	case profileStandard, profileCore, profileFull:
+		return nil
 	}
-	return nil
+	return fmt.Errorf("--tools must be %q, %q or %q, not %q", profileStandard, profileCore, profileFull, p)
 }
 
 // served reports whether profile p serves the named tool.
 func served(p, name string) bool {
-	if p == profileFull {
+	list := coreTools
+	switch p {
+	case profileFull:
 		return true
+	case profileStandard:
+		list = standardTools
 	}
-	for _, n := range coreTools {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(list, name)
+}
+
+// fullList reports whether profile p lists its tools as defined, with
+// output schemas and closed input objects: core and standard do not (see
+// mcpTool; hosts do not show output schemas to a model, and the results
+// carry the same structured content either way).
+func fullList(p string) bool {
+	return p != profileCore && p != profileStandard
 }
 
 // withoutJobsHint drops the sentence pointing at bg_launch from pty_open's

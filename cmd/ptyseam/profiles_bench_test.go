@@ -9,14 +9,16 @@ import (
 
 // BenchmarkToolListBytes measures the tool list a client receives (tools/list
 // as JSON) per --tools profile and result form; scripts/bench.sh puts the
-// figures in the performance table. The core profile must stay under 12 KB.
+// figures in the performance table. The core profile must stay under 12 KB;
+// TestDefaultToolList bounds the default (standard) list.
 func BenchmarkToolListBytes(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		args []string
 	}{
-		{"full", nil},
-		{"full-text", []string{"--text-results"}},
+		{"standard", nil},
+		{"full", []string{"--tools", "full"}},
+		{"full-text", []string{"--tools", "full", "--text-results"}},
 		{"core", []string{"--tools", "core"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -22,13 +24,52 @@ import (
 
 // mcpTool is the MCP definition of a tool. Output schemas are served
 // without their annotations (descriptions), which no model reads and which
-// made up most of the tool list; the text form serves none.
-func mcpTool(d tools.Definition, textResults bool) *mcp.Tool {
+// made up most of the tool list; the text form serves none. A small list
+// (the core and standard profiles) serves no output schemas and lists the
+// input schemas without "additionalProperties": false; the dispatcher
+// still refuses an argument the tool does not take.
+func mcpTool(d tools.Definition, textResults, small bool) *mcp.Tool {
 	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
-	if !textResults && len(d.OutputSchema) > 0 {
+	if small {
+		t.InputSchema = openObjects(d.InputSchema)
+	}
+	if !textResults && !small && len(d.OutputSchema) > 0 {
 		t.OutputSchema = tools.CompactSchema(d.OutputSchema)
 	}
 	return t
+}
+
+// openObjects returns schema without its "additionalProperties": false
+// keywords, or schema itself if it does not decode.
+func openObjects(schema json.RawMessage) json.RawMessage {
+	var v any
+	if err := json.Unmarshal(schema, &v); err != nil {
+		return schema
+	}
+	out, err := json.Marshal(dropClosed(v))
+	if err != nil {
+		return schema
+	}
+	return out
+}
+
+// dropClosed removes "additionalProperties": false from v and every value
+// in it.
+func dropClosed(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if closed, ok := v["additionalProperties"].(bool); ok && !closed {
+			delete(v, "additionalProperties")
+		}
+		for k, x := range v {
+			v[k] = dropClosed(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = dropClosed(x)
+		}
+	}
+	return v
 }
 
 // mcpResult is the MCP result of a successful call.

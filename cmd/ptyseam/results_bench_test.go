@@ -147,7 +147,7 @@ func benchCall(b *testing.B, cs *mcp.ClientSession, name string, args map[string
 }
 
 // benchConnect serves cfg's tools to an in-memory MCP client.
-func benchConnect(b *testing.B, cfg config) *mcp.ClientSession {
+func benchConnect(b testing.TB, cfg config) *mcp.ClientSession {
 	b.Helper()
 	ts, err := newToolServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {

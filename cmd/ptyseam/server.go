@@ -255,7 +255,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if !served(cfg.Tools, d.Name) {
 			continue
 		}
-		ts.server.AddTool(mcpTool(d, cfg.TextResults || cfg.Tools == profileCore), ts.handler(d.Name))
+		ts.server.AddTool(mcpTool(d, cfg.TextResults, !fullList(cfg.Tools)), ts.handler(d.Name))
 	}
 	return ts, nil
 }

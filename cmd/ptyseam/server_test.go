@@ -65,7 +65,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 }
 
 func TestToolsOverInMemoryTransport(t *testing.T) {
-	cs, _ := connect(t, defaultConfig(t))
+	cs, _ := connect(t, defaultConfig(t, "--tools", "full"))
 	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,25 @@ assert.ok(fullList.some((t) => t.name === "pty_read"));
 assert.ok(fullList.every((t) => t.name === "bg_drop" || t.outputSchema), "full serves output schemas");
 await full.close();
 
+// standard (the default: no --tools): the everyday tools, without output
+// schemas, in at most 16 KB.
+{
+  const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "error"], env: { ...process.env }, stderr: "inherit" });
+  const std = new Client({ name: "ptyseam-profile-default", version: "1.0.0" });
+  await std.connect(transport);
+  const list = (await std.listTools()).tools;
+  figures.standardBytes = JSON.stringify({ tools: list }).length;
+  assert.deepEqual(list.map((t) => t.name).sort(), ["bg_launch", "bg_read", "bg_stop", "pty_close", "pty_keys", "pty_list", "pty_open",
+    "pty_read", "pty_screen", "pty_secret", "pty_send", "pty_signal", "pty_tail", "pty_wait"]);
+  assert.ok(figures.standardBytes <= 16 * 1024, `default tool list is ${figures.standardBytes} bytes`);
+  assert.ok(list.every((t) => !t.outputSchema), "the default profile serves no output schemas");
+  const opened = await std.callTool({ name: "pty_open", arguments: { command: "bash", cwd: workdir } });
+  const sent = await std.callTool({ name: "pty_send", arguments: { id: opened.structuredContent.sessionId, data: "echo std-$((40+2))" } });
+  assert.match(sent.structuredContent.delta, /std-42/);
+  await std.callTool({ name: "pty_close", arguments: { id: opened.structuredContent.sessionId } });
+  await std.close();
+}
+
 // core: the seed's four, pty_keys, pty_signal, pty_wait and pty_read,
 // under 12 KB.
 const core = await connect("core");

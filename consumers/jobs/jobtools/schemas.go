@@ -19,10 +19,10 @@ type launchArgs struct {
 	Cwd          string             `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)."`
 	Env          map[string]string  `json:"env,omitempty" jsonschema:"Extra environment variables, NAME: value."`
 	Title        string             `json:"title,omitempty" jsonschema:"Display name (default: the command)."`
-	Group        string             `json:"group,omitempty" jsonschema:"Group tag, for bg_list and bg_stop_group (default group when omitted)."`
+	Group        string             `json:"group,omitempty" jsonschema:"Group tag, to list or stop jobs together (default group when omitted)."`
 	TimeoutMs    int64              `json:"timeoutMs,omitempty" jsonschema:"Stop the job after this many milliseconds (0 or omitted: never)."`
-	Ports        []int              `json:"ports,omitempty" jsonschema:"TCP ports the job will listen on; each is checked first and a taken one gives a warning."`
-	NotifyOnExit bool               `json:"notifyOnExit,omitempty" jsonschema:"Send a notice when the job ends, so no polling is needed (over MCP: a notifications/message log entry, level notice, logger ptyseam.jobs, once the client has set a logging level)."`
+	Ports        []int              `json:"ports,omitempty" jsonschema:"TCP ports it will listen on, checked first: a taken one gives a warning."`
+	NotifyOnExit bool               `json:"notifyOnExit,omitempty" jsonschema:"Send a notice (an MCP log message, level notice, once the client set a logging level) when the job ends, so no polling is needed."`
 	Backend      jobs.BackendChoice `json:"backend,omitempty" jsonschema:"pty (a terminal: interactive programs, Ctrl-C works), pipe (plain pipes), auto (default: pty when available)."`
 	WaitFor      *readyArgs         `json:"waitFor,omitempty"`
 }
@@ -32,11 +32,11 @@ type readyArgs struct {
 	URL       bool   `json:"url,omitempty" jsonschema:"Ready once the job printed a service address (http://localhost:5173)."`
 	Port      int    `json:"port,omitempty" jsonschema:"Ready once this TCP port on 127.0.0.1 accepts connections."`
 	Line      string `json:"line,omitempty" jsonschema:"Ready once an output line matches this regular expression (RE2)."`
-	TimeoutMs int64  `json:"timeoutMs,omitempty" jsonschema:"Give up waiting after this long (default 15000, at most 60000); the job keeps running."`
+	TimeoutMs int64  `json:"timeoutMs,omitempty" jsonschema:"Give up waiting after this long (default 15000); the job keeps running."`
 }
 
 type idArgs struct {
-	ID string `json:"id" jsonschema:"The job id that bg_launch returned."`
+	ID string `json:"id" jsonschema:"Job id from bg_launch."`
 }
 
 type sendArgs struct {
@@ -47,7 +47,7 @@ type sendArgs struct {
 
 type readArgs struct {
 	idArgs
-	From       *int64 `json:"from,omitempty" jsonschema:"Global line number to resume from: the next of a previous bg_read (0 is the first line). Omit to read the newest lines."`
+	From       *int64 `json:"from,omitempty" jsonschema:"Global line number to resume from: a previous result's next (0 is the first line). Omit for the newest lines."`
 	Limit      int    `json:"limit,omitempty" jsonschema:"Most lines to return (default 100)."`
 	Pattern    string `json:"pattern,omitempty" jsonschema:"Only lines matching this regular expression (RE2 syntax, like grep -E)."`
 	IgnoreCase bool   `json:"ignoreCase,omitempty" jsonschema:"Match pattern case-insensitively."`

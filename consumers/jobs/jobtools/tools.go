@@ -32,10 +32,8 @@ func Tools(m *jobs.Manager) []tools.Tool {
 		tool(ToolLaunch, "Launch a background job",
 			"Start a long-running program in the background (a dev server, a watcher, a long build) that keeps running after "+
 				"this call. Returns the job: id (for the other bg_* tools), pid, status and warnings (a requested port "+
-				"already in use). Optional: args, cwd, env, title, group, timeoutMs (stop it after that long), ports "+
-				"(checked before launch), notifyOnExit (get a notice when it ends instead of polling), waitFor (return once "+
-				"the server is ready: it printed a URL, a port accepts connections, or a line matches; bounded, 15 s by "+
-				"default). Service addresses it prints (http://localhost:5173) appear in bg_list. Read its output with "+
+				"already in use). waitFor returns once the server is ready (it printed a URL, a port accepts connections, "+
+				"or a line matches); notifyOnExit sends a notice when it ends, instead of polling. Read its output with "+
 				"bg_read, stop it with bg_stop. Use bg_launch, not pty_open, for servers and watchers you leave running; "+
 				"use pty_open for programs you talk to (shells, REPLs, debuggers).",
 			launchInput(), launchOutput(), tools.Typed(h.launch)),
@@ -45,19 +43,17 @@ func Tools(m *jobs.Manager) []tools.Tool {
 				"not wait for output: read it with bg_read.",
 			sendInput(), sendOutput(), tools.Typed(h.send)),
 		tool(ToolRead, "Read a background job's output",
-			"Page through a job's output buffer (the newest lines are kept; escape sequences removed). Without from it "+
+			"Page through a job's output (the newest lines are kept; escape sequences removed). Without from it "+
 				"returns the newest lines; with from it continues at that global line number: pass the previous result's "+
-				"next to read only what is new. pattern keeps matching lines only (a regular expression; ignoreCase "+
-				"available). dropped and truncated tell when older history was discarded. Works after the job ended too.",
+				"next to read only what is new. pattern keeps only matching lines. dropped and truncated tell when older history was discarded. Works after the job ended too.",
 			readInput(), readOutput(), tools.Typed(h.read)),
 		tool(ToolList, "List background jobs",
 			"List your jobs, optionally only one group or status: id, pid, status (running, stopping, finished, failed, "+
 				"stopped), exit code or signal, output statistics and the service addresses found in their output.",
 			listInput(), listOutput(), tools.Typed(h.list)),
 		tool(ToolStop, "Stop a background job",
-			"Stop a job: SIGTERM, then SIGKILL if it has not ended after the grace period (reason forced). force kills at "+
-				"once. drop also deletes its record and output. Returns the job's final state. Stopping an ended job "+
-				"just returns it.",
+			"Stop a job: SIGTERM, then SIGKILL if it has not ended after the grace period (reason forced). Returns "+
+				"the job's final state; stopping an ended job just returns it.",
 			stopInput(), stopOutput(), tools.Typed(h.stop)),
 		tool(ToolStopGroup, "Stop a group of background jobs",
 			"Stop every running job of a group at once (as bg_stop does), optionally dropping their records.",
