@@ -63,7 +63,7 @@ func TestNormalScreenFullScreenProgram(t *testing.T) {
 	if err := os.WriteFile(script, []byte(topLike), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "python3 " + script, "cols": 80, "rows": 24})
+	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "python3 " + script, "cols": 80, "rows": 24, "quietMs": 20000}) // settles on its read, however slow python starts
 	if err != nil {
 		t.Fatal(err)
 	}
