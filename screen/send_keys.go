@@ -21,6 +21,10 @@ type KeysRequest struct {
 	QuietWindow time.Duration
 	// ChangedOnly makes the returned screen hold only the changed rows.
 	ChangedOnly bool
+	// Paced writes one key at a time (each character of Text is a key),
+	// each once the send of the one before settled: the program read it.
+	// For programs that discard input typed ahead of a prompt.
+	Paced bool
 }
 
 // KeysResult is how a keys send settled and the screen after it.
@@ -36,6 +40,11 @@ type KeysResult struct {
 	// LeftFullScreen reports that the keys made the program leave the
 	// alternate screen.
 	LeftFullScreen bool
+	// Discarded counts the bytes of the keys the program never read:
+	// they vanished from the terminal's input unread (the program
+	// flushed its input, as top does when it opens a prompt). 0 when none
+	// did or the backend cannot tell (see core.InputRead).
+	Discarded int
 }
 
 // SendKeys types req.Text and then req.Keys into the session as one send

@@ -1,0 +1,78 @@
+package screen
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// flushScript reads one key at a time in raw mode and, like top opening a
+// prompt, discards the input it has not read (tcflush TCIFLUSH) after each
+// key; it prints every key it got. q quits.
+const flushScript = `import os, sys, termios, tty
+tty.setraw(0)
+got = ""
+os.write(1, b"ready> ")
+while True:
+    c = os.read(0, 1).decode()
+    if c == "q":
+        break
+    got += c
+    termios.tcflush(0, termios.TCIFLUSH)
+    os.write(1, ("\r\ngot [%s]\r\nready> " % got).encode())
+`
+
+// flusher starts flushScript and waits for its first prompt.
+func (e *env) flusher() core.SessionID {
+	e.t.Helper()
+	script := filepath.Join(e.t.TempDir(), "flush.py")
+	if err := os.WriteFile(script, []byte(flushScript), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	id := e.spawn(size24x80, python(e.t), script)
+	e.waitFor(id, "the first prompt", func(s Snapshot) bool { return rowHas(s, 0, "ready>") })
+	return id
+}
+
+// TestKeysDiscardedByFlush types three keys at once into a program that
+// reads one and flushes the rest: the result counts the two it threw away.
+func TestKeysDiscardedByFlush(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("counting reads needs Linux /proc")
+	}
+	e := newEnv(t, Options{})
+	id := e.flusher()
+	r := e.keys(id, "abc")
+	if r.Discarded != 2 {
+		t.Fatalf("discarded %d bytes, want 2 (b and c)\n%s", r.Discarded, r.Screen.Text())
+	}
+	if !anyRowHas(r.Screen, "got [a]") || anyRowHas(r.Screen, "got [ab") {
+		t.Fatalf("the program should have got only a:\n%s", r.Screen.Text())
+	}
+	// One key at a time, nothing is thrown away.
+	r = e.keys(id, "d")
+	if r.Discarded != 0 {
+		t.Fatalf("a single key: discarded %d", r.Discarded)
+	}
+}
+
+// TestKeysPaced types the same keys paced: each is written once the
+// program read the one before, so all arrive and none is discarded.
+func TestKeysPaced(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.flusher()
+	r, err := e.m.SendKeys(ctxT(t), e.owner, id, KeysRequest{Text: "ab", Keys: []string{"c", "Space"}, Paced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Discarded != 0 {
+		t.Errorf("paced: discarded %d", r.Discarded)
+	}
+	if r.Send.WaitReason != core.WaitStdinRead {
+		t.Errorf("paced keys settled as %s, want stdin_read", r.Send.WaitReason)
+	}
+	e.waitFor(id, "all four keys", func(s Snapshot) bool { return anyRowHas(s, "got [abc ]") })
+}
