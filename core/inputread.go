@@ -1,0 +1,68 @@
+package core
+
+import "slices"
+
+// InputReadCounter is implemented by backend sessions that can count the
+// terminal input the program read (the local backend on Linux, from
+// /proc). Two counts taken around a write tell whether input vanished from
+// the terminal unread: the program flushed it (tcflush, as top does when it
+// opens a prompt).
+type InputReadCounter interface {
+	// InputRead counts now for the terminal's foreground group.
+	InputRead() (InputRead, error)
+}
+
+// InputRead is a count of what the terminal's foreground group read.
+type InputRead struct {
+	Group int   // the foreground process group
+	PIDs  []int // its processes, ascending
+	// Read is the bytes the read system calls of those processes
+	// returned, from any file (rchar): at least what they read from the
+	// terminal.
+	Read uint64
+	// Pending is the input typed into the terminal and not read yet, -1
+	// when unknown.
+	Pending int
+}
+
+// Discarded returns how many of written bytes, written between base and
+// c, left the terminal's input without being read: written plus what was
+// pending at base, less what was read and what is still pending. It
+// returns 0 when the counts do not compare: another foreground group, a
+// process of base that is gone (what it read is no longer counted), or an
+// unknown pending count. Reads of other files make the result smaller,
+// never larger.
+func (c InputRead) Discarded(base InputRead, written int) int {
+	if c.Group == 0 || c.Group != base.Group || c.Pending < 0 || base.Pending < 0 || c.Read < base.Read {
+		return 0
+	}
+	for _, p := range base.PIDs {
+		if _, ok := slices.BinarySearch(c.PIDs, p); !ok {
+			return 0
+		}
+	}
+	n := uint64(written) + uint64(base.Pending)
+	if used := c.Read - base.Read + uint64(c.Pending); used < n {
+		return int(n - used)
+	}
+	return 0
+}
+
+// InputRead counts what the foreground group of owner's session id has
+// read of the terminal (see [InputReadCounter]). It fails with
+// CodeUnsupported when the backend cannot tell.
+func (s *Service) InputRead(owner *Owner, id SessionID) (InputRead, error) {
+	sess, err := s.lookup("input_read", owner, id)
+	if err != nil {
+		return InputRead{}, err
+	}
+	c, ok := sess.be.(InputReadCounter)
+	if !ok {
+		return InputRead{}, newError(CodeUnsupported, "input_read", id, "this terminal cannot count what its program reads")
+	}
+	r, err := c.InputRead()
+	if err != nil {
+		return InputRead{}, backendError("input_read", id, err)
+	}
+	return r, nil
+}
