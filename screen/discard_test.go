@@ -1,9 +1,11 @@
 package screen
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -75,4 +77,34 @@ func TestKeysPaced(t *testing.T) {
 		t.Errorf("paced keys settled as %s, want stdin_read", r.Send.WaitReason)
 	}
 	e.waitFor(id, "all four keys", func(s Snapshot) bool { return anyRowHas(s, "got [abc ]") })
+}
+
+// TestKeysToolDiscarded: pty_keys reports discarded keys in its result and
+// its text, takes paced, and leaves the field out when nothing was lost.
+func TestKeysToolDiscarded(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("counting reads needs Linux /proc")
+	}
+	e := newEnv(t, Options{})
+	d := newDispatcher(t, e.m)
+	id := e.flusher()
+	res, err := call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "text": "xyz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kr := res.Structured.(KeysToolResult); kr.Discarded != 2 {
+		t.Fatalf("discarded %d, want 2", kr.Discarded)
+	}
+	if !strings.Contains(res.Text, "discarded 2 bytes") || !strings.Contains(res.Text, "paced") {
+		t.Fatalf("text:\n%s", res.Text)
+	}
+	res, err = call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "text": "yz", "paced": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := json.Marshal(res.Structured)
+	if strings.Contains(string(j), "discarded") || strings.Contains(res.Text, "discarded") {
+		t.Fatalf("paced keys reported a discard: %s\n%s", j, res.Text)
+	}
+	e.waitFor(id, "all three keys", func(s Snapshot) bool { return anyRowHas(s, "got [xyz]") })
 }
