@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // InputReadCounter is implemented by backend sessions that can count the
 // terminal input the program read (the local backend on Linux, from
@@ -23,17 +26,25 @@ type InputRead struct {
 	// Pending is the input typed into the terminal and not read yet, -1
 	// when unknown.
 	Pending int
+	// Special holds the bytes the terminal takes itself instead of
+	// queuing them for a read: its interrupt, quit and suspend
+	// characters while ISIG is on, stop and start while IXON is on.
+	Special string
 }
 
-// Discarded returns how many of written bytes, written between base and
-// c, left the terminal's input without being read: written plus what was
-// pending at base, less what was read and what is still pending. It
+// Discarded returns how many of the written bytes, written between base
+// and c, left the terminal's input without being read: written plus what
+// was pending at base, less what was read and what is still pending. It
 // returns 0 when the counts do not compare: another foreground group, a
-// process of base that is gone (what it read is no longer counted), or an
-// unknown pending count. Reads of other files make the result smaller,
-// never larger.
-func (c InputRead) Discarded(base InputRead, written int) int {
+// process of base that is gone (what it read is no longer counted), an
+// unknown pending count, or a written byte the terminal takes itself
+// (Special: a Ctrl-C that became SIGINT was never queued). Reads of other
+// files make the result smaller, never larger.
+func (c InputRead) Discarded(base InputRead, written []byte) int {
 	if c.Group == 0 || c.Group != base.Group || c.Pending < 0 || base.Pending < 0 || c.Read < base.Read {
+		return 0
+	}
+	if special := base.Special + c.Special; special != "" && strings.ContainsAny(string(written), special) {
 		return 0
 	}
 	for _, p := range base.PIDs {
@@ -41,7 +52,7 @@ func (c InputRead) Discarded(base InputRead, written int) int {
 			return 0
 		}
 	}
-	n := uint64(written) + uint64(base.Pending)
+	n := uint64(len(written)) + uint64(base.Pending)
 	if used := c.Read - base.Read + uint64(c.Pending); used < n {
 		return int(n - used)
 	}

@@ -108,3 +108,40 @@ func TestKeysToolDiscarded(t *testing.T) {
 	}
 	e.waitFor(id, "all three keys", func(s Snapshot) bool { return anyRowHas(s, "got [xyz]") })
 }
+
+// cbreakScript reads keys in cbreak mode (ISIG on) and counts the
+// SIGINTs a Ctrl-C sends it.
+const cbreakScript = `import os, signal, tty
+n = 0
+def hit(*_):
+    global n
+    n += 1
+    os.write(1, ("\r\ninterrupts %d\r\n" % n).encode())
+signal.signal(signal.SIGINT, hit)
+tty.setcbreak(0)
+os.write(1, b"ready> ")
+while True:
+    try:
+        c = os.read(0, 1)
+    except InterruptedError:
+        continue
+    if c == b"q":
+        break
+`
+
+// TestKeysCtrlCNotDiscarded: a Ctrl-C the terminal turns into SIGINT is
+// never read, but it was not discarded either.
+func TestKeysCtrlCNotDiscarded(t *testing.T) {
+	e := newEnv(t, Options{})
+	script := filepath.Join(t.TempDir(), "cbreak.py")
+	if err := os.WriteFile(script, []byte(cbreakScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := e.spawn(size24x80, python(t), script)
+	e.waitFor(id, "the prompt", func(s Snapshot) bool { return rowHas(s, 0, "ready>") })
+	r := e.keys(id, "", "C-c")
+	e.waitFor(id, "the interrupt", func(s Snapshot) bool { return anyRowHas(s, "interrupts 1") })
+	if r.Discarded != 0 {
+		t.Fatalf("a Ctrl-C that became SIGINT counted as %d discarded", r.Discarded)
+	}
+}

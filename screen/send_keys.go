@@ -151,7 +151,7 @@ func (m *Manager) sendPiece(ctx context.Context, svc core.Terminals, st *state, 
 	discarded := 0
 	if canCount {
 		if now, err := counter.InputRead(owner, id); err == nil {
-			discarded = now.Discarded(base, len(data))
+			discarded = now.Discarded(base, data)
 		}
 	}
 	var escapeUntil time.Time

@@ -33,24 +33,36 @@ func (s *session) InputRead() (core.InputRead, error) {
 		r.Read += n
 	}
 	slices.Sort(r.PIDs)
-	r.Pending = s.pendingRawInput()
+	r.Pending, r.Special = s.pendingRawInput()
 	return r, nil
 }
 
 // pendingRawInput is pendingInput when the terminal is not in canonical
 // mode, and -1 when it is: there a line not yet ended cannot be read and
-// TIOCINQ does not count it, though it waits in the terminal.
-func (s *session) pendingRawInput() int {
+// TIOCINQ does not count it, though it waits in the terminal. special
+// holds the characters the terminal acts on instead of queuing them
+// (core.InputRead.Special).
+func (s *session) pendingRawInput() (pending int, special string) {
 	fd, err := s.openSlave()
 	if err != nil {
-		return -1
+		return -1, ""
 	}
 	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	unix.Close(fd)
-	if err != nil || t.Lflag&unix.ICANON != 0 {
-		return -1
+	if err != nil {
+		return -1, ""
 	}
-	return s.pendingInput()
+	var sp []byte
+	if t.Lflag&unix.ISIG != 0 {
+		sp = append(sp, t.Cc[unix.VINTR], t.Cc[unix.VQUIT], t.Cc[unix.VSUSP])
+	}
+	if t.Iflag&unix.IXON != 0 {
+		sp = append(sp, t.Cc[unix.VSTOP], t.Cc[unix.VSTART])
+	}
+	if t.Lflag&unix.ICANON != 0 {
+		return -1, string(sp)
+	}
+	return s.pendingInput(), string(sp)
 }
 
 var _ core.InputReadCounter = (*session)(nil)
