@@ -3,6 +3,7 @@ package screen
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/screen/keys"
@@ -21,6 +22,10 @@ type KeysRequest struct {
 	QuietWindow time.Duration
 	// ChangedOnly makes the returned screen hold only the changed rows.
 	ChangedOnly bool
+	// Paced writes one key at a time (each character of Text is a key),
+	// each once the send of the one before settled: the program read it.
+	// For programs that discard input typed ahead of a prompt.
+	Paced bool
 }
 
 // KeysResult is how a keys send settled and the screen after it.
@@ -36,13 +41,21 @@ type KeysResult struct {
 	// LeftFullScreen reports that the keys made the program leave the
 	// alternate screen.
 	LeftFullScreen bool
+	// Discarded counts the bytes of the keys the program never read:
+	// they vanished from the terminal's input unread (the program
+	// flushed its input, as top does when it opens a prompt). 0 when none
+	// did or the backend cannot tell (see core.InputRead).
+	Discarded int
 }
 
 // SendKeys types req.Text and then req.Keys into the session as one send
 // (like a send with submit off), waits until it settles like any send
 // (stdin_read once a full-screen program waits for the next key), then
 // until the screen stopped changing (see state.awaitRedraw), and returns
-// how it settled with a snapshot of the screen. An unknown key
+// how it settled with a snapshot of the screen. With req.Paced each key
+// is its own send, written once the one before settled. Where the backend
+// counts what the program reads (core.InputReadCounter), bytes that left
+// the terminal's input unread are counted in Discarded. An unknown key
 // name, or nothing to send, is INVALID_ARGUMENT naming the key; a send
 // already live is SEND_ACTIVE.
 func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.SessionID, req KeysRequest) (KeysResult, error) {
@@ -50,52 +63,45 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 	if err != nil {
 		return KeysResult{}, err
 	}
-	data, err := keys.Encode(req.Keys, false)
-	if err != nil {
-		return KeysResult{}, withSession(err, id)
-	}
+	app := false
 	if keys.DependsOnCursorMode(req.Keys) {
-		app, err := st.appCursor(ctx)
-		if err != nil {
+		if app, err = st.appCursor(ctx); err != nil {
 			return KeysResult{}, err
 		}
-		if app {
-			if data, err = keys.Encode(req.Keys, true); err != nil {
-				return KeysResult{}, withSession(err, id)
-			}
-		}
+	}
+	data, err := keys.Encode(req.Keys, app)
+	if err != nil {
+		return KeysResult{}, withSession(err, id)
 	}
 	data = append([]byte(req.Text), data...)
 	if len(data) == 0 {
 		return KeysResult{}, &core.Error{Code: core.CodeInvalidArgument, Op: "keys", Session: id, Msg: "nothing to send: give text or keys"}
 	}
-	before := st.mode(ctx)
-	start := time.Now()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: string(data), Timeout: req.Timeout, QuietWindow: req.QuietWindow, NoSubmit: true})
-	if err != nil {
-		return KeysResult{}, err
-	}
-	res, err := op.Wait(ctx)
-	if err != nil {
-		return KeysResult{}, err
-	}
-	switch res.WaitReason {
-	case core.WaitSessionExit, core.WaitTimeout, core.WaitCancelled:
-	default:
-		var escapeUntil time.Time
-		if data[len(data)-1] == 0x1b && m.opts.EscapeWait > 0 {
-			// A bare Escape last: the program waits to tell the key
-			// from an escape sequence before it reacts and redraws.
-			escapeUntil = start.Add(m.opts.EscapeWait)
+	pieces := [][]byte{data}
+	if req.Paced {
+		if pieces, err = pacedPieces(req.Text, req.Keys, app); err != nil {
+			return KeysResult{}, withSession(err, id)
 		}
-		st.awaitRedraw(ctx, escapeUntil, time.Now().Add(redrawMax))
+	}
+	before := st.mode(ctx)
+	var res core.SendResult
+	discarded := 0
+	for i, p := range pieces {
+		n, r, err := m.sendPiece(ctx, svc, st, owner, id, p, req, i == len(pieces)-1)
+		if err != nil {
+			return KeysResult{}, err
+		}
+		res, discarded = r, discarded+n
+		if !settled(res.WaitReason) {
+			break
+		}
 	}
 	m.shown(owner, id)
 	snap, err := st.snapshot(ctx, SnapshotOptions{ChangedOnly: req.ChangedOnly})
 	if err != nil {
 		return KeysResult{}, err
 	}
-	out := KeysResult{Send: res, Screen: snap}
+	out := KeysResult{Send: res, Screen: snap, Discarded: discarded}
 	if before.alt && !snap.AltScreen {
 		// The program left the alternate screen: what is new on the
 		// normal screen, not the rows the model read before.
@@ -104,6 +110,84 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 			out.Screen = newOnNormal(snap, rows, cur)
 			out.LeftFullScreen = true
 		}
+	}
+	return out, nil
+}
+
+// settled reports whether a send settled with the program still there to
+// read more.
+func settled(r core.WaitReason) bool {
+	switch r {
+	case core.WaitSessionExit, core.WaitTimeout, core.WaitCancelled:
+		return false
+	}
+	return true
+}
+
+// sendPiece writes data as one send and waits for it to settle and, when
+// it settled, for the redraw. It returns the bytes of data that left the
+// terminal's input unread, when the backend can count them.
+func (m *Manager) sendPiece(ctx context.Context, svc core.Terminals, st *state, owner *core.Owner, id core.SessionID, data []byte, req KeysRequest, last bool) (int, core.SendResult, error) {
+	counter, canCount := svc.(inputReadCounter)
+	var base core.InputRead
+	if canCount {
+		var err error
+		if base, err = counter.InputRead(owner, id); err != nil {
+			canCount = false
+		}
+	}
+	start := time.Now()
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: string(data), Timeout: req.Timeout, QuietWindow: req.QuietWindow, NoSubmit: true})
+	if err != nil {
+		return 0, core.SendResult{}, err
+	}
+	res, err := op.Wait(ctx)
+	if err != nil {
+		return 0, core.SendResult{}, err
+	}
+	if !settled(res.WaitReason) {
+		return 0, res, nil
+	}
+	discarded := 0
+	if canCount {
+		if now, err := counter.InputRead(owner, id); err == nil {
+			discarded = now.Discarded(base, data)
+		}
+	}
+	var escapeUntil time.Time
+	if data[len(data)-1] == 0x1b && m.opts.EscapeWait > 0 {
+		// A bare Escape last: the program waits to tell the key from an
+		// escape sequence before it reacts and redraws (and a paced key
+		// sent sooner would join it as Alt).
+		escapeUntil = start.Add(m.opts.EscapeWait)
+	} else if !last {
+		return discarded, res, nil
+	}
+	st.awaitRedraw(ctx, escapeUntil, time.Now().Add(redrawMax))
+	return discarded, res, nil
+}
+
+// inputReadCounter is the part of *core.Service that counts what a
+// session's program read of its terminal.
+type inputReadCounter interface {
+	InputRead(owner *core.Owner, id core.SessionID) (core.InputRead, error)
+}
+
+// pacedPieces splits text into its characters (a byte that is not UTF-8
+// is one) and encodes each key on its own.
+func pacedPieces(text string, names []string, app bool) ([][]byte, error) {
+	var out [][]byte
+	for i := 0; i < len(text); {
+		_, n := utf8.DecodeRuneInString(text[i:])
+		out = append(out, []byte(text[i:i+n]))
+		i += n
+	}
+	for _, k := range names {
+		b, err := keys.Encode([]string{k}, app)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
 	}
 	return out, nil
 }

@@ -28,6 +28,7 @@ type keysArgs struct {
 	Text        string   `json:"text,omitempty" jsonschema:"Literal text typed first, as is (no Enter is added)."`
 	Keys        []string `json:"keys,omitempty" jsonschema:"Key names pressed after text, in order: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, a single character (\"q\", \":\"), or combinations: \"C-c\" (Ctrl-C), \"C-x\", \"M-x\" (Alt-x), \"C-M-x\", \"C-Up\", \"S-Tab\"."`
 	ChangedOnly bool     `json:"changedOnly,omitempty" jsonschema:"Only the rows that changed since your previous look (default false)."`
+	Paced       bool     `json:"paced,omitempty" jsonschema:"One key at a time, each once the last was read (top's prompts)."`
 }
 
 // schemaOf derives a screen tool's schema, on first use

@@ -12,5 +12,8 @@ func renderKeys(r KeysToolResult) string {
 	if r.LeftFullScreen {
 		head += ", left the full-screen program; rows new on the normal screen follow"
 	}
+	if r.Discarded > 0 {
+		head += ", the program discarded " + strconv.Itoa(r.Discarded) + " bytes of the keys unread: send them again with paced:true"
+	}
 	return head + "\n" + r.Screen.Text()
 }

@@ -54,7 +54,7 @@ func Tools(m *Manager) []tools.Tool {
 				Description: "Type optional literal text, then press named keys, as one send: for full-screen programs and menus " +
 					"(vim, less, top, curses installers). For example text ihello and keys [Escape] in vim, " +
 					"keys [Down, Down, Enter] in a menu, keys [C-c] to interrupt. Waits until the program waits for the next key and its " +
-					"screen stopped changing (after a final Escape, about 1 s: the program's escape delay), then returns the screen. When the program leaves the alternate screen (vim :wq, less q), " +
+					"screen stopped changing (after a final Escape, about 1 s), then returns the screen. When the program leaves the alternate screen (vim :wq, less q), " +
 					"only the rows new on the normal screen are returned.",
 				InputSchema:  keysInput(),
 				OutputSchema: keysOutput(),
@@ -93,6 +93,9 @@ type KeysToolResult struct {
 	// LeftFullScreen reports that the program left the alternate screen;
 	// Screen then holds only the rows new on the normal screen.
 	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
+	// Discarded counts the bytes of the keys the program threw away
+	// unread (see KeysResult.Discarded); absent when none were.
+	Discarded int `json:"discarded,omitempty"`
 }
 
 func (m *Manager) screenTool(ctx context.Context, owner *core.Owner, a screenArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
@@ -123,10 +126,10 @@ func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, a keysArgs, _
 	if a.Text == "" && len(a.Keys) == 0 {
 		return tools.Result{}, tools.InvalidArgument("keys", "give text, keys or both")
 	}
-	r, err := m.SendKeys(ctx, owner, core.SessionID(a.ID), KeysRequest{Text: a.Text, Keys: a.Keys, ChangedOnly: a.ChangedOnly})
+	r, err := m.SendKeys(ctx, owner, core.SessionID(a.ID), KeysRequest{Text: a.Text, Keys: a.Keys, ChangedOnly: a.ChangedOnly, Paced: a.Paced})
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
-	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, Screen: r.Screen, LeftFullScreen: r.LeftFullScreen}
+	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, Screen: r.Screen, LeftFullScreen: r.LeftFullScreen, Discarded: r.Discarded}
 	return tools.Result{Structured: out, Text: renderKeys(out)}, nil
 }

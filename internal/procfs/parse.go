@@ -419,3 +419,22 @@ func NetTableHasInode(b []byte, inode uint64) bool {
 	}
 	return false
 }
+
+// ParseIORchar returns the rchar field of /proc/PID/io: the bytes the
+// process's read system calls returned, from any file.
+func ParseIORchar(b []byte) (uint64, error) {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		key, val, ok := bytes.Cut(line, []byte{':'})
+		if !ok || string(key) != "rchar" {
+			continue
+		}
+		n, err := strconv.ParseUint(string(bytes.TrimSpace(val)), 10, 64)
+		if err != nil {
+			return 0, ErrParse
+		}
+		return n, nil
+	}
+	return 0, ErrParse
+}

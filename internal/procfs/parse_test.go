@@ -165,3 +165,15 @@ func TestParseSchedstatAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations a parse", n)
 	}
 }
+
+func TestParseIORchar(t *testing.T) {
+	n, err := ParseIORchar([]byte("rchar: 1234\nwchar: 8\nsyscr: 3\n"))
+	if err != nil || n != 1234 {
+		t.Fatalf("got %d, %v", n, err)
+	}
+	for _, bad := range []string{"", "wchar: 8\n", "rchar: x\n"} {
+		if _, err := ParseIORchar([]byte(bad)); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}

@@ -19,10 +19,10 @@ type launchArgs struct {
 	Cwd          string             `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)."`
 	Env          map[string]string  `json:"env,omitempty" jsonschema:"Extra environment variables, NAME: value."`
 	Title        string             `json:"title,omitempty" jsonschema:"Display name (default: the command)."`
-	Group        string             `json:"group,omitempty" jsonschema:"Group tag, to list or stop jobs together (default group when omitted)."`
+	Group        string             `json:"group,omitempty" jsonschema:"Group tag, to stop jobs together."`
 	TimeoutMs    int64              `json:"timeoutMs,omitempty" jsonschema:"Stop the job after this many milliseconds (0 or omitted: never)."`
-	Ports        []int              `json:"ports,omitempty" jsonschema:"TCP ports it will listen on, checked first: a taken one gives a warning."`
-	NotifyOnExit bool               `json:"notifyOnExit,omitempty" jsonschema:"Send a notice (an MCP log message, level notice, once the client set a logging level) when the job ends, so no polling is needed."`
+	Ports        []int              `json:"ports,omitempty" jsonschema:"TCP ports it will listen on: a taken one gives a warning."`
+	NotifyOnExit bool               `json:"notifyOnExit,omitempty" jsonschema:"Send an MCP log message (level notice; the client must set a logging level) when the job ends: no polling."`
 	Backend      jobs.BackendChoice `json:"backend,omitempty" jsonschema:"pty (a terminal: interactive programs, Ctrl-C works), pipe (plain pipes), auto (default: pty when available)."`
 	WaitFor      *readyArgs         `json:"waitFor,omitempty"`
 }
