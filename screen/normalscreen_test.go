@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ptyseam/ptyseam/ptysession"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // topLike draws like top: it clears the normal screen and writes every row
@@ -43,22 +42,7 @@ finally:
 // row a key changed; once it quits, sends return output again.
 func TestNormalScreenFullScreenProgram(t *testing.T) {
 	e := newEnv(t, Options{})
-	sessions := ptysession.New(e.svc, ptysession.Options{})
-	e.m.FollowTails(sessions)
-	all := Tools(e.m)
-	for _, tool := range ptysession.PtyTools(sessions) {
-		switch tool.Name {
-		case ptysession.ToolSend:
-			tool = FullScreenSend(e.m, tool)
-		case ptysession.ToolOpen:
-			tool = FullScreenOpen(e.m, tool)
-		}
-		all = append(all, tool)
-	}
-	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, all...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := facadeDispatcher(t, e)
 	script := filepath.Join(t.TempDir(), "toplike.py")
 	if err := os.WriteFile(script, []byte(topLike), 0o600); err != nil {
 		t.Fatal(err)

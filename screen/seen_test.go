@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ptyseam/ptyseam/ptysession"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // What pty_keys and pty_screen showed as a screen is not returned again as
@@ -14,22 +13,7 @@ import (
 // pty_send returns its own output, not vi's drawing or its last message.
 func TestKeysMoveTheTail(t *testing.T) {
 	e := newEnv(t, Options{})
-	sessions := ptysession.New(e.svc, ptysession.Options{})
-	e.m.FollowTails(sessions)
-	all := Tools(e.m)
-	for _, tool := range ptysession.PtyTools(sessions) {
-		switch tool.Name {
-		case ptysession.ToolSend:
-			tool = FullScreenSend(e.m, tool)
-		case ptysession.ToolOpen:
-			tool = FullScreenOpen(e.m, tool)
-		}
-		all = append(all, tool)
-	}
-	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, all...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := facadeDispatcher(t, e)
 	vi := need(t, "vi", "vim-tiny")
 	dir := t.TempDir()
 	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})

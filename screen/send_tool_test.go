@@ -15,20 +15,7 @@ import (
 // while an ordinary send is untouched.
 func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 	e := newEnv(t, Options{})
-	var wrapped []tools.Tool
-	for _, tool := range ptysession.PtyTools(ptysession.New(e.svc, ptysession.Options{})) {
-		switch tool.Name {
-		case ptysession.ToolSend:
-			tool = FullScreenSend(e.m, tool)
-		case ptysession.ToolOpen:
-			tool = FullScreenOpen(e.m, tool)
-		}
-		wrapped = append(wrapped, tool)
-	}
-	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, wrapped...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := facadeDispatcher(t, e)
 	vi := need(t, "vi", "vim-tiny")
 	dir := t.TempDir()
 
@@ -64,4 +51,29 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 	if !ok || or.Screen == nil || !or.Screen.AltScreen || or.InitialOutput != "" {
 		t.Fatalf("open of vi: %#v\n%s", res.Structured, res.Text)
 	}
+}
+
+// facadeDispatcher serves the screen tools and ptysession's pty tools
+// over e's service, pty_send and pty_open wrapped by FullScreenSend and
+// FullScreenOpen, the screens following the facade's tails as the server
+// sets them up.
+func facadeDispatcher(t *testing.T, e *env) *tools.Dispatcher {
+	t.Helper()
+	sessions := ptysession.New(e.svc, ptysession.Options{})
+	e.m.FollowTails(sessions)
+	all := Tools(e.m)
+	for _, tool := range ptysession.PtyTools(sessions) {
+		switch tool.Name {
+		case ptysession.ToolSend:
+			tool = FullScreenSend(e.m, tool)
+		case ptysession.ToolOpen:
+			tool = FullScreenOpen(e.m, tool)
+		}
+		all = append(all, tool)
+	}
+	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
