@@ -19,6 +19,19 @@ import (
 // serveHTTPForTest runs serveHTTP on a loopback port and returns its URL.
 func serveHTTPForTest(t *testing.T, cfg config) string {
 	t.Helper()
+	urlRE := regexp.MustCompile(`http://[0-9.:]+/`)
+	var u string
+	startHTTPForTest(t, cfg, func(line string) bool {
+		u = urlRE.FindString(line)
+		return u != ""
+	})
+	return u
+}
+
+// startHTTPForTest runs serveHTTP on cfg and hands each line it prints to
+// ready until ready returns true; the server stops when the test ends.
+func startHTTPForTest(t *testing.T, cfg config, ready func(line string) bool) {
+	t.Helper()
 	ts, err := newToolServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -40,16 +53,14 @@ func serveHTTPForTest(t *testing.T, cfg config) string {
 			t.Errorf("shutdown: %v", err)
 		}
 	})
-	urlRE := regexp.MustCompile(`http://[0-9.:]+/`)
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() {
-		if u := urlRE.FindString(sc.Text()); u != "" {
+		if ready(sc.Text()) {
 			go func() { _, _ = io.Copy(io.Discard, pr) }()
-			return u
+			return
 		}
 	}
-	t.Fatal("the server printed no address")
-	return ""
+	t.Fatal("the server stopped printing before it was ready")
 }
 
 func httpClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -17,32 +16,7 @@ import (
 // connect serves cfg's tools to an in-memory MCP client.
 func connect(t *testing.T, cfg config) (*mcp.ClientSession, *toolServer) {
 	t.Helper()
-	ts, err := newToolServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := ts.server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.Close()
-		_ = ss.Wait()
-		sctx, scancel := context.WithTimeout(context.Background(), testenv.HangBound)
-		defer scancel()
-		if err := ts.shutdown(sctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	return cs, ts
+	return connectClient(t, cfg, nil, "")
 }
 
 func defaultConfig(t *testing.T, args ...string) config {

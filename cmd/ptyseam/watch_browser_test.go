@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,48 +16,24 @@ import (
 
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/internal/browsertest"
 	"github.com/ptyseam/ptyseam/cmd/ptyseam/web"
-	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // serveWatchForTest runs serveHTTP on a loopback port and returns the MCP
 // URL and the watch page's one-time link it printed.
 func serveWatchForTest(t *testing.T, cfg config) (mcpURL, link string) {
 	t.Helper()
-	ts, err := newToolServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = serveHTTP(ctx, cfg, ts, pw)
-		_ = pw.Close()
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		sctx, scancel := context.WithTimeout(context.Background(), testenv.HangBound)
-		defer scancel()
-		if err := ts.shutdown(sctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
 	urlRE := regexp.MustCompile(`serving MCP over HTTP at (http://[0-9.:]+/)`)
 	linkRE := regexp.MustCompile(`watch page: (http://\S+)`)
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+	startHTTPForTest(t, cfg, func(line string) bool {
+		if m := urlRE.FindStringSubmatch(line); m != nil {
 			mcpURL = m[1]
 		}
-		if m := linkRE.FindStringSubmatch(sc.Text()); m != nil {
-			go func() { _, _ = io.Copy(io.Discard, pr) }()
-			return mcpURL, m[1]
+		if m := linkRE.FindStringSubmatch(line); m != nil {
+			link = m[1]
 		}
-	}
-	t.Fatal("the server printed no watch page link")
-	return "", ""
+		return link != ""
+	})
+	return mcpURL, link
 }
 
 // waitTerm waits until the watch page's terminal shows want.
