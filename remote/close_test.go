@@ -8,6 +8,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -21,7 +22,7 @@ const escapee = `setsid -f sh -c 'trap "" TERM HUP; exec sleep 1000' </dev/null 
 // SIGTERM and SIGHUP included (listed by its marker in /proc).
 func TestCloseLeavesNothingOverPipe(t *testing.T) {
 	svc, owner, id, m, _ := shellOverPipe(t)
-	wantSettled(t, "escapee", send(t, svc, owner, id, escapee), core.WaitPrompt, "started")
+	remotetest.WantSettled(t, "escapee", remotetest.Send(t, svc, owner, id, escapee), core.WaitPrompt, "started")
 	before := m.WaitFarSide(t, 2, waitLimit) // the shell and the escapee
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
@@ -47,7 +48,7 @@ func TestStreamEndLeavesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Spawn: %v", err)
 		}
-		wantSettled(t, "escapee", send(t, svc, owner, res.ID, escapee), core.WaitPrompt, "started")
+		remotetest.WantSettled(t, "escapee", remotetest.Send(t, svc, owner, res.ID, escapee), core.WaitPrompt, "started")
 	}
 	before := m.WaitFarSide(t, 6, waitLimit)
 	if err := c.Close(); err != nil {
@@ -79,7 +80,7 @@ func TestStreamKilledMidSend(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Spawn: %v", err)
 	}
-	wantSettled(t, "escapee", send(t, svc, owner, sh.ID, escapee), core.WaitPrompt, "started")
+	remotetest.WantSettled(t, "escapee", remotetest.Send(t, svc, owner, sh.ID, escapee), core.WaitPrompt, "started")
 	op, err := svc.Send(ctx, owner, sh.ID, core.SendRequest{Data: "sleep 1000", QuietWindow: 30 * time.Second})
 	if err != nil {
 		t.Fatalf("send: %v", err)

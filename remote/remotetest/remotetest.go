@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -130,4 +131,33 @@ func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Send types line and Enter into session id and waits, within
+// testenv.HangBound, for it to settle. The silence window is long (30 s),
+// so that a send that settles on silence shows as inferred_idle and fails
+// the test rather than passing slowly.
+func Send(t testing.TB, svc *core.Service, owner *core.Owner, id core.SessionID, line string) core.SendResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	defer cancel()
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: 30 * time.Second})
+	if err != nil {
+		t.Fatalf("send %q: %v", line, err)
+	}
+	res, err := op.Wait(ctx)
+	if err != nil {
+		t.Fatalf("wait %q: %v", line, err)
+	}
+	return res
+}
+
+// WantSettled fails t unless res, line's result, settled for reason with
+// want in its output.
+func WantSettled(t testing.TB, line string, res core.SendResult, reason core.WaitReason, want string) {
+	t.Helper()
+	if res.WaitReason != reason || !strings.Contains(res.Delta, want) {
+		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Delta, reason, want)
+	}
+	t.Logf("%q: %s after %v", line, res.WaitReason, res.Elapsed)
 }

@@ -74,29 +74,6 @@ func shellSSHD(t *testing.T, d *sshagent.Dialer, tg *ssh.Target) (*core.Service,
 	return svc, owner, res.ID, m
 }
 
-func send(t *testing.T, svc *core.Service, owner *core.Owner, id core.SessionID, line string) core.SendResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: line, QuietWindow: 30 * time.Second})
-	if err != nil {
-		t.Fatalf("send %q: %v", line, err)
-	}
-	res, err := op.Wait(ctx)
-	if err != nil {
-		t.Fatalf("wait %q: %v", line, err)
-	}
-	return res
-}
-
-func wantSettled(t *testing.T, line string, res core.SendResult, reason core.WaitReason, want string) {
-	t.Helper()
-	if res.WaitReason != reason || !strings.Contains(res.Delta, want) {
-		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Delta, reason, want)
-	}
-	t.Logf("%q: %s after %v", line, res.WaitReason, res.Elapsed)
-}
-
 // TestSettleSSHD: over ssh, `true` settles on the prompt marker and a
 // Python REPL's `6*7` on stdin_read, as locally (the ssh backend alone
 // can only wait for silence there).
@@ -104,15 +81,15 @@ func TestSettleSSHD(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	d, _ := dialer(t, sshagent.Options{})
 	svc, owner, id, _ := shellSSHD(t, d, target(t, srv))
-	res := send(t, svc, owner, id, "true")
-	wantSettled(t, "true", res, core.WaitPrompt, "")
+	res := remotetest.Send(t, svc, owner, id, "true")
+	remotetest.WantSettled(t, "true", res, core.WaitPrompt, "")
 	if res.ExitCode == nil || *res.ExitCode != 0 {
 		t.Fatalf("true: exit code %v", res.ExitCode)
 	}
-	wantSettled(t, "whoami", send(t, svc, owner, id, "whoami"), core.WaitPrompt, sshdtest.User)
-	wantSettled(t, "python3 -q", send(t, svc, owner, id, "python3 -q"), core.WaitStdinRead, ">>> ")
-	wantSettled(t, "6*7", send(t, svc, owner, id, "6*7"), core.WaitStdinRead, "42")
-	wantSettled(t, "exit()", send(t, svc, owner, id, "exit()"), core.WaitPrompt, "")
+	remotetest.WantSettled(t, "whoami", remotetest.Send(t, svc, owner, id, "whoami"), core.WaitPrompt, sshdtest.User)
+	remotetest.WantSettled(t, "python3 -q", remotetest.Send(t, svc, owner, id, "python3 -q"), core.WaitStdinRead, ">>> ")
+	remotetest.WantSettled(t, "6*7", remotetest.Send(t, svc, owner, id, "6*7"), core.WaitStdinRead, "42")
+	remotetest.WantSettled(t, "exit()", remotetest.Send(t, svc, owner, id, "exit()"), core.WaitPrompt, "")
 }
 
 // escapee leaves a process behind the session's back: setsid -f
@@ -126,7 +103,7 @@ func TestCloseSSHD(t *testing.T) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	d, _ := dialer(t, sshagent.Options{})
 	svc, owner, id, m := shellSSHD(t, d, target(t, srv))
-	wantSettled(t, "escapee", send(t, svc, owner, id, escapee), core.WaitPrompt, "started")
+	remotetest.WantSettled(t, "escapee", remotetest.Send(t, svc, owner, id, escapee), core.WaitPrompt, "started")
 	before := m.WaitFarSide(t, 2, waitLimit)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
@@ -181,7 +158,7 @@ func TestConnectionDroppedSSHD(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Spawn: %v", err)
 	}
-	wantSettled(t, "escapee", send(t, svc, owner, sh.ID, escapee), core.WaitPrompt, "started")
+	remotetest.WantSettled(t, "escapee", remotetest.Send(t, svc, owner, sh.ID, escapee), core.WaitPrompt, "started")
 	op, err := svc.Send(ctx, owner, sh.ID, core.SendRequest{Data: "sleep 1000", QuietWindow: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
