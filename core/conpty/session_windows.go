@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -315,6 +316,9 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 		return &core.Error{Code: core.CodeSessionExited, Op: "resize", Msg: "the pseudo console was closed after the program exited"}
 	}
 	if err := windows.ResizePseudoConsole(s.pc, coord(size)); err != nil {
+		if err == syscall.Errno(windows.E_NOTIMPL) { // Wine 8.0's stub
+			return &core.Error{Code: core.CodeUnsupported, Op: "resize", Msg: "this system's pseudo console cannot be resized", Err: err}
+		}
 		return &core.Error{Code: core.CodeInternal, Op: "resize", Msg: "ResizePseudoConsole failed", Err: err}
 	}
 	return nil
