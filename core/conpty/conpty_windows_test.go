@@ -326,3 +326,24 @@ func TestStandardHandlesReachTheConsole(t *testing.T) {
 	c := spawn(t, "stdout", core.DefaultSize)
 	c.await("via stdout")
 }
+
+func TestSpawnFailureCodes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b := NewExec(ExecOptions{})
+	if _, err := b.Spawn(ctx, core.BackendRequest{Command: []string{`C:\no\such\program.exe`}, Size: core.DefaultSize}); !errors.Is(err, core.ErrSpawnFailed) {
+		t.Fatalf("missing program: %v, want SPAWN_FAILED", err)
+	}
+	self, _ := os.Executable()
+	if _, err := b.Spawn(ctx, core.BackendRequest{Command: []string{self}, Dir: `C:\no\such\dir`, Size: core.DefaultSize}); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Fatalf("missing dir: %v, want INVALID_ARGUMENT", err)
+	}
+	if _, err := b.Spawn(ctx, core.BackendRequest{Command: []string{self}, Options: struct{}{}, Size: core.DefaultSize}); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Fatalf("options: %v, want INVALID_ARGUMENT", err)
+	}
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if _, err := b.Spawn(done, core.BackendRequest{Command: []string{self}, Env: []string{helperEnv + "=sleep"}, Size: core.DefaultSize}); !errors.Is(err, core.ErrSpawnFailed) {
+		t.Fatalf("cancelled: %v, want SPAWN_FAILED", err)
+	}
+}
