@@ -29,7 +29,7 @@ test: deps release-check
 	TESTFLAGS="$(TESTFLAGS)" WINDOWS_MODULES="$(WINDOWS)" bash scripts/test.sh $(MODULES)
 	bash scripts/wine-test.sh
 
-## test-windows: the Windows test binaries of the jobs layer under Wine (scripts/wine-test.sh)
+## test-windows: the Windows test binaries of the jobs layer and the ConPTY backend under Wine (scripts/wine-test.sh)
 test-windows: deps
 	bash scripts/wine-test.sh
 

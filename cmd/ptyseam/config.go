@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
@@ -59,7 +60,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.Token, "token", "", "bearer `TOKEN` HTTP clients must present, at least 32 characters (default: --token-file, else $"+tokenEnv+",\nelse a random token printed at start); visible to other users in ps: prefer --token-file")
 	fs.StringVar(&c.TokenFile, "token-file", "", "read the bearer token from `FILE` (first line; the file must not be readable by group or others)")
 	fs.BoolVar(&c.AllowRemote, "allow-remote", false, "allow --http to bind a non-loopback address (anyone who can reach it and knows the token gets shells)")
-	fs.StringVar(&shell, "shell", "bash --noprofile --norc -i", "the interactive shell `COMMAND` of pty_open sessions (words split on spaces)")
+	fs.StringVar(&shell, "shell", strings.Join(localpty.DefaultShell, " "), "the interactive shell `COMMAND` of pty_open sessions (words split on spaces)")
 	fs.IntVar(&c.TailLines, "tail-lines", 200, "default line budget of pty_tail and pty_read")
 	fs.IntVar(&c.ScrollbackLines, "scrollback-lines", core.DefaultScrollback.MaxLines, "lines of scrollback each session retains")
 	fs.IntVar(&c.ScrollbackBytes, "scrollback-bytes", core.DefaultScrollback.MaxBytes, "bytes of scrollback each session retains")

@@ -23,5 +23,9 @@
 // terminal with nothing in flight, from a handful of small /proc reads;
 // elsewhere it says it cannot tell.
 //
+// On Windows, Spawn hands the request to core/conpty: the program runs on a
+// pseudo console (ConPTY) in a Job Object, the shell is cmd.exe, and the
+// sessions are conpty's (no InputWatcher, no prompt marker).
+//
 // See docs/localpty.md for the teardown strategy and measured figures.
 package localpty

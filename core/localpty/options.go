@@ -22,9 +22,6 @@ const (
 // inherits, set to the request's marker (BackendRequest.Marker).
 const MarkerEnv = "PTYSEAM_SESSION"
 
-// DefaultShell is the shell argv of the "shell" type.
-var DefaultShell = []string{"bash", "--noprofile", "--norc", "-i"}
-
 // Options are the settings both backend types share. The zero value is
 // usable: every zero field takes the default named in its comment.
 type Options struct {
