@@ -15,7 +15,7 @@ import (
 // starts cannot write outside --sandbox-rw, and has no network.
 func TestSandboxedShell(t *testing.T) {
 	allowed, outside := t.TempDir(), t.TempDir()
-	cs, _ := connect(t, defaultConfig(t, "--sandbox", "--sandbox-rw", allowed, "--sandbox-memory-mb", "0", "--sandbox-pids", "0"))
+	cs, _ := connect(t, defaultConfig(t, "--tools", "full", "--sandbox", "--sandbox-rw", allowed, "--sandbox-memory-mb", "0", "--sandbox-pids", "0"))
 	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
