@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -13,8 +14,8 @@ const DefaultMaxQueuedSends = 4
 
 // acquireSend takes the session's send slot for a facade send. Without
 // queue it fails at once with SEND_ACTIVE when another facade send holds
-// the slot, unless that send settled or was cancelled (then it waits for
-// the slot, as the seam does); with queue it waits its turn (first come, first served) until
+// the slot, unless that send settled or was cancelled, or does so within
+// sendRaceGrace (then it waits for the slot, as the seam does); with queue it waits its turn (first come, first served) until
 // ctx ends (CANCELLED, nothing written), unless Options.MaxQueuedSends
 // sends already wait (SEND_ACTIVE). The returned func releases the slot.
 func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.SessionID, queue bool) (func(), error) {
@@ -34,7 +35,11 @@ func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.S
 		return hold()
 	default:
 	}
-	if !queue && (cs.finishing.Load() || holderCancelled(cs)) {
+	if !queue {
+		if !holderEnding(ctx, cs, sendRaceGrace) {
+			return nil, &core.Error{Code: core.CodeSendActive, Op: "send", Session: id,
+				Msg: "another send is still running on this session (set Queue to wait for it)"}
+		}
 		// The send in flight has settled and only reads its delta, or was
 		// cancelled and only interrupts: as at the seam, where it no
 		// longer counts, this send goes next.
@@ -44,10 +49,6 @@ func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.S
 		case <-ctx.Done():
 			return nil, cancelled("send", id, ctx.Err())
 		}
-	}
-	if !queue {
-		return nil, &core.Error{Code: core.CodeSendActive, Op: "send", Session: id,
-			Msg: "another send is still running on this session (set Queue to wait for it)"}
 	}
 	s.mu.Lock()
 	if cs.queued >= s.opts.MaxQueuedSends {
@@ -67,6 +68,38 @@ func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.S
 		return hold()
 	case <-ctx.Done():
 		return nil, cancelled("send", id, ctx.Err())
+	}
+}
+
+// sendRaceGrace is how long a send without queue waits for the send in
+// flight to turn out settled or cancelled before it is refused: a client
+// that cancels a call and sends at once has its cancellation and its next
+// call on the way together, and the server may take the call first.
+const sendRaceGrace = 200 * time.Millisecond
+
+// holderEnding reports whether the send holding cs's slot has settled
+// (finishing), was cancelled, or let the slot go, watching for up to
+// grace.
+func holderEnding(ctx context.Context, cs *cursorState, grace time.Duration) bool {
+	ending := func() bool { return cs.finishing.Load() || holderCancelled(cs) || len(cs.slot) == 0 }
+	if ending() {
+		return true
+	}
+	limit := time.NewTimer(grace)
+	defer limit.Stop()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if ending() {
+				return true
+			}
+		case <-limit.C:
+			return ending()
+		case <-ctx.Done():
+			return true // the select that follows answers CANCELLED
+		}
 	}
 }
 

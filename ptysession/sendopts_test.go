@@ -147,6 +147,20 @@ func waitQueued(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID,
 // finish interrupting instead of failing with SEND_ACTIVE: the cancelled
 // send no longer counts, at the facade as at the seam.
 func TestSendAfterCancelWaitsForTheInterrupt(t *testing.T) {
+	sendAfterCancel(t, 0)
+}
+
+// The cancel may reach the server after the next call (an MCP client's
+// cancellation notice and its next request travel together): a send that
+// finds the slot held waits a moment for the holder to turn out cancelled
+// instead of failing with SEND_ACTIVE.
+func TestSendRacingItsCancelWaitsForTheInterrupt(t *testing.T) {
+	sendAfterCancel(t, 50*time.Millisecond)
+}
+
+// sendAfterCancel cancels a running send and, lateBy after the cancel was
+// due, sends again: the second send must run.
+func sendAfterCancel(t *testing.T, lateBy time.Duration) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
@@ -170,7 +184,11 @@ func TestSendAfterCancelWaitsForTheInterrupt(t *testing.T) {
 			seen += tail.Text
 			time.Sleep(20 * time.Millisecond)
 		}
-		cancel()
+		if lateBy == 0 {
+			cancel()
+		} else {
+			time.AfterFunc(lateBy, cancel)
+		}
 		before := newestLine(t, s, owner, r.SessionID)
 		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo back-at-$((6*7))"}})
 		if err != nil {
