@@ -79,6 +79,17 @@ func TestKeysPaced(t *testing.T) {
 	e.waitFor(id, "all four keys", func(s Snapshot) bool { return anyRowHas(s, "got [abc ]") })
 }
 
+// Paced keys past MaxPacedKeys are refused before anything is typed: each
+// would be a send of its own.
+func TestKeysPacedAreBounded(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.flusher()
+	_, err := e.m.SendKeys(ctxT(t), e.owner, id, KeysRequest{Text: strings.Repeat("x", MaxPacedKeys), Keys: []string{"Enter"}, Paced: true})
+	if core.CodeOf(err) != core.CodeInvalidArgument || !strings.Contains(err.Error(), "paced") {
+		t.Fatalf("%d paced keys: %v", MaxPacedKeys+1, err)
+	}
+}
+
 // TestKeysToolDiscarded: pty_keys reports discarded keys in its result and
 // its text, takes paced, and leaves the field out when nothing was lost.
 func TestKeysToolDiscarded(t *testing.T) {

@@ -2,6 +2,7 @@ package screen
 
 import (
 	"context"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -176,6 +177,10 @@ type inputReadCounter interface {
 // pacedPieces splits text into its characters (a byte that is not UTF-8
 // is one) and encodes each key on its own.
 func pacedPieces(text string, names []string, app bool) ([][]byte, error) {
+	if n := utf8.RuneCountInString(text) + len(names); n > MaxPacedKeys {
+		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "keys", Msg: "paced: " + strconv.Itoa(n) +
+			" keys exceed the limit of " + strconv.Itoa(MaxPacedKeys) + " paced keys: send longer text unpaced, or in several calls"}
+	}
 	var out [][]byte
 	for i := 0; i < len(text); {
 		_, n := utf8.DecodeRuneInString(text[i:])
@@ -191,6 +196,10 @@ func pacedPieces(text string, names []string, app bool) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// MaxPacedKeys bounds the keys of one paced SendKeys: each is a send of
+// its own that waits for the program to read it.
+const MaxPacedKeys = 256
 
 // withSession names the session in a key error.
 func withSession(err error, id core.SessionID) error {
