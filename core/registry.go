@@ -1,6 +1,9 @@
 package core
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // backendRegistry maps backend types to backends.
 type backendRegistry struct {
@@ -61,4 +64,29 @@ func (s *Service) backend(typ string) (Backend, bool) {
 	defer r.mu.RUnlock()
 	b, ok := r.backends[typ]
 	return b, ok
+}
+
+// Registrar is what backends are registered with: *Service, and the test
+// registries that stand in for it.
+type Registrar interface {
+	Register(b Backend) (unregister func(), err error)
+}
+
+// RegisterAll registers bs with r in order. If one fails, those registered
+// before it are unregistered again and its error is returned.
+func RegisterAll(r Registrar, bs ...Backend) error {
+	var undo []func()
+	for _, b := range bs {
+		un, err := r.Register(b)
+		if err != nil {
+			for _, u := range slices.Backward(undo) {
+				u()
+			}
+			return err
+		}
+		if un != nil {
+			undo = append(undo, un)
+		}
+	}
+	return nil
 }

@@ -199,4 +199,4 @@ func closeAndCheck(t *testing.T, s *Sessions, owner *core.Owner, r OpenResult) {
 	}
 }
 
-func registerLocal(r localpty.Registrar) error { return localpty.Register(r) }
+func registerLocal(r core.Registrar) error { return localpty.Register(r) }

@@ -60,12 +60,6 @@ type ExecOptions struct {
 	Options
 }
 
-// Registrar is what [Register] registers backends with; *core.Service
-// implements it.
-type Registrar interface {
-	Register(b core.Backend) (unregister func(), err error)
-}
-
 // Backend is a ConPTY backend of type "shell" or "exec".
 type Backend struct {
 	typ   string
@@ -91,18 +85,8 @@ func NewExec(o ExecOptions) *Backend {
 
 // Register registers a "shell" and an "exec" backend with default options.
 // If the second registration fails, the first is undone.
-func Register(svc Registrar) error {
-	unShell, err := svc.Register(NewShell(ShellOptions{}))
-	if err != nil {
-		return err
-	}
-	if _, err := svc.Register(NewExec(ExecOptions{})); err != nil {
-		if unShell != nil {
-			unShell()
-		}
-		return err
-	}
-	return nil
+func Register(svc core.Registrar) error {
+	return core.RegisterAll(svc, NewShell(ShellOptions{}), NewExec(ExecOptions{}))
 }
 
 // Type returns "shell" or "exec".

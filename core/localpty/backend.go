@@ -12,12 +12,6 @@ const (
 	TypeExec  = "exec"
 )
 
-// Registrar is what [Register] registers backends with; *core.Service
-// implements it.
-type Registrar interface {
-	Register(b core.Backend) (unregister func(), err error)
-}
-
 // Backend is a local PTY backend of type "shell" or "exec". Its sessions
 // implement [core.BackendSession] and [core.InputWatcher] (which answers on Linux).
 type Backend struct {
@@ -47,18 +41,8 @@ func NewExec(o ExecOptions) *Backend {
 
 // Register registers a "shell" and an "exec" backend with default options.
 // If the second registration fails, the first is undone.
-func Register(svc Registrar) error {
-	unShell, err := svc.Register(NewShell(ShellOptions{}))
-	if err != nil {
-		return err
-	}
-	if _, err := svc.Register(NewExec(ExecOptions{})); err != nil {
-		if unShell != nil {
-			unShell()
-		}
-		return err
-	}
-	return nil
+func Register(svc core.Registrar) error {
+	return core.RegisterAll(svc, NewShell(ShellOptions{}), NewExec(ExecOptions{}))
 }
 
 // Type returns "shell" or "exec".

@@ -12,12 +12,6 @@ import (
 // Type is the default backend type of [Register].
 const Type = "scripted"
 
-// Registrar is what a backend is registered with; *core.Service and
-// testharness.Registry implement it.
-type Registrar interface {
-	Register(b core.Backend) (unregister func(), err error)
-}
-
 // Backend is a core backend whose sessions follow one script. Create it
 // with [New]; it is safe for concurrent use.
 type Backend struct {
@@ -37,7 +31,7 @@ func New(typ string, script Script) *Backend {
 }
 
 // Register registers a backend of type typ following script with r.
-func Register(r Registrar, typ string, script Script) (*Backend, error) {
+func Register(r core.Registrar, typ string, script Script) (*Backend, error) {
 	b := New(typ, script)
 	if _, err := r.Register(b); err != nil {
 		return nil, err

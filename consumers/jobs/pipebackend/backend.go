@@ -11,14 +11,8 @@ import (
 	"github.com/ptyseam/ptyseam/core/localpty"
 )
 
-// Registrar is what [Register] registers the backend with; *core.Service
-// implements it.
-type Registrar interface {
-	Register(b core.Backend) (unregister func(), err error)
-}
-
 // Register registers a pipe backend with default options.
-func Register(svc Registrar) (unregister func(), err error) {
+func Register(svc core.Registrar) (unregister func(), err error) {
 	return svc.Register(New(Options{}))
 }
 
