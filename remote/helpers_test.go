@@ -3,7 +3,6 @@ package remote_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"strconv"
@@ -152,21 +151,7 @@ type markers = remotetest.Markers
 func randomHex(n int) string { return remotetest.RandomHex(n) }
 
 // newService returns a service with b registered; cleanup shuts it down.
-func newService(t *testing.T, b core.Backend) *core.Service {
-	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := svc.Register(b); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-	})
-	return svc
-}
+func newService(t *testing.T, b core.Backend) *core.Service { return remotetest.NewService(t, b) }
 
 // startAgentB is startAgent for a benchmark.
 func startAgentB(b *testing.B) *agentProc { return startAgent(b) }

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,4 +161,22 @@ func WantSettled(t testing.TB, line string, res core.SendResult, reason core.Wai
 		t.Fatalf("%q settled as %s after %v with %q; want %s with %q", line, res.WaitReason, res.Elapsed, res.Delta, reason, want)
 	}
 	t.Logf("%q: %s after %v", line, res.WaitReason, res.Elapsed)
+}
+
+// NewService returns a service with b registered, logging nothing; it is
+// shut down when the test ends.
+func NewService(t testing.TB, b core.Backend) *core.Service {
+	t.Helper()
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	if _, err := svc.Register(b); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
+	return svc
 }

@@ -100,21 +100,7 @@ func childrenForAll(t *testing.T) string {
 }
 
 // newService returns a service with b registered; cleanup shuts it down.
-func newService(t *testing.T, b core.Backend) *core.Service {
-	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := svc.Register(b); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-	})
-	return svc
-}
+func newService(t *testing.T, b core.Backend) *core.Service { return remotetest.NewService(t, b) }
 
 // killConnection kills the per-connection sshd processes above the agent
 // (pid), as a dropped connection ends them, and nothing else: the agent
