@@ -80,64 +80,32 @@ func helperJob(t *testing.T, role string) LaunchRequest {
 }
 
 func TestWindowsPipeJobOutputAndExit(t *testing.T) {
-	f := newFixture(t, Config{Backend: BackendPipe})
-	in := f.launch(t, helperJob(t, "lines"))
-	if in.Backend != BackendPipe {
-		t.Fatalf("backend %s", in.Backend)
-	}
-	end := f.waitEnded(t, in.ID)
-	if end.State != StateFailed || end.ExitCode == nil || *end.ExitCode != 3 {
-		t.Fatalf("ended %+v, want failed with exit code 3", end)
-	}
-	res, err := f.m.Read(f.owner, in.ID, ReadRequest{From: ptr(int64(0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range res.Lines {
-		lines = append(lines, strings.TrimSpace(l.Text))
-	}
-	if got := strings.Join(lines, "|"); got != "line 1|line 2|line 3" {
-		t.Fatalf("lines %q", got)
-	}
+	linesAndExit(t, Config{Backend: BackendPipe}, "lines", BackendPipe)
 }
 
 // Stopping a job ends its program and what the program started (the
 // pipe backend's Job Object).
 func TestWindowsStopEndsTheJobsTree(t *testing.T) {
-	f := newFixture(t, Config{Backend: BackendPipe, StopGrace: 50 * time.Millisecond})
-	in := f.launch(t, helperJob(t, "tree"))
-	f.waitOutput(t, in.ID, "started ")
-	res, err := f.m.Read(f.owner, in.ID, ReadRequest{From: ptr(int64(0))})
-	if err != nil || len(res.Lines) == 0 {
-		t.Fatalf("read: %+v %v", res, err)
-	}
-	m := regexp.MustCompile(`started (\d+)`).FindStringSubmatch(res.Lines[0].Text)
-	if m == nil {
-		t.Fatalf("output %q", res.Lines[0].Text)
-	}
-	child, _ := strconv.Atoi(m[1])
-	f.pids = append(f.pids, child)
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	stopped, err := f.m.Stop(ctx, f.owner, in.ID, StopOptions{})
-	if err != nil || stopped.State != StateStopped {
-		t.Fatalf("stop: %+v %v", stopped, err)
-	}
-	deadline := time.Now().Add(testenv.HangBound)
-	for !goneOrZombie(child) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the job's child %d survived the stop", child)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	stopEndsTree(t, BackendPipe, "tree")
 }
 
 func TestWindowsPTYJobRunsOnConPTY(t *testing.T) {
-	f := newFixture(t, Config{Backend: BackendAuto})
-	in := f.launch(t, helperJob(t, "conlines"))
-	if in.Backend != BackendPTY {
-		t.Fatalf("backend %s, want auto to pick the ConPTY", in.Backend)
+	linesAndExit(t, Config{Backend: BackendAuto}, "conlines", BackendPTY)
+}
+
+// Stopping a job on the ConPTY ends what its program started (the
+// session's Job Object).
+func TestWindowsStopEndsAConPTYJobsTree(t *testing.T) {
+	stopEndsTree(t, BackendPTY, "contree")
+}
+
+// linesAndExit launches the helper role under cfg: it must land on want,
+// print "line 1" to "line 3" and fail with exit code 3.
+func linesAndExit(t *testing.T, cfg Config, role string, want BackendChoice) {
+	f := newFixture(t, cfg)
+	in := f.launch(t, helperJob(t, role))
+	if in.Backend != want {
+		t.Fatalf("backend %s, want %s", in.Backend, want)
 	}
 	end := f.waitEnded(t, in.ID)
 	if end.State != StateFailed || end.ExitCode == nil || *end.ExitCode != 3 {
@@ -158,11 +126,12 @@ func TestWindowsPTYJobRunsOnConPTY(t *testing.T) {
 	}
 }
 
-// Stopping a job on the ConPTY ends what its program started (the
-// session's Job Object).
-func TestWindowsStopEndsAConPTYJobsTree(t *testing.T) {
-	f := newFixture(t, Config{Backend: BackendPTY, StopGrace: 50 * time.Millisecond})
-	in := f.launch(t, helperJob(t, "contree"))
+// stopEndsTree launches the helper role, which starts a child and prints
+// "started PID", on backend, stops the job and waits for the child to be
+// gone.
+func stopEndsTree(t *testing.T, backend BackendChoice, role string) {
+	f := newFixture(t, Config{Backend: backend, StopGrace: 50 * time.Millisecond})
+	in := f.launch(t, helperJob(t, role))
 	f.waitOutput(t, in.ID, "started ")
 	res, err := f.m.Read(f.owner, in.ID, ReadRequest{From: ptr(int64(0))})
 	if err != nil {
