@@ -85,12 +85,19 @@ func holderEnding(ctx context.Context, cs *cursorState, grace time.Duration) boo
 	if ending() {
 		return true
 	}
+	var cancelled <-chan struct{} // the holder's context: its cancel is the event
+	if d := cs.holderDone.Load(); d != nil {
+		cancelled = *d
+	}
 	limit := time.NewTimer(grace)
 	defer limit.Stop()
-	tick := time.NewTicker(2 * time.Millisecond)
+	// Settling and releasing the slot announce nothing: look now and then.
+	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
+		case <-cancelled:
+			return true
 		case <-tick.C:
 			if ending() {
 				return true
