@@ -126,11 +126,11 @@ func TestBadInputAcrossLayers(t *testing.T) {
 			return err
 		}},
 		{layer: "facade", name: "send to an unknown id", want: core.ErrNoSession, call: func() error {
-			_, err := fac.Send(ctx, owner, "pty_unknown", ptysession.SendRequest{SendRequest: core.SendRequest{Data: "x"}})
+			_, err := fac.Send(ctx, owner, "pty_unknown", ptysession.SendRequest{Data: "x"})
 			return err
 		}},
 		{layer: "facade", name: "send to a closed session", want: core.ErrNoSession, call: func() error {
-			_, err := fac.Send(ctx, owner, closed.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "x"}})
+			_, err := fac.Send(ctx, owner, closed.SessionID, ptysession.SendRequest{Data: "x"})
 			return err
 		}},
 		{layer: "facade", name: "tail of -5 lines", want: core.ErrInvalidArgument, call: func() error { _, err := fac.Tail(ctx, owner, id, -5); return err }},
@@ -212,7 +212,7 @@ func TestBadInputAcrossLayers(t *testing.T) {
 	t.Logf("%d malformed inputs by layer: %v", len(cases), layers)
 
 	// The service still serves a healthy session.
-	res, err := fac.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo still-healthy"}})
+	res, err := fac.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo still-healthy"})
 	if err != nil || !strings.Contains(res.Delta, "still-healthy") || res.WaitReason != core.WaitPrompt {
 		t.Fatalf("the healthy session stopped working: %+v, %v", res, err)
 	}

@@ -100,7 +100,7 @@ func TestStress(t *testing.T) {
 				switch op := r.IntN(100); {
 				case op < 40:
 					tok := fmt.Sprintf("T%dX", tokenN.Add(1))
-					_, err = fac.Send(ctx, owner, s.id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: fmt.Sprintf("printf 'T%%sX\\n' %s", tok[1:len(tok)-1])}})
+					_, err = fac.Send(ctx, owner, s.id, ptysession.SendRequest{Data: fmt.Sprintf("printf 'T%%sX\\n' %s", tok[1:len(tok)-1])})
 				case op < 70:
 					var tr ptysession.TailResult
 					tr, err = fac.Tail(ctx, owner, s.id, 1+r.IntN(400))

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
@@ -47,7 +46,7 @@ func (ad Adapter) Call(ctx context.Context, tool string, input json.RawMessage) 
 		r, _, err := t.Open(ctx, ptysession.OpenRequest{Command: in.Command})
 		return text(r, err, ptysession.RenderOpen)
 	case "terminal_send":
-		r, err := t.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: in.Data}, OmitEcho: true, OmitPrompt: true})
+		r, err := t.Send(ctx, ptysession.SendRequest{Data: in.Data, OmitEcho: true, OmitPrompt: true})
 		return text(r, err, ptysession.RenderSend)
 	case "terminal_read":
 		r, err := t.Tail(ctx, 0)

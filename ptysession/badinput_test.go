@@ -76,17 +76,17 @@ func TestBadInput(t *testing.T) {
 				req   SendRequest
 				code  core.Code
 			}{
-				{"nil owner", nil, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeInvalidArgument},
-				{"empty id", owner, ctx, "", SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeInvalidArgument},
-				{"unknown id", owner, ctx, unknown, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeNoSession},
-				{"foreign", owner, ctx, fid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeForeignSession},
-				{"closed", owner, ctx, gid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeNoSession},
-				{"foreign closed", other, ctx, gid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeForeignSession},
-				{"nothing", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "", NoSubmit: true}}, core.CodeInvalidArgument},
-				{"huge", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: strings.Repeat("x", core.DefaultMaxSendBytes)}}, core.CodeInvalidArgument},
-				{"negative timeout", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "x", Timeout: -1}}, core.CodeInvalidArgument},
-				{"negative quiet", owner, ctx, hid, SendRequest{SendRequest: core.SendRequest{Data: "x", QuietWindow: -1}}, core.CodeInvalidArgument},
-				{"cancelled", owner, done, hid, SendRequest{SendRequest: core.SendRequest{Data: "x"}}, core.CodeCancelled},
+				{"nil owner", nil, ctx, hid, SendRequest{Data: "x"}, core.CodeInvalidArgument},
+				{"empty id", owner, ctx, "", SendRequest{Data: "x"}, core.CodeInvalidArgument},
+				{"unknown id", owner, ctx, unknown, SendRequest{Data: "x"}, core.CodeNoSession},
+				{"foreign", owner, ctx, fid, SendRequest{Data: "x"}, core.CodeForeignSession},
+				{"closed", owner, ctx, gid, SendRequest{Data: "x"}, core.CodeNoSession},
+				{"foreign closed", other, ctx, gid, SendRequest{Data: "x"}, core.CodeForeignSession},
+				{"nothing", owner, ctx, hid, SendRequest{Data: "", NoSubmit: true}, core.CodeInvalidArgument},
+				{"huge", owner, ctx, hid, SendRequest{Data: strings.Repeat("x", core.DefaultMaxSendBytes)}, core.CodeInvalidArgument},
+				{"negative timeout", owner, ctx, hid, SendRequest{Data: "x", Timeout: -1}, core.CodeInvalidArgument},
+				{"negative quiet", owner, ctx, hid, SendRequest{Data: "x", QuietWindow: -1}, core.CodeInvalidArgument},
+				{"cancelled", owner, done, hid, SendRequest{Data: "x"}, core.CodeCancelled},
 			}
 			for _, c := range cases {
 				_, err := s.Send(c.ctx, c.owner, c.id, c.req)

@@ -33,13 +33,13 @@ func TestCallerDeadlines(t *testing.T) {
 			}
 		}
 		sess := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		_, err := s.Send(ctx, owner, sess.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "true", Timeout: 21 * time.Second}})
+		_, err := s.Send(ctx, owner, sess.SessionID, SendRequest{Data: "true", Timeout: 21 * time.Second})
 		wantCode(t, "send: timeout above the maximum", err, core.CodeInvalidArgument)
 
 		// A short deadline returns while the program still runs (silence
 		// cannot settle it first: the quiet window is longer).
 		start := time.Now()
-		r, err := s.Send(ctx, owner, sess.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 30", Timeout: 700 * time.Millisecond, QuietWindow: 20 * time.Second}})
+		r, err := s.Send(ctx, owner, sess.SessionID, SendRequest{Data: "sleep 30", Timeout: 700 * time.Millisecond, QuietWindow: 20 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestCallerDeadlines(t *testing.T) {
 		// (A fresh session: the interrupted one's next prompt is not this
 		// send's business.)
 		fresh := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		r, err = s.Send(ctx, owner, fresh.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo one; sleep 4; echo two-$((1+1))", QuietWindow: 20 * time.Second}})
+		r, err = s.Send(ctx, owner, fresh.SessionID, SendRequest{Data: "echo one; sleep 4; echo two-$((1+1))", QuietWindow: 20 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,7 +60,7 @@ func TestPythonPromptVisibleAtOnce(t *testing.T) {
 		// printed it (the open may return before: a seam that settles on
 		// silence, or early).
 		waitTailSuffixFrom(t, s, owner, r.SessionID, r.InitialOutput, ">>> ")
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "6*7"}})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "6*7"})
 		if err != nil || !strings.HasPrefix("6*7\n42\n>>> ", res.Delta) {
 			t.Fatalf("send %+v %v", res, err)
 		}
@@ -77,7 +77,7 @@ func TestPasswordPromptVisibleWithoutNewline(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: `read -r -s -p 'Password: ' pw; echo; echo "got ${#pw} chars"`}})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: `read -r -s -p 'Password: ' pw; echo; echo "got ${#pw} chars"`})
 		if err != nil || res.Status.Exited() {
 			t.Fatalf("send %+v %v: want it to wait for the password", res, err)
 		}
@@ -85,7 +85,7 @@ func TestPasswordPromptVisibleWithoutNewline(t *testing.T) {
 			t.Fatalf("tail %q", text)
 		}
 		before := newestLine(t, s, owner, r.SessionID)
-		answer, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "hunter2"}})
+		answer, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "hunter2"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,7 +227,7 @@ func TestSendProgressAndCancel(t *testing.T) {
 			go func() {
 				res, err := s.Send(ctx, owner, r.SessionID, SendRequest{
 					// One job: SIGINT to the foreground group always hits it.
-					SendRequest: core.SendRequest{Data: "sh -c 'while :; do echo tick; sleep 0.02; done'"},
+					Data: "sh -c 'while :; do echo tick; sleep 0.02; done'",
 					Progress: func(d core.OutputDelta) {
 						mu.Lock()
 						progressed.WriteString(d.Text)
@@ -255,7 +255,7 @@ func TestSendProgressAndCancel(t *testing.T) {
 				t.Fatal("no progress report from a send that prints every 20ms")
 			}
 			// One send at a time.
-			if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo second"}}); !errors.Is(err, core.ErrSendActive) {
+			if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo second"}); !errors.Is(err, core.ErrSendActive) {
 				cancel()
 				t.Fatalf("second send: %v, want SEND_ACTIVE", err)
 			}
@@ -287,7 +287,7 @@ func TestSignalForeground(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 60", Timeout: 300 * time.Millisecond}})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 60", Timeout: 300 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +343,7 @@ func TestExecBackendArgv(t *testing.T) {
 		if _, err := s.Read(ctx, owner, r.SessionID, ReadRequest{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "x"}}); core.CodeOf(err) != core.CodeSessionExited {
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "x"}); core.CodeOf(err) != core.CodeSessionExited {
 			t.Fatalf("send to an exited session: %v, want SESSION_EXITED", err)
 		}
 		if c, err := s.Close(ctx, owner, r.SessionID); err != nil || !c.Closed {

@@ -37,7 +37,7 @@ func TestSessionsByName(t *testing.T) {
 	}
 
 	// The program exits: the name is free, the old session still readable.
-	if res, err := s.Send(ctx, owner, first.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "quit"}}); err != nil || res.WaitReason != core.WaitSessionExit {
+	if res, err := s.Send(ctx, owner, first.SessionID, SendRequest{Data: "quit"}); err != nil || res.WaitReason != core.WaitSessionExit {
 		t.Fatalf("quit: %+v %v", res, err)
 	}
 	if in, err := s.Find(ctx, owner, "build"); err != nil || in.ID != first.SessionID || !in.Status.Exited() {

@@ -59,7 +59,7 @@ func BenchmarkSendRoundTrip(b *testing.B) {
 	seam := time.Since(start) / n
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "x"}}); err != nil {
+		if _, err := s.Send(ctx, owner, id, SendRequest{Data: "x"}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -75,7 +75,7 @@ func BenchmarkTail(b *testing.B) {
 	s, svc, owner, id := benchSession(b)
 	ctx := context.Background()
 	for i := range 100 {
-		if _, err := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: fmt.Sprintf("line %d", i)}}); err != nil {
+		if _, err := s.Send(ctx, owner, id, SendRequest{Data: fmt.Sprintf("line %d", i)}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -173,7 +173,7 @@ func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, 
 		data = lineWithoutEnter(data)
 	}
 	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
-		SendRequest: core.SendRequest{Data: data, NoSubmit: noSubmit, Timeout: timeout, QuietWindow: quiet},
+		Data: data, NoSubmit: noSubmit, Timeout: timeout, QuietWindow: quiet,
 		Progress: func(d core.OutputDelta) {
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},

@@ -95,8 +95,7 @@ func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
 func sendBeforeOutput(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, cmd string) SendResult {
 	t.Helper()
 	gate := filepath.Join(t.TempDir(), "go")
-	sent, err := s.Send(testCtx(t), owner, id, SendRequest{SendRequest: core.SendRequest{
-		Data: "while [ ! -e " + ShellQuote(gate) + " ]; do sleep 0.01; done; " + cmd, QuietWindow: 50 * time.Millisecond}})
+	sent, err := s.Send(testCtx(t), owner, id, SendRequest{Data: "while [ ! -e " + ShellQuote(gate) + " ]; do sleep 0.01; done; " + cmd, QuietWindow: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +122,7 @@ func shellSend(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, 
 	ctx := testCtx(t)
 	for range settleTries {
 		before := newestLine(t, s, owner, id)
-		res, err := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: line}})
+		res, err := s.Send(ctx, owner, id, SendRequest{Data: line})
 		if err != nil {
 			t.Fatalf("send %q: %v", line, err)
 		}

@@ -9,11 +9,22 @@ import (
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
-// SendRequest is one write to a session through the facade: the
-// service's request (data, Enter, deadlines; Timeout and QuietWindow at
-// most Options.MaxTimeout) and how the facade runs it.
+// SendRequest is one write to a session through the facade: what to type
+// and the deadlines (as in [core.SendRequest]; Timeout and QuietWindow at
+// most Options.MaxTimeout), and how the facade runs it.
 type SendRequest struct {
-	core.SendRequest
+	// Data is written to the terminal as is; Enter follows unless
+	// NoSubmit.
+	Data string
+	// NoSubmit sends Data byte-exact, without Enter (for a control key
+	// such as "\x03", or a partial line).
+	NoSubmit bool
+	// Timeout bounds the wait for the send to settle (0: the service's
+	// default).
+	Timeout time.Duration
+	// QuietWindow is how long output must pause before silence settles
+	// the send (0: the service's default).
+	QuietWindow time.Duration
 	// Progress, if set, receives the output produced so far every
 	// Options.ProgressInterval while the send runs (only when there is new
 	// output). It is called from Send's goroutine.
@@ -49,6 +60,11 @@ type SendResult struct {
 	SilenceNote string `json:"silenceNote,omitempty"`
 }
 
+// seam is the request the service runs.
+func (r SendRequest) seam() core.SendRequest {
+	return core.SendRequest{Data: r.Data, NoSubmit: r.NoSubmit, Timeout: r.Timeout, QuietWindow: r.QuietWindow}
+}
+
 // Send writes to a session and waits until the write settled. Only one
 // send runs per session: another fails with SEND_ACTIVE, or waits its turn
 // with req.Queue. Output is returned once: open, send and tail each move
@@ -63,7 +79,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	if err := checkCall(ctx, op, owner, id); err != nil {
 		return SendResult{}, err
 	}
-	if err := core.CheckSend(op, id, req.SendRequest, s.opts.MaxSendBytes, 1, s.opts.MaxTimeout); err != nil {
+	if err := core.CheckSend(op, id, req.seam(), s.opts.MaxSendBytes, 1, s.opts.MaxTimeout); err != nil {
 		return SendResult{}, err
 	}
 	release, err := s.acquireSend(ctx, owner, id, req.Queue)
@@ -72,7 +88,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	}
 	defer release()
 	cs := s.cursor(owner, id)
-	res, err := s.run(ctx, owner, id, req.SendRequest, req.Progress, func() { cs.finishing.Store(true) })
+	res, err := s.run(ctx, owner, id, req.seam(), req.Progress, func() { cs.finishing.Store(true) })
 	if err != nil && res.WaitReason == "" {
 		switch core.CodeOf(err) {
 		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:

@@ -19,7 +19,7 @@ func TestSendOmitsEchoAndPrompt(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		waitPrompt(t, s, owner, r.SessionID)
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo omitted-$((2*3))"}, OmitEcho: true, OmitPrompt: true})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo omitted-$((2*3))", OmitEcho: true, OmitPrompt: true})
 		if err != nil || res.WaitReason != core.WaitPrompt {
 			t.Fatalf("send %+v %v", res, err)
 		}
@@ -28,7 +28,7 @@ func TestSendOmitsEchoAndPrompt(t *testing.T) {
 		}
 		// Two lines in one send: the echoes go (where the send settles, at
 		// the first or the last prompt, is the seam's business).
-		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo one\necho two"}, OmitEcho: true, OmitPrompt: true})
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo one\necho two", OmitEcho: true, OmitPrompt: true})
 		if err != nil || !strings.HasPrefix(res.Delta, "one\n") || strings.Contains(res.Delta, "echo") {
 			t.Fatalf("multi-line send %+v %v", res, err)
 		}
@@ -72,21 +72,21 @@ func TestSendQueue(t *testing.T) {
 	id := r.SessionID
 	slowDone := make(chan SendResult, 1)
 	go func() {
-		res, _ := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "slow", QuietWindow: 400 * time.Millisecond}})
+		res, _ := s.Send(ctx, owner, id, SendRequest{Data: "slow", QuietWindow: 400 * time.Millisecond})
 		slowDone <- res
 	}()
 	waitInputs(t, b, 1)
-	if _, err := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "fast"}}); !errors.Is(err, core.ErrSendActive) {
+	if _, err := s.Send(ctx, owner, id, SendRequest{Data: "fast"}); !errors.Is(err, core.ErrSendActive) {
 		t.Fatalf("unqueued send during a send: %v, want SEND_ACTIVE", err)
 	}
 	var wg sync.WaitGroup
 	var queued SendResult
 	var queuedErr error
 	wg.Go(func() {
-		queued, queuedErr = s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "fast"}, Queue: true})
+		queued, queuedErr = s.Send(ctx, owner, id, SendRequest{Data: "fast", Queue: true})
 	})
 	waitQueued(t, s, owner, id, 1)
-	_, err = s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "fast"}, Queue: true})
+	_, err = s.Send(ctx, owner, id, SendRequest{Data: "fast", Queue: true})
 	if !errors.Is(err, core.ErrSendActive) || !strings.Contains(err.Error(), "already wait") {
 		t.Fatalf("send beyond the queue bound: %v, want SEND_ACTIVE", err)
 	}
@@ -100,15 +100,15 @@ func TestSendQueue(t *testing.T) {
 
 	// A queued send whose ctx ends is CANCELLED and writes nothing.
 	go func() {
-		_, _ = s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "slow", QuietWindow: 300 * time.Millisecond}})
+		_, _ = s.Send(ctx, owner, id, SendRequest{Data: "slow", QuietWindow: 300 * time.Millisecond})
 	}()
 	waitInputs(t, b, 3)
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if _, err := s.Send(cctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "fast"}, Queue: true}); !errors.Is(err, core.ErrCancelled) {
+	if _, err := s.Send(cctx, owner, id, SendRequest{Data: "fast", Queue: true}); !errors.Is(err, core.ErrCancelled) {
 		t.Fatalf("cancelled queued send: %v", err)
 	}
-	if _, err := s.Send(ctx, owner, id, SendRequest{SendRequest: core.SendRequest{Data: "fast"}, Queue: true}); err != nil {
+	if _, err := s.Send(ctx, owner, id, SendRequest{Data: "fast", Queue: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(b.Inputs(), ","); got != "slow,fast,slow,fast" {
@@ -168,7 +168,7 @@ func sendAfterCancel(t *testing.T, lateBy time.Duration) {
 		lctx, cancel := context.WithCancel(testCtx(t))
 		longDone := make(chan error, 1)
 		go func() {
-			_, err := s.Send(lctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo tick-$((1+1)); sleep 60"}})
+			_, err := s.Send(lctx, owner, r.SessionID, SendRequest{Data: "echo tick-$((1+1)); sleep 60"})
 			longDone <- err
 		}()
 		// Cancel once the command runs, then send at once.
@@ -190,7 +190,7 @@ func sendAfterCancel(t *testing.T, lateBy time.Duration) {
 			time.AfterFunc(lateBy, cancel)
 		}
 		before := newestLine(t, s, owner, r.SessionID)
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo back-at-$((6*7))"}})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo back-at-$((6*7))"})
 		if err != nil {
 			t.Fatalf("send right after a cancel: %v", err)
 		}

@@ -36,7 +36,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	sent, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "hello"}})
+	sent, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{Data: "hello"})
 	if err != nil {
 		panic(err)
 	}

@@ -30,7 +30,7 @@ func TestSignalReturnsTheOutputThatFollowed(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: `bash -c 'trap "echo caught-int; exit 3" INT; echo waiting; cat'`}})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `bash -c 'trap "echo caught-int; exit 3" INT; echo waiting; cat'`})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,9 +60,7 @@ func TestSignalToAJobReturnsOnceTheShellWaitsForInput(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{
-			Data: `bash -c 'trap "echo ending; sleep 0.8; exit 3" INT; echo waiting; sleep 60 & wait'`,
-		}})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `bash -c 'trap "echo ending; sleep 0.8; exit 3" INT; echo waiting; sleep 60 & wait'`})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +75,7 @@ func TestSignalToAJobReturnsOnceTheShellWaitsForInput(t *testing.T) {
 		if err != nil || !ok || !waiting {
 			t.Fatalf("right after the signal returned (output %q): waiting %v (can tell %v, %v), want the shell waiting for input", sr.Output, waiting, ok, err)
 		}
-		after, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "echo next-$((6*7))"}})
+		after, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "echo next-$((6*7))"})
 		if err != nil || !strings.Contains(after.Delta, "next-42") {
 			t.Fatalf("the send after the signal: %q %v", after.Delta, err)
 		}
@@ -90,7 +88,7 @@ func TestOpenSetsTheTerminalSize(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash", Size: core.Size{Rows: 24, Cols: 80}})
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "stty size"}})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "stty size"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +114,7 @@ func TestSignalOutputMovesTheTailPosition(t *testing.T) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}})
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +158,7 @@ func TestSignalToolOutputMovesTheTailPosition(t *testing.T) {
 		owner := core.NewOwner("model")
 		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
 		id := string(r.SessionID)
-		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}}); err != nil || res.WaitReason == core.WaitPrompt {
+		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}); err != nil || res.WaitReason == core.WaitPrompt {
 			t.Fatalf("sleep 300: %+v %v", res, err)
 		}
 		waitForegroundJob(t, r.PID) // as in TestSignalOutputMovesTheTailPosition

@@ -24,14 +24,14 @@ func TestTerminalByName(t *testing.T) {
 	}
 	send := func(term *ptysession.Terminal, line string) ptysession.SendResult {
 		t.Helper()
-		r, err := term.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: line}, OmitEcho: true, OmitPrompt: true})
+		r, err := term.Send(ctx, ptysession.SendRequest{Data: line, OmitEcho: true, OmitPrompt: true})
 		if err != nil {
 			t.Fatalf("send %q: %v", line, err)
 		}
 		return r
 	}
 
-	if _, err := build.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}}); !errors.Is(err, ptysession.ErrNoSession) ||
+	if _, err := build.Send(ctx, ptysession.SendRequest{Data: "true"}); !errors.Is(err, ptysession.ErrNoSession) ||
 		!strings.Contains(err.Error(), `"build"`) || !strings.Contains(err.Error(), "open it first") {
 		t.Fatalf("send before open: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestTerminalByName(t *testing.T) {
 	}
 	// A signal interrupts what runs. (An idle bash at its prompt may take
 	// a SIGINT only when the next key arrives, and eat that key.)
-	if r, err := build.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 30", Timeout: 300 * time.Millisecond}}); err != nil || r.WaitReason != core.WaitTimeout {
+	if r, err := build.Send(ctx, ptysession.SendRequest{Data: "sleep 30", Timeout: 300 * time.Millisecond}); err != nil || r.WaitReason != core.WaitTimeout {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
 	sig, err := build.Signal(ctx, ptysession.SIGINT)

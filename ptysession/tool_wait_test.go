@@ -22,7 +22,7 @@ func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
 		}
 		owner := core.NewOwner("model")
 		id := string(mustOpen(t, s, owner, OpenRequest{Command: "bash"}).SessionID)
-		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), SendRequest{SendRequest: core.SendRequest{Data: "echo BUILD-DONE"}}); err != nil {
+		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), SendRequest{Data: "echo BUILD-DONE"}); err != nil {
 			t.Fatal(err)
 		}
 		args := fmt.Sprintf(`{"id":%q,"conditions":[{"kind":"output","pattern":"^BUILD-DONE"},{"kind":"exit","target":"pty_nosuchsessionxxxxxxxxxxxxxx"}],"timeoutMs":%d}`, id, waitLimit.Milliseconds())

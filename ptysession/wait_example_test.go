@@ -27,7 +27,7 @@ func ExampleSessions_Wait() {
 	defer s.Close(ctx, owner, opened.SessionID)
 	// The send returns after 300 ms; the line comes later.
 	if _, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{
-		SendRequest: core.SendRequest{Data: "sleep 1; echo ready-$((6*7))", Timeout: 300 * time.Millisecond, QuietWindow: time.Minute},
+		Data: "sleep 1; echo ready-$((6*7))", Timeout: 300 * time.Millisecond, QuietWindow: time.Minute,
 	}); err != nil {
 		panic(err)
 	}

@@ -25,7 +25,7 @@ func TestWait(t *testing.T) {
 		// searches from the first line, for a line that starts with the
 		// text (the echoed command has the prompt before it).
 		cmd := fmt.Sprintf("sleep 1; echo 'ready - listening on %d'; exec python3 -m http.server %d --bind 127.0.0.1", port, port)
-		if _, err := s.Send(ctx, owner, srv.SessionID, SendRequest{SendRequest: core.SendRequest{Data: cmd, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
+		if _, err := s.Send(ctx, owner, srv.SessionID, SendRequest{Data: cmd, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 		r, err := s.Wait(ctx, owner, WaitRequest{
@@ -52,7 +52,7 @@ func TestWait(t *testing.T) {
 
 		// A shell that exits 3 a second after the wait began.
 		sh := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		if _, err := s.Send(ctx, owner, sh.SessionID, SendRequest{SendRequest: core.SendRequest{Data: "sleep 1; exit 3", Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
+		if _, err := s.Send(ctx, owner, sh.SessionID, SendRequest{Data: "sleep 1; exit 3", Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitExit, Target: string(sh.SessionID)}}, Timeout: 30 * time.Second})
@@ -62,7 +62,7 @@ func TestWait(t *testing.T) {
 
 		// A question, a second after the wait began.
 		q := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		if _, err := s.Send(ctx, owner, q.SessionID, SendRequest{SendRequest: core.SendRequest{Data: `sleep 1; read -p "Continue? [y/N] " ans; echo got-$ans`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}}); err != nil {
+		if _, err := s.Send(ctx, owner, q.SessionID, SendRequest{Data: `sleep 1; read -p "Continue? [y/N] " ans; echo got-$ans`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitInput, Target: string(q.SessionID)}}, Timeout: 30 * time.Second})

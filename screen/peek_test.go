@@ -47,10 +47,8 @@ func TestWaitForTheScreen(t *testing.T) {
 	// returns first. It is a list typed at the shell, interrupted below the
 	// moment its status row shows: between two of its commands, where bash
 	// holds an interrupt back (the seam follows it up).
-	if _, err := s.Send(ctx, e.owner, r.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{
-		Data:    `printf '\033[?1049h\033[2J\033[H'; sleep 1; printf '\033[5;1Hstatus: READY'; sleep 60`,
-		Timeout: 500 * time.Millisecond,
-	}}); err != nil {
+	if _, err := s.Send(ctx, e.owner, r.SessionID, ptysession.SendRequest{Data: `printf '\033[?1049h\033[2J\033[H'; sleep 1; printf '\033[5;1Hstatus: READY'; sleep 60`,
+		Timeout: 500 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Wait(ctx, e.owner, ptysession.WaitRequest{
@@ -85,10 +83,8 @@ func TestWaitForTheScreen(t *testing.T) {
 	}); err != nil || !back.Fired {
 		t.Fatalf("wait for the shell after the interrupt: %+v %v", back, err)
 	}
-	if _, err := s.Send(ctx, e.owner, r.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{
-		Data:    `printf '\033[?1049h\033[2J\033[H'; i=0; while [ $i -lt 300 ]; do i=$((i+1)); printf '\033[9;1Htick %d' $i; sleep 0.2; done`,
-		Timeout: 500 * time.Millisecond,
-	}}); err != nil {
+	if _, err := s.Send(ctx, e.owner, r.SessionID, ptysession.SendRequest{Data: `printf '\033[?1049h\033[2J\033[H'; i=0; while [ $i -lt 300 ]; do i=$((i+1)); printf '\033[9;1Htick %d' $i; sleep 0.2; done`,
+		Timeout: 500 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	changed, err := s.Wait(ctx, e.owner, ptysession.WaitRequest{

@@ -114,7 +114,7 @@ func (d *demo) show(label, text string) {
 // send types data into a session and reports how and why it returned.
 func (d *demo) send(ctx context.Context, id core.SessionID, data string) (ptysession.SendResult, error) {
 	start := time.Now()
-	res, err := d.sessions.Send(ctx, d.owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: data}})
+	res, err := d.sessions.Send(ctx, d.owner, id, ptysession.SendRequest{Data: data})
 	if err != nil {
 		return res, err
 	}
@@ -212,7 +212,7 @@ func demoSignal(ctx context.Context, d *demo) error {
 		return err
 	}
 	start := time.Now()
-	res, err := d.sessions.Send(ctx, d.owner, s.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 600", Timeout: 300 * time.Millisecond}})
+	res, err := d.sessions.Send(ctx, d.owner, s.SessionID, ptysession.SendRequest{Data: "sleep 600", Timeout: 300 * time.Millisecond})
 	if err != nil {
 		return err
 	}

@@ -140,18 +140,18 @@ func testDockerTargetServed(t *testing.T, d *dockertest.Daemon, agent string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "cat /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/pids.max 2>/dev/null; true"}})
+	r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "cat /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/pids.max 2>/dev/null; true"})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "64") {
 		t.Fatalf("send: %+v %v", r, err)
 	}
 	if agent != "" {
 		// The agent sees the terminal: a command waiting for input
 		// settles on stdin_read.
-		r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "read x"}})
+		r, err := ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "read x"})
 		if err != nil || r.WaitReason != core.WaitStdinRead {
 			t.Fatalf("read: %+v %v", r, err)
 		}
-		if r, err = ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "answer"}}); err != nil || r.WaitReason != core.WaitPrompt {
+		if r, err = ts.sessions.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "answer"}); err != nil || r.WaitReason != core.WaitPrompt {
 			t.Fatalf("answer: %+v %v", r, err)
 		}
 	}

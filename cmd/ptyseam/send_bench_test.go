@@ -80,7 +80,7 @@ func BenchmarkSendLayers(b *testing.B) {
 			}
 			seam = append(seam, time.Since(start))
 			start = time.Now()
-			if _, err := ts.sessions.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}}); err != nil {
+			if _, err := ts.sessions.Send(ctx, owner, id, ptysession.SendRequest{Data: "true"}); err != nil {
 				b.Fatal(err)
 			}
 			facade = append(facade, time.Since(start))

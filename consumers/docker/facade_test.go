@@ -97,22 +97,22 @@ func TestFacadeContainerShell(t *testing.T) {
 	t.Logf("open of a relayed container target: %v", time.Since(opened))
 	id := op.SessionID
 	start := time.Now()
-	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}})
+	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "true"})
 	if err != nil || r.WaitReason != core.WaitPrompt {
 		t.Fatalf("send true: %+v %v", r, err)
 	}
 	t.Logf("send true settled on %s in %v", r.WaitReason, time.Since(start))
-	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: `echo "$GREETING in $(pwd) as $(id -u)"; (exit 7)`}})
+	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: `echo "$GREETING in $(pwd) as $(id -u)"; (exit 7)`})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "it's me in /tmp as 0") || r.ExitCode == nil || *r.ExitCode != 7 {
 		t.Fatalf("send: %+v %v", r, err)
 	}
 	if _, err := s.Resize(ctx, owner, id, 33, 101); err != nil {
 		t.Fatal(err)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "stty size"}}); err != nil || !strings.Contains(r.Delta, "33 101") {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "stty size"}); err != nil || !strings.Contains(r.Delta, "33 101") {
 		t.Fatalf("stty size: %+v %v", r, err)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}}); err != nil || r.WaitReason == core.WaitPrompt {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}); err != nil || r.WaitReason == core.WaitPrompt {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
 	// The send ended on its deadline, which says nothing about sleep: a
@@ -123,7 +123,7 @@ func TestFacadeContainerShell(t *testing.T) {
 		t.Fatalf("signal: %+v %v", sr, err)
 	}
 	for {
-		r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo rc=$?"}})
+		r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo rc=$?"})
 		if err != nil || r.WaitReason != core.WaitPrompt {
 			t.Fatalf("after SIGINT: %+v %v", r, err)
 		}
@@ -168,7 +168,7 @@ func TestExecCloseLeavesNoProcess(t *testing.T) {
 		`setsid bash -c 'trap "" TERM HUP; (trap "" TERM HUP; exec sleep 302) & exit 0'`,
 		`trap "" TERM HUP`,
 	} {
-		if r, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: line}}); err != nil || r.WaitReason != core.WaitPrompt {
+		if r, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: line}); err != nil || r.WaitReason != core.WaitPrompt {
 			t.Fatalf("%s: %+v %v", line, r, err)
 		}
 	}

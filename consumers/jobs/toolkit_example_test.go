@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
-	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/testharness/scripted"
 )
@@ -34,7 +33,7 @@ func (k *Toolkit) Run(ctx context.Context, a *ptysession.Agent, name, command st
 	if err != nil {
 		return "", err
 	}
-	r, err := a.Send(ctx, t.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: command}, OmitEcho: true, OmitPrompt: true, Queue: true})
+	r, err := a.Send(ctx, t.SessionID, ptysession.SendRequest{Data: command, OmitEcho: true, OmitPrompt: true, Queue: true})
 	return r.Delta, err
 }
 

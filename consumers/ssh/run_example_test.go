@@ -73,7 +73,7 @@ func ExampleBackend_facadeTarget() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "false"}})
+	r, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{Data: "false"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestHiddenPromptSaysItWasSilence(t *testing.T) {
 	}
 	send := func(data string, quiet time.Duration) ptysession.SendResult {
 		t.Helper()
-		r, err := box.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: data, QuietWindow: quiet}})
+		r, err := box.Send(ctx, ptysession.SendRequest{Data: data, QuietWindow: quiet})
 		if err != nil {
 			t.Fatalf("send %q: %v", data, err)
 		}

@@ -36,21 +36,21 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	id := op.SessionID
 	// Settling on the prompt (not on silence) is the wait reason's
 	// business; how fast it comes is load.
-	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "true"}})
+	r, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "true"})
 	if err != nil || r.WaitReason != core.WaitPrompt {
 		t.Fatalf("send true: %+v %v", r, err)
 	}
-	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: `echo "$GREETING in $(pwd) as $(whoami)"; (exit 7)`}})
+	r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: `echo "$GREETING in $(pwd) as $(whoami)"; (exit 7)`})
 	if err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "it's me in /tmp as "+srv.User) || r.ExitCode == nil || *r.ExitCode != 7 {
 		t.Fatalf("send: %+v %v", r, err)
 	}
 	if _, err := s.Resize(ctx, owner, id, 33, 101); err != nil {
 		t.Fatal(err)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "stty size"}}); err != nil || !strings.Contains(r.Delta, "33 101") {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "stty size"}); err != nil || !strings.Contains(r.Delta, "33 101") {
 		t.Fatalf("stty size: %+v %v", r, err)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}}); err != nil || r.WaitReason == core.WaitPrompt {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 100", Timeout: 500 * time.Millisecond}); err != nil || r.WaitReason == core.WaitPrompt {
 		t.Fatalf("sleep: %+v %v", r, err)
 	}
 	// The send ended on its deadline, which says nothing about sleep: a
@@ -78,7 +78,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 		tailed += tr.Text
 		time.Sleep(20 * time.Millisecond)
 	}
-	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo rc=$?"}}); err != nil || !strings.Contains(r.Delta, "rc=130") {
+	if r, err = s.Send(ctx, owner, id, ptysession.SendRequest{Data: "echo rc=$?"}); err != nil || !strings.Contains(r.Delta, "rc=130") {
 		t.Fatalf("after SIGINT: %+v %v", r, err)
 	}
 	if list, err := s.List(ctx, owner); err != nil || len(list.Sessions) != 1 || list.Sessions[0].Type != sshpkg.Type {
@@ -89,7 +89,7 @@ func TestSSHDFacadeRemoteTarget(t *testing.T) {
 	// promise it (docs/ssh.md): under load one survived in 1 of 3 runs. So
 	// the test requires the session's own processes gone, and reports a
 	// surviving background job (the fixture kills it).
-	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "sleep 200 &"}}); err != nil {
+	if _, err := s.Send(ctx, owner, id, ptysession.SendRequest{Data: "sleep 200 &"}); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(testenv.HangBound); !remoteRuns(srv, "sleep\x00200\x00"); {
@@ -162,7 +162,7 @@ func TestSSHDFacadeMarkedTargetOpensOnItsPrompt(t *testing.T) {
 		t.Fatalf("open took %v of its %v deadline", took, openTimeout)
 	}
 	t.Logf("open with the prompt marker: %v", took)
-	if r, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{SendRequest: core.SendRequest{Data: "echo marked"}}); err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "marked") {
+	if r, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: "echo marked"}); err != nil || r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "marked") {
 		t.Fatalf("send after open: %+v %v", r, err)
 	}
 }

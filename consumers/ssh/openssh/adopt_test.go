@@ -47,7 +47,7 @@ func TestAdoptALoggedInSession(t *testing.T) {
 	if err != nil || info.ID != s.ID {
 		t.Fatalf("adopt: %+v %v", info, err)
 	}
-	r, err := box.Send(ctx, ptysession.SendRequest{SendRequest: core.SendRequest{Data: `echo "$STAGE in $(pwd)"`}, OmitEcho: true, OmitPrompt: true})
+	r, err := box.Send(ctx, ptysession.SendRequest{Data: `echo "$STAGE in $(pwd)"`, OmitEcho: true, OmitPrompt: true})
 	if err != nil {
 		t.Fatal(err)
 	}
