@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // ReadRequest selects a page of scrollback by absolute line numbers (line
@@ -57,7 +57,7 @@ func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionI
 			break
 		}
 		if size > s.opts.MaxResultBytes {
-			line = tools.TailRunes(line, s.opts.MaxResultBytes-1)
+			line = runecut.Tail(line, s.opts.MaxResultBytes-1)
 			res.Truncated = true
 		}
 		b.WriteString(line)

@@ -5,7 +5,7 @@ import (
 	"regexp"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // Bounds of a [SearchRequest].
@@ -178,5 +178,5 @@ func boundLine(line string) string {
 	if len(line) <= maxMatchBytes {
 		return line
 	}
-	return tools.HeadRunes(line, maxMatchBytes) + "..."
+	return runecut.Head(line, maxMatchBytes) + "..."
 }

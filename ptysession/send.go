@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // SendRequest is one write to a session through the facade: what to type
@@ -164,7 +164,7 @@ func boundNewest(text string, max int) (string, bool, int64) {
 	if i := strings.IndexByte(text[cut:], '\n'); i >= 0 && cut+i+1 < len(text) {
 		cut += i + 1
 	} else {
-		cut = len(text) - len(tools.TailRunes(text, max))
+		cut = len(text) - len(runecut.Tail(text, max))
 	}
 	skipped := int64(strings.Count(text[:cut], "\n"))
 	return text[cut:], true, skipped
