@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestBadInputAcrossLayers(t *testing.T) {
 	ctx := testCtx(t, 2*time.Minute)
 	owner, stranger := core.NewOwner("agent"), core.NewOwner("agent")
 	fac := ptysession.New(svc, ptysession.Options{})
-	disp, err := tools.NewDispatcher(tools.Options{}, ptysession.PtyTools(fac)...)
+	disp, err := tools.NewDispatcher(tools.Options{}, ptytools.Tools(fac)...)
 	if err != nil {
 		t.Fatal(err)
 	}

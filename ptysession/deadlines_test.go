@@ -1,13 +1,11 @@
 package ptysession
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // TestCallerDeadlines checks that a caller's timeout and quiet window reach
@@ -73,32 +71,4 @@ func TestCallerDeadlines(t *testing.T) {
 			t.Fatalf("open of sleep 30 with a 500 ms deadline settled %q after %s", o.WaitReason, time.Since(start))
 		}
 	})
-}
-
-// TestDeadlineArgs checks the tool fields: the schema carries the
-// deployer's maximum, and the dispatcher refuses what breaks it naming the
-// field.
-func TestDeadlineArgs(t *testing.T) {
-	s := New(nil, Options{MaxTimeout: time.Minute})
-	d, err := tools.NewDispatcher(tools.Options{}, PtyTools(s)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	def, _ := d.Lookup(ToolSend)
-	if !strings.Contains(string(def.InputSchema), `"maximum":60000`) || !strings.Contains(def.Description, "60000") {
-		t.Fatalf("pty_send does not state the maximum:\n%s\n%s", def.Description, def.InputSchema)
-	}
-	owner := core.NewOwner("args")
-	for _, c := range []struct{ tool, args, field string }{
-		{ToolSend, `{"id":"x","data":"y","timeoutMs":60001}`, `"timeoutMs"`},
-		{ToolSend, `{"id":"x","data":"y","quietMs":0}`, `"quietMs"`},
-		{ToolOpen, `{"command":"bash","timeoutMs":-5}`, `"timeoutMs"`},
-		{ToolOpen, `{"command":"bash","timeoutMs":"soon"}`, `"timeoutMs"`},
-	} {
-		_, err := d.Call(testCtx(t), owner, c.tool, json.RawMessage(c.args), tools.CallOptions{})
-		te := tools.AsToolError(err, "")
-		if te == nil || te.Code != string(core.CodeInvalidArgument) || !strings.Contains(te.Message, c.field) {
-			t.Errorf("%s %s: %v, want INVALID_ARGUMENT naming %s", c.tool, c.args, err, c.field)
-		}
-	}
 }

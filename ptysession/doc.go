@@ -29,7 +29,8 @@
 //     types have names here ([Owner], [SessionID], [Status], ...), so the
 //     common path imports ptysession alone.
 //
-// [PtyTools] turns a Sessions into the model-facing tools pty_open,
-// pty_send, pty_tail, pty_close, pty_list, pty_read and pty_signal for a
-// tools.Dispatcher.
+// The model-facing tools over a Sessions (pty_open, pty_send, ...) live in
+// package ptysession/ptytools, so that a program using only the facade
+// links no JSON Schema code; the text they return is the Render functions
+// here.
 package ptysession

@@ -4,10 +4,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// outputOnceTools is the rule of OutputOnce for the pty tools.
-const outputOnceTools = "Output is returned once: pty_open, pty_send, pty_tail, pty_signal and pty_keys each move your tail " +
-	"past what they show, so pty_tail returns only what is new; to read output again, page it by line number with pty_read."
-
 // consume returns the output of a session that owner has not been given
 // yet (by Open, Send or Tail), at most maxLines lines and
 // Options.MaxResultBytes bytes (the newest part), and moves owner's tail

@@ -1,12 +1,10 @@
 package ptysession
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // A send's delta is not returned again by the next tail, for the facade
@@ -38,32 +36,6 @@ func TestSendMovesTailPosition(t *testing.T) {
 		text := tr.Text
 		if err != nil || strings.Count(text, "later\n") != 1 || strings.Contains(text, "echo later") {
 			t.Fatalf("tail after a send that returned early: %q", text)
-		}
-	})
-}
-
-func TestPtyTailAfterPtySend(t *testing.T) {
-	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
-		d := newDispatcher(t, s)
-		owner := core.NewOwner("model")
-		ctx := testCtx(t)
-		res, err := d.Call(ctx, owner, ToolOpen, json.RawMessage(`{"command":"bash"}`), tools.CallOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := res.Structured.(OpenResult).SessionID
-		t.Cleanup(func() { closeAndCheck(t, s, owner, res.Structured.(OpenResult)) })
-		waitPrompt(t, s, owner, id)
-		if _, err := d.Call(ctx, owner, ToolTail, json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		sent, err := d.Call(ctx, owner, ToolSend, json.RawMessage(`{"id":"`+string(id)+`","data":"echo once-$((1+1))"}`), tools.CallOptions{})
-		if err != nil || !strings.Contains(sent.Text, "once-2\n") {
-			t.Fatalf("pty_send %+v %v", sent, err)
-		}
-		tail, err := d.Call(ctx, owner, ToolTail, json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
-		if err != nil || strings.Contains(tail.Text, "once-2") {
-			t.Fatalf("pty_tail after pty_send returned the send's output again: %q %v", tail.Text, err)
 		}
 	})
 }

@@ -2,13 +2,11 @@ package ptysession
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // benchSession opens a session on the real service that echoes each line
@@ -98,35 +96,4 @@ func BenchmarkTail(b *testing.B) {
 	tail := b.Elapsed() / time.Duration(b.N)
 	b.ReportMetric(float64(read.Nanoseconds()), "read-ns/op")
 	b.ReportMetric(float64(tail)/float64(read), "tail/read")
-}
-
-// BenchmarkDispatchTail measures pty_tail through the dispatcher (schema
-// validation, decoding, rendering, bounding) against Tail called directly;
-// "dispatch/direct" is the ratio.
-func BenchmarkDispatchTail(b *testing.B) {
-	s, _, owner, id := benchSession(b)
-	ctx := context.Background()
-	d, err := tools.NewDispatcher(tools.Options{}, PtyTools(s)...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	args := json.RawMessage(fmt.Sprintf(`{"id":%q,"lines":50}`, id))
-	const n = 5000
-	start := time.Now()
-	for range n {
-		if _, err := s.Tail(ctx, owner, id, 50); err != nil {
-			b.Fatal(err)
-		}
-	}
-	direct := time.Since(start) / n
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := d.Call(ctx, owner, ToolTail, args, tools.CallOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	dispatch := b.Elapsed() / time.Duration(b.N)
-	b.ReportMetric(float64(direct.Nanoseconds()), "direct-ns/op")
-	b.ReportMetric(float64(dispatch)/float64(direct), "dispatch/direct")
 }

@@ -2,6 +2,7 @@ package ptysession_test
 
 import (
 	"encoding/json"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -14,7 +15,7 @@ import (
 // the pty tools return for the same result (the MCP server's text).
 func TestRenderersAreTheToolsText(t *testing.T) {
 	s, ctx := localSessions(t)
-	d, err := tools.NewDispatcher(tools.Options{}, ptysession.PtyTools(s)...)
+	d, err := tools.NewDispatcher(tools.Options{}, ptytools.Tools(s)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,28 +35,28 @@ func TestRenderersAreTheToolsText(t *testing.T) {
 		}
 	}
 
-	opened := call(ptysession.ToolOpen, `{"command":"X=6"}`)
+	opened := call(ptytools.ToolOpen, `{"command":"X=6"}`)
 	or := opened.Structured.(ptysession.OpenResult)
-	check(ptysession.ToolOpen, opened, ptysession.RenderOpen(or))
+	check(ptytools.ToolOpen, opened, ptysession.RenderOpen(or))
 	id := string(or.SessionID)
 
-	sent := call(ptysession.ToolSend, `{"id":"`+id+`","data":"echo $((X*7)); (exit 3)"}`)
+	sent := call(ptytools.ToolSend, `{"id":"`+id+`","data":"echo $((X*7)); (exit 3)"}`)
 	sr := sent.Structured.(ptysession.SendResult)
-	check(ptysession.ToolSend, sent, ptysession.RenderSend(sr))
+	check(ptytools.ToolSend, sent, ptysession.RenderSend(sr))
 	if sr.WaitReason != core.WaitPrompt || sr.ExitCode == nil {
 		t.Logf("the send settled %s (load): the texts still agree", sr.WaitReason)
 	}
-	busy := call(ptysession.ToolSend, `{"id":"`+id+`","data":"sleep 5","quietMs":200,"timeoutMs":400}`)
-	check(ptysession.ToolSend, busy, ptysession.RenderSend(busy.Structured.(ptysession.SendResult)))
-	sig := call(ptysession.ToolSignal, `{"id":"`+id+`","signal":"SIGINT"}`)
-	check(ptysession.ToolSignal, sig, ptysession.RenderSignal(id, sig.Structured.(ptysession.SignalResult)))
+	busy := call(ptytools.ToolSend, `{"id":"`+id+`","data":"sleep 5","quietMs":200,"timeoutMs":400}`)
+	check(ptytools.ToolSend, busy, ptysession.RenderSend(busy.Structured.(ptysession.SendResult)))
+	sig := call(ptytools.ToolSignal, `{"id":"`+id+`","signal":"SIGINT"}`)
+	check(ptytools.ToolSignal, sig, ptysession.RenderSignal(id, sig.Structured.(ptysession.SignalResult)))
 
-	tail := call(ptysession.ToolTail, `{"id":"`+id+`"}`)
-	check(ptysession.ToolTail, tail, ptysession.RenderTail(tail.Structured.(ptysession.TailResult)))
-	read := call(ptysession.ToolRead, `{"id":"`+id+`","start":0,"lines":3}`)
-	check(ptysession.ToolRead, read, ptysession.RenderRead(read.Structured.(ptysession.ReadResult)))
-	list := call(ptysession.ToolList, `{}`)
-	check(ptysession.ToolList, list, ptysession.RenderList(list.Structured.(ptysession.ListResult)))
-	closed := call(ptysession.ToolClose, `{"id":"`+id+`"}`)
-	check(ptysession.ToolClose, closed, ptysession.RenderClose(id, closed.Structured.(ptysession.CloseResult)))
+	tail := call(ptytools.ToolTail, `{"id":"`+id+`"}`)
+	check(ptytools.ToolTail, tail, ptysession.RenderTail(tail.Structured.(ptysession.TailResult)))
+	read := call(ptytools.ToolRead, `{"id":"`+id+`","start":0,"lines":3}`)
+	check(ptytools.ToolRead, read, ptysession.RenderRead(read.Structured.(ptysession.ReadResult)))
+	list := call(ptytools.ToolList, `{}`)
+	check(ptytools.ToolList, list, ptysession.RenderList(list.Structured.(ptysession.ListResult)))
+	closed := call(ptytools.ToolClose, `{"id":"`+id+`"}`)
+	check(ptytools.ToolClose, closed, ptysession.RenderClose(id, closed.Structured.(ptysession.CloseResult)))
 }

@@ -2,7 +2,6 @@ package ptysession_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,7 +9,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/ptysession"
-	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
 // newService returns the real seam with the local PTY backends.
@@ -57,45 +55,6 @@ func Example() {
 	// again ""
 	// closed: true
 	// closed again: false
-}
-
-// A model's tool calls go through a dispatcher holding the pty tools.
-func ExamplePtyTools() {
-	ctx := context.Background()
-	svc := newService()
-	defer svc.Shutdown(ctx)
-	s := ptysession.New(svc, ptysession.Options{Backend: "exec"})
-	d, err := tools.NewDispatcher(tools.Options{}, ptysession.PtyTools(s)...)
-	if err != nil {
-		panic(err)
-	}
-	owner := core.NewOwner("model-1")
-
-	res, err := d.Call(ctx, owner, "pty_open", json.RawMessage(`{"command":"cat"}`), tools.CallOptions{})
-	if err != nil {
-		panic(err)
-	}
-	id := res.Structured.(ptysession.OpenResult).SessionID
-
-	res, _ = d.Call(ctx, owner, "pty_send", json.RawMessage(`{"id":"`+string(id)+`","data":"ping"}`), tools.CallOptions{})
-	fmt.Print(res.Text)
-
-	_, err = d.Call(ctx, owner, "pty_tail", json.RawMessage(`{"id":"`+string(id)+`","lines":-5}`), tools.CallOptions{})
-	fmt.Println(err.(*tools.ToolError).Text())
-
-	_, err = d.Call(ctx, core.NewOwner("model-2"), "pty_close", json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
-	fmt.Println(err.(*tools.ToolError).Code)
-
-	res, _ = d.Call(ctx, owner, "pty_close", json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
-	fmt.Println(res.Structured.(ptysession.CloseResult).Closed)
-	// Output:
-	// [stdin_read; session running]
-	// ping
-	// ping
-	// INVALID_ARGUMENT: field "lines": must be at least 0, got -5
-	// Next: Fix the named argument and call the tool again.
-	// FOREIGN_SESSION
-	// true
 }
 
 // SplitCommand turns a command line into argv for argv backends.

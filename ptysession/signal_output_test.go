@@ -1,7 +1,6 @@
 package ptysession
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -147,28 +146,4 @@ func TestSignalOutputMovesTheTailPosition(t *testing.T) {
 // lastLine returns the text after the last newline of s.
 func lastLine(s string) string {
 	return s[strings.LastIndexByte(s, '\n')+1:]
-}
-
-// TestSignalToolOutputMovesTheTailPosition is the same through the
-// pty_signal tool: its output is not returned again by pty_tail.
-func TestSignalToolOutputMovesTheTailPosition(t *testing.T) {
-	schemas := resolveSchemas(t)
-	onService(t, func(t *testing.T, s *Sessions) {
-		d := newDispatcher(t, s)
-		owner := core.NewOwner("model")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		id := string(r.SessionID)
-		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}); err != nil || res.WaitReason == core.WaitPrompt {
-			t.Fatalf("sleep 300: %+v %v", res, err)
-		}
-		waitForegroundJob(t, r.PID) // as in TestSignalOutputMovesTheTailPosition
-		_, m := call(t, d, schemas, owner, ToolSignal, fmt.Sprintf(`{"id":%q,"signal":"SIGINT"}`, id))
-		if out, _ := m["output"].(string); m["delivered"] != true || strings.TrimSpace(lastLine(out)) == "" {
-			t.Fatalf("signal %v, want the prompt that followed in output", m)
-		}
-		res, m := call(t, d, schemas, owner, ToolTail, fmt.Sprintf(`{"id":%q}`, id))
-		if res.Text != "[no new output]" || m["lines"] != 0.0 {
-			t.Fatalf("tail after the signal %v / %q", m, res.Text)
-		}
-	})
 }

@@ -242,3 +242,42 @@ func foregroundNote(f *core.ForegroundProgram) string {
 	}
 	return s
 }
+
+// RenderSearch is pty_search's text for a search for pattern.
+func RenderSearch(pattern string, r SearchResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s matching %q", plural(len(r.Matches), "line"), pattern)
+	if r.Dropped > 0 {
+		fmt.Fprintf(&b, "; %d older lines no longer kept", r.Dropped)
+	}
+	if r.More {
+		fmt.Fprintf(&b, "; more: search again from %d", r.Next)
+	} else {
+		fmt.Fprintf(&b, "; searched to the end (next %d)", r.Next)
+	}
+	b.WriteString("]\n")
+	for _, m := range r.Matches {
+		fmt.Fprintf(&b, "%d: %s\n", m.Line, m.Text)
+	}
+	return b.String()
+}
+
+// RenderWait is pty_wait's text for a wait on conds.
+func RenderWait(r WaitResult, conds []WaitCondition) string {
+	if !r.Fired {
+		return fmt.Sprintf("[timeout after %d ms: no condition held; the programs keep running]", r.WaitedMs)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[condition %d fired after %d ms: %s", r.Condition, r.WaitedMs, conds[r.Condition])
+	if r.Kind == WaitExit && r.Status != nil {
+		fmt.Fprintf(&b, "; %s", *r.Status)
+	}
+	b.WriteString("]")
+	if r.LineNumber != nil {
+		fmt.Fprintf(&b, "\nline %d: %s", *r.LineNumber, r.Line)
+	}
+	if r.Row != nil {
+		fmt.Fprintf(&b, "\nrow %d: %s", *r.Row, r.Line)
+	}
+	return b.String()
+}

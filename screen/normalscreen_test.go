@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func TestNormalScreenFullScreenProgram(t *testing.T) {
 	if err := os.WriteFile(script, []byte(topLike), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "python3 " + script, "cols": 80, "rows": 24, "quietMs": 20000}) // settles on its read, however slow python starts
+	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "python3 " + script, "cols": 80, "rows": 24, "quietMs": 20000}) // settles on its read, however slow python starts
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestNormalScreenFullScreenProgram(t *testing.T) {
 	if _, err := call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "text": "q"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": "echo back-at-the-prompt"})
+	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo back-at-the-prompt"})
 	if err != nil {
 		t.Fatal(err)
 	}

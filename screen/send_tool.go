@@ -22,7 +22,7 @@ type SendResult struct {
 	Screen *Snapshot `json:"screen,omitempty" jsonschema:"Set when a full-screen program holds the terminal: its screen, as pty_screen returns it; the output field (delta, initialOutput) is then empty."`
 }
 
-// FullScreenSend wraps the pty_send tool (ptysession.PtyTools) so that a
+// FullScreenSend wraps the pty_send tool (ptytools.Tools) so that a
 // send that leaves the terminal in a full-screen program returns the
 // screen, as pty_screen renders it, instead of the program's drawing
 // stream (kilobytes of padded cells); the result says so. Other sends
@@ -51,7 +51,7 @@ type OpenResult struct {
 	Screen *Snapshot `json:"screen,omitempty" jsonschema:"Set when a full-screen program holds the terminal: its screen, as pty_screen returns it; the output field (delta, initialOutput) is then empty."`
 }
 
-// FullScreenOpen wraps the pty_open tool (ptysession.PtyTools) as
+// FullScreenOpen wraps the pty_open tool (ptytools.Tools) as
 // [FullScreenSend] wraps pty_send: a session whose command leaves a
 // full-screen program on the terminal returns its screen instead of the
 // drawing stream as its initial output.

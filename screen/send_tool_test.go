@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,19 +20,19 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 	vi := need(t, "vi", "vim-tiny")
 	dir := t.TempDir()
 
-	res, err := call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
+	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := res.Structured.(ptysession.OpenResult).SessionID
-	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": "echo plain"})
+	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo plain"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sr, ok := res.Structured.(ptysession.SendResult); !ok || !strings.Contains(sr.Delta, "plain") {
 		t.Fatalf("an ordinary send changed: %#v", res.Structured)
 	}
-	res, err = call(t, d, e.owner, ptysession.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "a.txt")})
+	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "a.txt")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 		t.Fatalf("send of vi, %d bytes of text:\n%s", len(res.Text), res.Text)
 	}
 
-	res, err = call(t, d, e.owner, ptysession.ToolOpen, map[string]any{"command": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "b.txt"), "cols": 80, "rows": 24})
+	res, err = call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "b.txt"), "cols": 80, "rows": 24})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +63,11 @@ func facadeDispatcher(t *testing.T, e *env) *tools.Dispatcher {
 	sessions := ptysession.New(e.svc, ptysession.Options{})
 	e.m.FollowTails(sessions)
 	all := Tools(e.m)
-	for _, tool := range ptysession.PtyTools(sessions) {
+	for _, tool := range ptytools.Tools(sessions) {
 		switch tool.Name {
-		case ptysession.ToolSend:
+		case ptytools.ToolSend:
 			tool = FullScreenSend(e.m, tool)
-		case ptysession.ToolOpen:
+		case ptytools.ToolOpen:
 			tool = FullScreenOpen(e.m, tool)
 		}
 		all = append(all, tool)

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"slices"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
-	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 	"github.com/ptyseam/ptyseam/screen"
 )
@@ -32,13 +32,13 @@ const (
 
 // coreTools are the tools of the core profile, in the order served.
 var coreTools = []string{
-	ptysession.ToolOpen, ptysession.ToolSend, ptysession.ToolTail, ptysession.ToolClose,
-	screen.ToolKeys, ptysession.ToolSignal, ptysession.ToolWait, ptysession.ToolRead,
+	ptytools.ToolOpen, ptytools.ToolSend, ptytools.ToolTail, ptytools.ToolClose,
+	screen.ToolKeys, ptytools.ToolSignal, ptytools.ToolWait, ptytools.ToolRead,
 }
 
 // standardTools are the tools of the standard profile.
 var standardTools = append(append([]string(nil), coreTools...),
-	screen.ToolScreen, ptysession.ToolList, toolSecret,
+	screen.ToolScreen, ptytools.ToolList, toolSecret,
 	jobtools.ToolLaunch, jobtools.ToolRead, jobtools.ToolStop)
 
 // checkProfile validates a --tools value.
@@ -73,6 +73,6 @@ func fullList(p string) bool {
 // withoutJobsHint drops the sentence pointing at bg_launch from pty_open's
 // description, for a server that does not serve the job tools.
 func withoutJobsHint(t tools.Tool) tools.Tool {
-	t.Description = strings.Replace(t.Description, " "+ptysession.OpenJobsHint, "", 1)
+	t.Description = strings.Replace(t.Description, " "+ptytools.OpenJobsHint, "", 1)
 	return t
 }

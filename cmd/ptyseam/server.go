@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"log/slog"
 	"sync"
 	"time"
@@ -171,20 +172,20 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range ptysession.PtyTools(sessions) {
+	for _, t := range ptytools.Tools(sessions) {
 		if t.Name == "pty_open" {
-			t = ptysession.TargetedOpenTool(sessions, t)
+			t = ptytools.TargetedOpen(sessions, t)
 		}
 		if t.Name == "pty_open" && al != nil {
 			t = allowlisted(t, al)
 		}
-		if t.Name == ptysession.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
+		if t.Name == ptytools.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
 			t = withoutJobsHint(t)
 		}
 		switch t.Name {
-		case ptysession.ToolSend:
+		case ptytools.ToolSend:
 			t = screen.FullScreenSend(screens, t)
-		case ptysession.ToolOpen:
+		case ptytools.ToolOpen:
 			t = screen.FullScreenOpen(screens, t)
 		}
 		if err := disp.Add(t); err != nil {
@@ -231,10 +232,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if len(cfg.Allow) == 0 {
 		waitSources = append(waitSources, jobtools.WaitSource(jm))
 	}
-	if err := disp.Add(ptysession.WaitTool(sessions, waitSources...)); err != nil {
+	if err := disp.Add(ptytools.WaitTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
-	if err := disp.Add(ptysession.SearchTool(sessions, waitSources...)); err != nil {
+	if err := disp.Add(ptytools.SearchTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
 	secrets := newSecretDesk(log)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"io"
 	"log/slog"
 	"strings"
@@ -84,11 +85,11 @@ func TestJobsApartFromTerminals(t *testing.T) {
 		t.Fatalf("a third terminal: %v", err)
 	}
 
-	d, err := tools.NewDispatcher(tools.Options{}, ptysession.PtyTools(s)...)
+	d, err := tools.NewDispatcher(tools.Options{}, ptytools.Tools(s)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := d.Call(ctx, a.Owner(), ptysession.ToolList, json.RawMessage(`{}`), tools.CallOptions{})
+	res, err := d.Call(ctx, a.Owner(), ptytools.ToolList, json.RawMessage(`{}`), tools.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,10 +97,10 @@ func TestJobsApartFromTerminals(t *testing.T) {
 		t.Fatalf("pty_list %+v lists jobs", l)
 	}
 	for _, c := range []struct{ tool, args string }{
-		{ptysession.ToolSend, `{"id":"` + running.ID + `","data":"x"}`},
-		{ptysession.ToolClose, `{"id":"` + running.ID + `"}`},
-		{ptysession.ToolSignal, `{"id":"` + running.ID + `","signal":"SIGINT"}`},
-		{ptysession.ToolTail, `{"id":"` + done.ID + `"}`},
+		{ptytools.ToolSend, `{"id":"` + running.ID + `","data":"x"}`},
+		{ptytools.ToolClose, `{"id":"` + running.ID + `"}`},
+		{ptytools.ToolSignal, `{"id":"` + running.ID + `","signal":"SIGINT"}`},
+		{ptytools.ToolTail, `{"id":"` + done.ID + `"}`},
 	} {
 		_, err := d.Call(ctx, a.Owner(), c.tool, json.RawMessage(c.args), tools.CallOptions{})
 		var te *tools.ToolError

@@ -219,3 +219,20 @@ func TestShippedModulesLinkNoTestKit(t *testing.T) {
 		}
 	}
 }
+
+// A program that uses only the facade (open, send, tail, close) links no
+// JSON Schema code: the model tools and their schemas are a package of
+// their own (ptysession/ptytools).
+func TestFacadeLinksNoSchemaCode(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", modulePrefix+"ptysession")
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ptysession: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.Contains(p, "jsonschema") || p == modulePrefix+"ptysession/tools" {
+			t.Errorf("the facade links %s", p)
+		}
+	}
+}

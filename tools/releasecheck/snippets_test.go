@@ -45,6 +45,7 @@ var snippetImports = map[string]string{
 	"scrollback":  modulePrefix + "core/scrollback",
 	"ptysession":  modulePrefix + "ptysession",
 	"tools":       modulePrefix + "ptysession/tools",
+	"ptytools":    modulePrefix + "ptysession/ptytools",
 	"gdbmi":       modulePrefix + "consumers/gdbmi",
 	"docker":      modulePrefix + "consumers/docker",
 	"ssh":         modulePrefix + "consumers/ssh",

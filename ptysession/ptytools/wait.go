@@ -1,9 +1,9 @@
-package ptysession
+package ptytools
 
 import (
 	"context"
 	"fmt"
-	"strings"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -15,9 +15,9 @@ const ToolWait = "pty_wait"
 
 // WaitTool returns pty_wait over s: a bounded wait for the first of
 // several conditions across the caller's sessions and the ids sources
-// know (jobs). It is not part of PtyTools; a server adds it.
-func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
-	max := s.opts.MaxTimeout
+// know (jobs). It is not part of Tools; a server adds it.
+func WaitTool(s *ptysession.Sessions, sources ...ptysession.WaitSource) tools.Tool {
+	max := s.Options().MaxTimeout
 	return tools.Tool{
 		Definition: tools.Definition{
 			Name:  ToolWait,
@@ -37,18 +37,21 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 		},
 		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a waitArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 			a.Conditions = withTarget(a.Conditions, a.ID)
-			r, err := s.Wait(ctx, owner, WaitRequest{
+			r, err := s.Wait(ctx, owner, ptysession.WaitRequest{
 				Conditions: a.Conditions,
 				Timeout:    time.Duration(a.TimeoutMs) * time.Millisecond,
-				Progress: func(p WaitProgress) {
-					msg := fmt.Sprintf("waiting %.0f s; %s", p.Elapsed.Seconds(), plural(int(p.NewLines), "new line"))
+				Progress: func(p ptysession.WaitProgress) {
+					msg := fmt.Sprintf("waiting %.0f s; %d new lines", p.Elapsed.Seconds(), p.NewLines)
+					if p.NewLines == 1 {
+						msg = fmt.Sprintf("waiting %.0f s; 1 new line", p.Elapsed.Seconds())
+					}
 					if p.LastLine != "" {
 						msg += "; last: " + tools.Bound(p.LastLine, 200)
 					}
 					progress(tools.ProgressUpdate{Message: msg})
 				},
 			}, sources...)
-			return ptyResult(r, err, func(r WaitResult) string { return renderWait(r, a.Conditions) })
+			return ptyResult(r, err, func(r ptysession.WaitResult) string { return ptysession.RenderWait(r, a.Conditions) })
 		}),
 	}
 }
@@ -56,35 +59,16 @@ func WaitTool(s *Sessions, sources ...WaitSource) tools.Tool {
 // withTarget gives id to the conditions that take a target and name none:
 // pty_wait takes id as the other pty tools do (a model passed it so and
 // was refused), and a condition's own target wins.
-func withTarget(conds []WaitCondition, id string) []WaitCondition {
+func withTarget(conds []ptysession.WaitCondition, id string) []ptysession.WaitCondition {
 	if id == "" {
 		return conds
 	}
-	out := make([]WaitCondition, len(conds))
+	out := make([]ptysession.WaitCondition, len(conds))
 	for i, c := range conds {
-		if c.Target == "" && c.Kind != WaitPort {
+		if c.Target == "" && c.Kind != ptysession.WaitPort {
 			c.Target = id
 		}
 		out[i] = c
 	}
 	return out
-}
-
-func renderWait(r WaitResult, conds []WaitCondition) string {
-	if !r.Fired {
-		return fmt.Sprintf("[timeout after %d ms: no condition held; the programs keep running]", r.WaitedMs)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "[condition %d fired after %d ms: %s", r.Condition, r.WaitedMs, conds[r.Condition])
-	if r.Kind == WaitExit && r.Status != nil {
-		fmt.Fprintf(&b, "; %s", *r.Status)
-	}
-	b.WriteString("]")
-	if r.LineNumber != nil {
-		fmt.Fprintf(&b, "\nline %d: %s", *r.LineNumber, r.Line)
-	}
-	if r.Row != nil {
-		fmt.Fprintf(&b, "\nrow %d: %s", *r.Row, r.Line)
-	}
-	return b.String()
 }

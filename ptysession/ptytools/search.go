@@ -1,9 +1,8 @@
-package ptysession
+package ptytools
 
 import (
 	"context"
-	"fmt"
-	"strings"
+	"github.com/ptyseam/ptyseam/ptysession"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -14,8 +13,8 @@ const ToolSearch = "pty_search"
 
 // SearchTool returns pty_search over s: a regular-expression search of a
 // session's retained output, or of a job's that one of sources knows. It
-// is not part of PtyTools; a server adds it.
-func SearchTool(s *Sessions, sources ...WaitSource) tools.Tool {
+// is not part of Tools; a server adds it.
+func SearchTool(s *ptysession.Sessions, sources ...ptysession.WaitSource) tools.Tool {
 	jobs := ""
 	if len(sources) > 0 {
 		jobs = " or background job"
@@ -31,28 +30,10 @@ func SearchTool(s *Sessions, sources ...WaitSource) tools.Tool {
 			OutputSchema: searchOutput(),
 		},
 		Handler: tools.Typed(func(ctx context.Context, owner *core.Owner, a searchArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-			r, err := s.Search(ctx, owner, a.ID, SearchRequest{Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, From: a.From, Limit: a.Limit}, sources...)
-			return ptyResult(r, err, func(r SearchResult) string { return renderSearch(a.Pattern, r) })
+			r, err := s.Search(ctx, owner, a.ID, ptysession.SearchRequest{Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, From: a.From, Limit: a.Limit}, sources...)
+			return ptyResult(r, err, func(r ptysession.SearchResult) string { return ptysession.RenderSearch(a.Pattern, r) })
 		}),
 	}
-}
-
-func renderSearch(pattern string, r SearchResult) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%s matching %q", plural(len(r.Matches), "line"), pattern)
-	if r.Dropped > 0 {
-		fmt.Fprintf(&b, "; %d older lines no longer kept", r.Dropped)
-	}
-	if r.More {
-		fmt.Fprintf(&b, "; more: search again from %d", r.Next)
-	} else {
-		fmt.Fprintf(&b, "; searched to the end (next %d)", r.Next)
-	}
-	b.WriteString("]\n")
-	for _, m := range r.Matches {
-		fmt.Fprintf(&b, "%d: %s\n", m.Line, m.Text)
-	}
-	return b.String()
 }
 
 type searchArgs struct {
@@ -64,7 +45,7 @@ type searchArgs struct {
 }
 
 var (
-	searchInput = lazySchemaOf[searchArgs](tools.NonEmpty("id"), tools.Length("pattern", 1, MaxSearchPattern),
-		tools.AtLeast("from", 0), tools.Range("limit", 0, MaxSearchLimit))
-	searchOutput = lazySchemaOf[SearchResult]()
+	searchInput = lazySchemaOf[searchArgs](tools.NonEmpty("id"), tools.Length("pattern", 1, ptysession.MaxSearchPattern),
+		tools.AtLeast("from", 0), tools.Range("limit", 0, ptysession.MaxSearchLimit))
+	searchOutput = lazySchemaOf[ptysession.SearchResult]()
 )

@@ -1,9 +1,10 @@
-package ptysession
+package ptytools
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -15,14 +16,14 @@ import (
 // model passed {"id": ..., "conditions": [{"kind": "output", ...}]} and was
 // refused with "unknown field"); a condition's own target still wins.
 func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
-	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+	forEachSeam(t, ptysession.Options{}, func(t *testing.T, s *ptysession.Sessions) {
 		d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, WaitTool(s))
 		if err != nil {
 			t.Fatal(err)
 		}
 		owner := core.NewOwner("model")
-		id := string(mustOpen(t, s, owner, OpenRequest{Command: "bash"}).SessionID)
-		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), SendRequest{Data: "echo BUILD-DONE"}); err != nil {
+		id := string(mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"}).SessionID)
+		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), ptysession.SendRequest{Data: "echo BUILD-DONE"}); err != nil {
 			t.Fatal(err)
 		}
 		args := fmt.Sprintf(`{"id":%q,"conditions":[{"kind":"output","pattern":"^BUILD-DONE"},{"kind":"exit","target":"pty_nosuchsessionxxxxxxxxxxxxxx"}],"timeoutMs":%d}`, id, waitLimit.Milliseconds())
@@ -35,7 +36,7 @@ func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := res.Structured.(WaitResult); !r.Fired || r.Target != id || r.Line != "BUILD-DONE" {
+		if r := res.Structured.(ptysession.WaitResult); !r.Fired || r.Target != id || r.Line != "BUILD-DONE" {
 			t.Fatalf("wait with id: %+v", r)
 		}
 	})

@@ -1,8 +1,9 @@
-package ptysession
+package ptytools
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -49,13 +50,13 @@ type readArgs struct {
 
 type signalArgs struct {
 	idArgs
-	Signal Signal `json:"signal" jsonschema:"SIGINT is Ctrl-C, SIGTSTP Ctrl-Z (both discard input typed ahead, as a terminal does); SIGTERM or SIGKILL stop the program."`
+	Signal ptysession.Signal `json:"signal" jsonschema:"SIGINT is Ctrl-C, SIGTSTP Ctrl-Z (both discard input typed ahead, as a terminal does); SIGTERM or SIGKILL stop the program."`
 }
 
 type waitArgs struct {
-	ID         string          `json:"id,omitempty" jsonschema:"Target of the conditions that name none: a sessionId or job id."`
-	Conditions []WaitCondition `json:"conditions" jsonschema:"The first that holds ends the wait."`
-	TimeoutMs  int64           `json:"timeoutMs,omitempty"`
+	ID         string                     `json:"id,omitempty" jsonschema:"Target of the conditions that name none: a sessionId or job id."`
+	Conditions []ptysession.WaitCondition `json:"conditions" jsonschema:"The first that holds ends the wait."`
+	TimeoutMs  int64                      `json:"timeoutMs,omitempty"`
 }
 
 // schemaOf derives a pty tool's schema with the facade's own named types.
@@ -70,7 +71,7 @@ func lazySchemaOf[T any](opts ...tools.SchemaOption) func() json.RawMessage {
 }
 
 // facadeTypes gives the facade's named types their schemas.
-var facadeTypes = tools.EnumOf(WaitOutput, WaitPort, WaitExit, WaitInput, WaitScreen)
+var facadeTypes = tools.EnumOf(ptysession.WaitOutput, ptysession.WaitPort, ptysession.WaitExit, ptysession.WaitInput, ptysession.WaitScreen)
 
 // deadlineRules bound timeoutMs and quietMs by max and describe them.
 func deadlineRules(max time.Duration, timeoutDesc string) []tools.SchemaOption {
@@ -95,24 +96,24 @@ func sendInput(max time.Duration) json.RawMessage {
 
 // waitInput is pty_wait's input schema; max bounds timeoutMs.
 func waitInput(max time.Duration) json.RawMessage {
-	return schemaOf[waitArgs](tools.Items("conditions", 1, MaxWaitConditions),
-		tools.Length("conditions[].pattern", 1, MaxWaitPattern),
+	return schemaOf[waitArgs](tools.Items("conditions", 1, ptysession.MaxWaitConditions),
+		tools.Length("conditions[].pattern", 1, ptysession.MaxWaitPattern),
 		tools.AtLeast("conditions[].fromLine", 0), tools.Range("conditions[].port", 1, 65535),
 		tools.Range("timeoutMs", 1, max.Milliseconds()), tools.Describe("timeoutMs", "Longest wait in ms (default 30000)."))
 }
 
 var (
-	openOutput   = lazySchemaOf[OpenResult]()
-	sendOutput   = lazySchemaOf[SendResult]()
-	tailInput    = lazySchemaOf[tailArgs](tools.NonEmpty("id"), tools.Range("lines", 0, MaxLines))
-	tailOutput   = lazySchemaOf[TailResult]()
+	openOutput   = lazySchemaOf[ptysession.OpenResult]()
+	sendOutput   = lazySchemaOf[ptysession.SendResult]()
+	tailInput    = lazySchemaOf[tailArgs](tools.NonEmpty("id"), tools.Range("lines", 0, ptysession.MaxLines))
+	tailOutput   = lazySchemaOf[ptysession.TailResult]()
 	closeInput   = lazySchemaOf[idArgs](tools.NonEmpty("id"))
-	closeOutput  = lazySchemaOf[CloseResult]()
+	closeOutput  = lazySchemaOf[ptysession.CloseResult]()
 	listInput    = lazySchemaOf[struct{}]()
-	listOutput   = lazySchemaOf[ListResult]()
-	readInput    = lazySchemaOf[readArgs](tools.NonEmpty("id"), tools.AtLeast("start", 0), tools.Range("lines", 0, MaxLines))
-	readOutput   = lazySchemaOf[ReadResult]()
+	listOutput   = lazySchemaOf[ptysession.ListResult]()
+	readInput    = lazySchemaOf[readArgs](tools.NonEmpty("id"), tools.AtLeast("start", 0), tools.Range("lines", 0, ptysession.MaxLines))
+	readOutput   = lazySchemaOf[ptysession.ReadResult]()
 	signalInput  = lazySchemaOf[signalArgs](tools.NonEmpty("id"))
-	signalOutput = lazySchemaOf[SignalResult]()
-	waitOutput   = lazySchemaOf[WaitResult]()
+	signalOutput = lazySchemaOf[ptysession.SignalResult]()
+	waitOutput   = lazySchemaOf[ptysession.WaitResult]()
 )

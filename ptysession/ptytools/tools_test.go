@@ -1,10 +1,11 @@
-package ptysession
+package ptytools
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +24,7 @@ type resolved struct{ in, out *jsonschema.Resolved }
 func resolveSchemas(t *testing.T) map[string]resolved {
 	t.Helper()
 	out := map[string]resolved{}
-	for _, tool := range PtyTools(New(nil, Options{})) {
+	for _, tool := range Tools(ptysession.New(nil, ptysession.Options{})) {
 		var r resolved
 		for _, doc := range []struct {
 			raw json.RawMessage
@@ -49,7 +50,7 @@ func resolveSchemas(t *testing.T) map[string]resolved {
 
 func TestToolDefinitions(t *testing.T) {
 	schemas := resolveSchemas(t)
-	tl := PtyTools(New(nil, Options{}))
+	tl := Tools(ptysession.New(nil, ptysession.Options{}))
 	want := []string{ToolOpen, ToolSend, ToolTail, ToolClose, ToolList, ToolRead, ToolSignal}
 	if len(tl) != len(want) {
 		t.Fatalf("%d tools", len(tl))
@@ -103,7 +104,7 @@ func TestToolDefinitions(t *testing.T) {
 	}
 	// The dispatcher accepts them, and the independent validator agrees
 	// with the dispatcher's on sample arguments.
-	d := newDispatcher(t, New(nil, Options{}))
+	d := newDispatcher(t, ptysession.New(nil, ptysession.Options{}))
 	samples := map[string][]string{
 		ToolOpen:   {`{"command":"bash"}`, `{"command":"x","cwd":"/","env":{"A":"1"}}`, `{}`, `{"command":1}`, `{"command":"x","env":{"A":1}}`, `{"command":"x","extra":1}`},
 		ToolSend:   {`{"id":"x","data":"y"}`, `{"id":"x","data":"y","submit":false}`, `{"id":"x"}`, `{"id":"x","data":"y","submit":"no"}`},
@@ -128,9 +129,9 @@ func TestToolDefinitions(t *testing.T) {
 	}
 }
 
-func newDispatcher(t *testing.T, s *Sessions) *tools.Dispatcher {
+func newDispatcher(t *testing.T, s *ptysession.Sessions) *tools.Dispatcher {
 	t.Helper()
-	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, PtyTools(s)...)
+	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, Tools(s)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func call(t *testing.T, d *tools.Dispatcher, schemas map[string]resolved, owner 
 
 func TestToolsEndToEnd(t *testing.T) {
 	schemas := resolveSchemas(t)
-	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+	forEachSeam(t, ptysession.Options{}, func(t *testing.T, s *ptysession.Sessions) {
 		d := newDispatcher(t, s)
 		owner := core.NewOwner("model")
 		res, m := call(t, d, schemas, owner, ToolOpen, `{"command":"bash","env":{"GREETING":"hi 'there'"}}`)
@@ -215,11 +216,11 @@ func TestToolsEndToEnd(t *testing.T) {
 }
 
 func TestToolBadInput(t *testing.T) {
-	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+	forEachSeam(t, ptysession.Options{}, func(t *testing.T, s *ptysession.Sessions) {
 		d := newDispatcher(t, s)
 		owner, other := core.NewOwner("model"), core.NewOwner("other model")
-		mine := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		theirs := mustOpen(t, s, other, OpenRequest{Command: "bash"})
+		mine := mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"})
+		theirs := mustOpen(t, s, other, ptysession.OpenRequest{Command: "bash"})
 		id, fid := string(mine.SessionID), string(theirs.SessionID)
 		const unknown = "pty_nosuchsessionxxxxxxxxxxxxxx"
 		huge, _ := json.Marshal(strings.Repeat("x", core.DefaultMaxSendBytes))
@@ -281,14 +282,14 @@ func TestToolBadInput(t *testing.T) {
 }
 
 func TestToolSendProgressAndTextCap(t *testing.T) {
-	forEachSeam(t, Options{ProgressInterval: 30 * time.Millisecond}, func(t *testing.T, s *Sessions) {
+	forEachSeam(t, ptysession.Options{ProgressInterval: 30 * time.Millisecond}, func(t *testing.T, s *ptysession.Sessions) {
 		// The structured bound is its own: the text cap alone does not cut the delta.
-		d, err := tools.NewDispatcher(tools.Options{MaxTextBytes: 600, MaxStructuredBytes: 64 << 10}, PtyTools(s)...)
+		d, err := tools.NewDispatcher(tools.Options{MaxTextBytes: 600, MaxStructuredBytes: 64 << 10}, Tools(s)...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		owner := core.NewOwner("model")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		r := mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"})
 		waitPrompt(t, s, owner, r.SessionID)
 		args := json.RawMessage(fmt.Sprintf(`{"id":%q,"data":"for i in $(seq 1 8); do echo step-$i; sleep 0.05; done; seq 1 400"}`, r.SessionID))
 		for range settleTries {
@@ -302,7 +303,7 @@ func TestToolSendProgressAndTextCap(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sr := res.Structured.(SendResult)
+			sr := res.Structured.(ptysession.SendResult)
 			if sr.WaitReason != core.WaitPrompt || !strings.Contains(sr.Delta, "\n") {
 				t.Logf("early settle: %s", sr.WaitReason)
 				waitPrompt(t, s, owner, r.SessionID)

@@ -1,4 +1,4 @@
-package ptysession
+package ptytools
 
 import (
 	"fmt"

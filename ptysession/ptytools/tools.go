@@ -1,7 +1,8 @@
-package ptysession
+package ptytools
 
 import (
 	"context"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -19,17 +20,22 @@ const (
 	ToolSignal = "pty_signal"
 )
 
+// outputOnceTools is the rule of OutputOnce for the pty tools.
+const outputOnceTools = "Output is returned once: pty_open, pty_send, pty_tail, pty_signal and pty_keys each move your tail " +
+	"past what they show, so pty_tail returns only what is new; to read output again, page it by line number with pty_read."
+
 // OpenJobsHint is the sentence of pty_open's description that points at
 // bg_launch; a server that does not serve the job tools removes it.
 const OpenJobsHint = "For a server or watcher left running, prefer bg_launch (it can wait until the server is ready)."
 
-// PtyTools returns the model-facing tools over s, in the order pty_open,
+// Tools returns the model-facing tools over s, in the order pty_open,
 // pty_send, pty_tail, pty_close, pty_list, pty_read, pty_signal. Add them
 // to a tools.Dispatcher. Each handler runs the facade call of the same
 // name with the calling owner; errors are *tools.ToolError values whose
 // hint names the sibling tool to use next.
-func PtyTools(s *Sessions) []tools.Tool {
-	max := s.opts.MaxTimeout
+func Tools(sessions *ptysession.Sessions) []tools.Tool {
+	s := facade{sessions}
+	max := s.Options().MaxTimeout
 	return []tools.Tool{
 		{
 			Definition: tools.Definition{
@@ -125,6 +131,10 @@ func PtyTools(s *Sessions) []tools.Tool {
 	}
 }
 
+// facade holds the handlers of the pty tools: each runs the facade call
+// of the same name.
+type facade struct{ *ptysession.Sessions }
+
 // ptyHints name the pty tool to use next, per error code.
 var ptyHints = map[core.Code]string{
 	core.CodeNoSession:       "Call pty_list to see your open sessions, or pty_open to start a new one.",
@@ -153,32 +163,32 @@ func ptyResult[R any](r R, err error, render func(R) string) (tools.Result, erro
 	return tools.Result{Structured: r, Text: render(r)}, nil
 }
 
-func (s *Sessions) openTool(ctx context.Context, owner *core.Owner, a openArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s facade) openTool(ctx context.Context, owner *core.Owner, a openArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Open(ctx, owner, a.request())
-	return ptyResult(r, err, RenderOpen)
+	return ptyResult(r, err, ptysession.RenderOpen)
 }
 
 // request is the open pty_open's arguments ask for.
-func (a openArgs) request() OpenRequest {
+func (a openArgs) request() ptysession.OpenRequest {
 	timeout, quiet := a.durations()
-	return OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
+	return ptysession.OpenRequest{Command: a.Command, Cwd: a.Cwd, Env: a.Env, Size: core.Size{Rows: uint16(a.Rows), Cols: uint16(a.Cols)},
 		Timeout: timeout, QuietWindow: quiet, Record: a.Record}
 }
 
-func (s *Sessions) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s facade) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, progress func(tools.ProgressUpdate)) (tools.Result, error) {
 	timeout, quiet := a.durations()
 	noSubmit := a.Submit != nil && !*a.Submit
 	data := a.Data
 	if !noSubmit {
 		data = lineWithoutEnter(data)
 	}
-	r, err := s.Send(ctx, owner, core.SessionID(a.ID), SendRequest{
+	r, err := s.Send(ctx, owner, core.SessionID(a.ID), ptysession.SendRequest{
 		Data: data, NoSubmit: noSubmit, Timeout: timeout, QuietWindow: quiet,
 		Progress: func(d core.OutputDelta) {
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},
 	})
-	return ptyResult(r, err, RenderSend)
+	return ptyResult(r, err, ptysession.RenderSend)
 }
 
 // lineWithoutEnter is the data of a pty_send with submit on: a line end
@@ -196,27 +206,27 @@ func lineWithoutEnter(data string) string {
 	return strings.TrimSuffix(data, "\r")
 }
 
-func (s *Sessions) tailTool(ctx context.Context, owner *core.Owner, a tailArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s facade) tailTool(ctx context.Context, owner *core.Owner, a tailArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Tail(ctx, owner, core.SessionID(a.ID), a.Lines)
-	return ptyResult(r, err, RenderTail)
+	return ptyResult(r, err, ptysession.RenderTail)
 }
 
-func (s *Sessions) closeTool(ctx context.Context, owner *core.Owner, a idArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s facade) closeTool(ctx context.Context, owner *core.Owner, a idArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Close(ctx, owner, core.SessionID(a.ID))
-	return ptyResult(r, err, func(r CloseResult) string { return RenderClose(a.ID, r) })
+	return ptyResult(r, err, func(r ptysession.CloseResult) string { return ptysession.RenderClose(a.ID, r) })
 }
 
-func (s *Sessions) listTool(ctx context.Context, owner *core.Owner, a struct{}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s facade) listTool(ctx context.Context, owner *core.Owner, a struct{}, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.List(ctx, owner)
-	return ptyResult(r, err, RenderList)
+	return ptyResult(r, err, ptysession.RenderList)
 }
 
-func (s *Sessions) readTool(ctx context.Context, owner *core.Owner, a readArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
-	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ReadRequest{Start: a.Start, Count: a.Lines, Newest: a.Newest})
-	return ptyResult(r, err, RenderRead)
+func (s facade) readTool(ctx context.Context, owner *core.Owner, a readArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+	r, err := s.Read(ctx, owner, core.SessionID(a.ID), ptysession.ReadRequest{Start: a.Start, Count: a.Lines, Newest: a.Newest})
+	return ptyResult(r, err, ptysession.RenderRead)
 }
 
-func (s *Sessions) signalTool(ctx context.Context, owner *core.Owner, a signalArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
+func (s facade) signalTool(ctx context.Context, owner *core.Owner, a signalArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
 	r, err := s.Signal(ctx, owner, core.SessionID(a.ID), a.Signal)
-	return ptyResult(r, err, func(r SignalResult) string { return RenderSignal(a.ID, r) })
+	return ptyResult(r, err, func(r ptysession.SignalResult) string { return ptysession.RenderSignal(a.ID, r) })
 }
