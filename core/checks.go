@@ -18,6 +18,11 @@ func CheckSend(op string, id SessionID, req SendRequest, maxBytes, enter int, ma
 	case n > maxBytes:
 		return invalidField(op, id, "data", itoa(len(req.Data))+" bytes exceeds the limit of "+itoa(maxBytes))
 	}
+	if req.Tail != nil {
+		if err := checkTail(op, id, *req.Tail); err != nil {
+			return err
+		}
+	}
 	return CheckDeadlines(op, id, req.Timeout, req.QuietWindow, maxTimeout)
 }
 

@@ -129,6 +129,13 @@ type SendRequest struct {
 	// QuietWindow overrides the service's silence window (0: its default);
 	// one as long as Timeout means silence never settles the send.
 	QuietWindow time.Duration
+	// Tail, if set, makes the result's Delta the output the owner had not
+	// been given yet when the send settled (as [Service.Tail] returns it,
+	// with these bounds: what was printed before the write too) and moves
+	// the owner's tail position past it, in one step with the settling, so
+	// that no other send's output mixes in. Without it, Delta is the
+	// output since the write and the tail position stays.
+	Tail *TailRequest
 }
 
 // SendResult is how a send settled. The JSON names are the tools' wire
@@ -148,10 +155,10 @@ type SendResult struct {
 	Truncated bool `json:"truncated"`
 	// Skipped counts whole lines dropped from Delta.
 	Skipped int64 `json:"skipped,omitempty"`
-	// Cut lists the line ranges left out of Delta when the ptysession
-	// facade cut it keeping error lines (ptysession.CutKeepErrors): Delta
-	// then holds a marker line in place of each; page them by line number.
-	// Lines the session no longer retained count in Skipped only.
+	// Cut lists the line ranges left out of Delta when a send with
+	// [SendRequest.Tail] asked KeepErrors: Delta then holds a marker line
+	// in place of each; page them by line number. Lines the session no
+	// longer retained count in Skipped only.
 	Cut []LineRange `json:"cut,omitempty"`
 	// ExitCode is the exit code the shell reported for the command (from
 	// its OSC 133;D marker) when the send settled on a prompt, else nil.

@@ -15,6 +15,11 @@ type Terminals interface {
 	Send(ctx context.Context, owner *Owner, id SessionID, req SendRequest) (SendOperation, error)
 	// Read returns a bounded page of retained scrollback.
 	Read(owner *Owner, id SessionID, req PageRequest) (PageResult, error)
+	// Tail returns the output the owner has not been given yet and moves
+	// the owner's tail position past it.
+	Tail(owner *Owner, id SessionID, req TailRequest) (TailResult, error)
+	// SkipTail moves the owner's tail position past all output so far.
+	SkipTail(owner *Owner, id SessionID) error
 	// Signal signals the session's foreground process group.
 	Signal(ctx context.Context, owner *Owner, id SessionID, req SignalRequest) (SignalResult, error)
 	// Resize changes the session's terminal size.

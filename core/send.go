@@ -94,6 +94,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		result:   sess.buf.End(),
 		reader:   sess.buf.End(),
 		lineSent: bytes.ContainsAny(data, "\r\n"),
+		tail:     req.Tail,
 	}
 	sess.send = op
 	sess.resyncIdleLocked(idle)
@@ -158,8 +159,9 @@ type operation struct {
 	cancelling atomic.Bool
 
 	// Guarded by sess.mu.
-	result   Cursor // from the write; read once at settlement
-	reader   Cursor // advanced by ReadOutput
+	result   Cursor       // from the write; read once at settlement
+	tail     *TailRequest // SendRequest.Tail
+	reader   Cursor       // advanced by ReadOutput
 	settled  bool
 	res      SendResult
 	handBack *HandBackNote // the note this send's result carries
@@ -239,12 +241,20 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 	if op.settled {
 		return false
 	}
-	d := sess.buf.Since(&op.result, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	var d OutputDelta
+	var cut []LineRange
+	if op.tail != nil {
+		tr := sess.tailLocked(*op.tail)
+		d, cut = tr.OutputDelta, tr.Cut
+	} else {
+		d = sess.buf.Since(&op.result, MaxPageLinesLimit, sess.svc.opts.MaxResultBytes)
+	}
 	marks := sess.buf.Marks()
 	op.res = SendResult{
 		Delta:      d.Text,
 		Truncated:  d.Truncated,
 		Skipped:    d.Skipped,
+		Cut:        cut,
 		WaitReason: out.reason,
 		Status:     sess.status,
 		ExitCode:   out.exitCode,

@@ -38,6 +38,7 @@ type session struct {
 	status     Status
 	size       Size
 	send       *operation // the live send, if any
+	tail       Cursor     // the owner's tail position (tail.go)
 	taps       []*Tap
 	firstTap   *Tap // the WithTap tap, handed out by Spawn
 	// atPrompt: the last send settled on the prompt marker, when the

@@ -27,16 +27,7 @@ func (s *Sessions) Adopt(ctx context.Context, owner *core.Owner, id core.Session
 	if err != nil {
 		return SessionInfo{}, core.WithOp(err, op)
 	}
-	cs := s.cursor(owner, id)
-	cs.mu.Lock()
-	// The newest line alone: the cursor lands past everything before it.
-	_, err = cs.cur.Next(s.reader(owner, id), 1, 0)
-	cs.mu.Unlock()
-	if err != nil {
-		switch core.CodeOf(err) {
-		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
-			s.forget(owner, id)
-		}
+	if err := s.Skip(owner, id); err != nil {
 		return SessionInfo{}, core.WithOp(err, op)
 	}
 	return info, nil

@@ -94,7 +94,7 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 		t.Run("tail", func(t *testing.T) {
-			before := s.cursorCount()
+			before := s.sendStateCount()
 			cases := []struct {
 				name  string
 				owner *core.Owner
@@ -116,8 +116,8 @@ func TestBadInput(t *testing.T) {
 			}
 			_, err := s.Tail(done, owner, hid, 0)
 			wantCode(t, "cancelled", err, core.CodeCancelled)
-			if n := s.cursorCount(); n != before {
-				t.Errorf("failed tails left %d cursors behind", n-before)
+			if n := s.sendStateCount(); n != before {
+				t.Errorf("failed tails left %d send states behind", n-before)
 			}
 		})
 		t.Run("read", func(t *testing.T) {
@@ -237,7 +237,7 @@ func TestOpenCancelledWhileTypingLeavesNothing(t *testing.T) {
 		if l, err := s.List(testCtx(t), owner); err != nil || len(l.Sessions) != 0 {
 			t.Fatalf("a cancelled open left sessions: %+v %v", l, err)
 		}
-		if s.cursorCount() != 0 {
+		if s.sendStateCount() != 0 {
 			t.Fatal("a cancelled open left a cursor")
 		}
 	})

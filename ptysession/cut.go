@@ -2,7 +2,6 @@ package ptysession
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -27,213 +26,22 @@ const (
 	CutKeepErrors
 )
 
-// Bounds of [CutLines].
-const (
-	// MaxKeptErrorLines is the most error-looking lines a cut keeps.
-	MaxKeptErrorLines = 64
-	// maxKeptErrorLine is the longest error-looking line a cut keeps.
-	maxKeptErrorLine = 1024
-	// minCutLines and minCutBytes are the smallest budgets CutLines works
-	// in; below them it declines.
-	minCutLines = 8
-	minCutBytes = 512
-)
+// MaxKeptErrorLines is the most error-looking lines a cut keeps (see
+// [core.CutLines]).
+const MaxKeptErrorLines = core.MaxKeptErrorLines
 
-// errorLine matches lines that look like errors: a compiler's
-// "file:line: message" (gcc, go, tsc), "error:"/"Error:" and rustc's
-// "error[E0425]:", test failures (go test's "--- FAIL" and "FAIL", pytest's
-// "FAILED" and "E   " lines, jest's "●"), Python tracebacks (the header,
-// "File ..., line N" frames and the final "XxxError: ..."), Go panics and
-// fatal errors, make's "***", npm's "ERR!", assertion failures and
-// segmentation faults.
-var errorLine = regexp.MustCompile(`(?i:` +
-	`^\s*[\w./\\-]+\.[a-z0-9]+[:(]\d+(?:[:,]\d+)?\)?:?\s` + // file:line: ...  file(l,c): ...
-	`|\berror(?:\[\w+\])?:` + // error: Error: error[E0425]:
-	`|^\s*(?:---\s+)?FAIL\b|\bFAILED\b|^\s*E\s{3}|^\s*●` + // go test, pytest, jest
-	`|^Traceback \(most recent call last\)|^\s+File "[^"]*", line \d+|^\w+(?:Error|Exception)\b` + // python
-	`|^panic:|^fatal error:|^goroutine \d+ \[` + // go
-	`|^make(?:\[\d+\])?: \*\*\*|\bnpm ERR!|\bassertion\b.*\bfailed\b|\bsegmentation fault\b|\bexception\b` +
-	`)`)
+// CutResult is what [CutLines] kept (= core.CutResult).
+type CutResult = core.CutResult
+
+// CutLines fits text into maxLines lines and maxBytes bytes, keeping its
+// first, newest and error-looking lines (see [core.CutLines]).
+func CutLines(text string, last int64, maxLines, maxBytes int) (CutResult, bool) {
+	return core.CutLines(text, last, maxLines, maxBytes)
+}
 
 // LooksLikeError reports whether line looks like an error message (see
-// [CutKeepErrors]).
-func LooksLikeError(line string) bool { return errorLine.MatchString(line) }
-
-// CutResult is what [CutLines] kept.
-type CutResult struct {
-	// Text is the kept output with a marker line in place of each run of
-	// lines left out.
-	Text string
-	// Ranges are the runs of lines left out, oldest first.
-	Ranges []LineRange
-	// Lines counts the lines left out.
-	Lines int64
-}
-
-// cutLine is one line of the text being cut.
-type cutLine struct {
-	text string
-	size int // bytes, its newline included
-}
-
-// CutLines fits text into maxLines lines and maxBytes bytes, marker lines
-// included. text is consecutive output lines, each ending in "\n" except
-// perhaps the last (an unfinished line); last is the global line number of
-// its last line. If text fits it is returned as is. Otherwise CutLines
-// keeps the first lines (about a quarter of the budget), the newest lines
-// (at least half of it) and, between them, up to MaxKeptErrorLines lines
-// that look like errors ([LooksLikeError]), and writes a marker line
-// "[... lines F-T cut (N lines) ...]" in place of each run it leaves out,
-// so that every kept line's number follows from the markers. The
-// unfinished last line and the first line are always kept whole: when one
-// of them alone does not fit, or the budget is below 8 lines or 512 bytes,
-// CutLines declines (ok false) and the caller cuts another way.
-func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, ok bool) {
-	lines := splitCutLines(text)
-	total := 0
-	for _, l := range lines {
-		total += l.size
-	}
-	if total <= maxBytes && len(lines) <= maxLines {
-		return CutResult{Text: text}, true
-	}
-	if maxLines < minCutLines || maxBytes < minCutBytes {
-		return CutResult{}, false
-	}
-	n := len(lines)
-	first := last - int64(n-1) // the global number of lines[0]
-	keep := make([]bool, n)
-	usedBytes, usedLines := 0, 0
-	take := func(i int) {
-		keep[i] = true
-		usedBytes += lines[i].size
-		usedLines++
-	}
-	// The newest lines, up to half of the budget (the last line always).
-	tail := n - 1
-	if lines[tail].size > maxBytes/2 {
-		return CutResult{}, false
-	}
-	take(tail)
-	for tail > 1 && usedLines < maxLines/2 && usedBytes+lines[tail-1].size <= maxBytes/2 {
-		tail--
-		take(tail)
-	}
-	// The first lines, up to a quarter (the first line always: it may
-	// continue a line returned before).
-	if lines[0].size > maxBytes/4 {
-		return CutResult{}, false
-	}
-	headLines, headBytes := 0, 0
-	head := 0
-	for head < tail && (head == 0 || headLines < maxLines/4 && headBytes+lines[head].size <= maxBytes/4) {
-		headLines++
-		headBytes += lines[head].size
-		take(head)
-		head++
-	}
-	// Each kept line between head and tail may open one more gap, so one
-	// more marker line is budgeted with it.
-	reserve := len(fmt.Sprintf(markerFormat, last, last, n)) + 1
-	markers := 1
-	fits := func(size int) bool {
-		return usedLines+markers+1 <= maxLines && usedBytes+size+(markers+1)*reserve <= maxBytes
-	}
-	kept := 0
-	for i := head; i < tail && kept < MaxKeptErrorLines; i++ {
-		if lines[i].size <= maxKeptErrorLine && LooksLikeError(lines[i].text) && fits(lines[i].size) {
-			take(i)
-			markers++
-			kept++
-		}
-	}
-	// What is left goes to more of the newest lines.
-	for tail > head && !keep[tail-1] && usedLines+markers < maxLines && usedBytes+lines[tail-1].size+markers*reserve <= maxBytes {
-		tail--
-		take(tail)
-	}
-	var b strings.Builder
-	for i := 0; i < n; {
-		if keep[i] {
-			b.WriteString(lines[i].text)
-			if i < n-1 || strings.HasSuffix(text, "\n") {
-				b.WriteByte('\n')
-			}
-			i++
-			continue
-		}
-		j := i
-		for j < n && !keep[j] {
-			j++
-		}
-		r := LineRange{From: first + int64(i), To: first + int64(j-1)}
-		res.Ranges = append(res.Ranges, r)
-		res.Lines += r.Len()
-		b.WriteString(marker(r))
-		b.WriteByte('\n')
-		i = j
-	}
-	res.Text = b.String()
-	return res, true
-}
-
-// markerFormat is the marker line of a run of several lines.
-const markerFormat = "[... lines %d-%d cut (%d lines) ...]"
-
-// marker is the line that stands in for the lines of r.
-func marker(r LineRange) string {
-	if r.From == r.To {
-		return fmt.Sprintf("[... line %d cut ...]", r.From)
-	}
-	return fmt.Sprintf(markerFormat, r.From, r.To, r.Len())
-}
-
-// splitCutLines splits text into its lines; a final "\n" ends the last
-// line rather than starting another.
-func splitCutLines(text string) []cutLine {
-	parts := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	lines := make([]cutLine, len(parts))
-	for i, p := range parts {
-		lines[i] = cutLine{text: p, size: len(p) + 1}
-	}
-	if !strings.HasSuffix(text, "\n") {
-		lines[len(lines)-1].size--
-	}
-	return lines
-}
-
-// nextKeepingErrors advances cur like cur.Next(read, maxLines, maxBytes)
-// but cuts with [CutLines]: it reads everything pending, keeps its head,
-// its tail and the error-looking lines between within the bounds, and
-// returns the ranges left out, each with its marker line in the text and
-// still retained for a read by line number. Pending lines the session no
-// longer retains (its scrollback keeps the newest) are counted in the
-// delta's Skipped only: no read can page them. Where CutLines declines,
-// it cuts as Next does (the newest part).
-func nextKeepingErrors(cur *core.Cursor, read func(core.PageRequest) (core.PageResult, error), maxLines, maxBytes int) (core.OutputDelta, []LineRange, error) {
-	var pg core.PageResult
-	capture := func(r core.PageRequest) (core.PageResult, error) {
-		p, err := read(r)
-		pg = p
-		return p, err
-	}
-	try := *cur
-	d, err := try.Next(capture, MaxLines, 0)
-	if err != nil {
-		return core.OutputDelta{}, nil, err
-	}
-	end := pg.Start + min(int64(len(pg.Lines)), max(pg.End-pg.Start, 0))
-	c, ok := CutLines(d.Text, end-1, maxLines, maxBytes)
-	if !ok {
-		d, err = cur.Next(read, maxLines, maxBytes)
-		return d, nil, err
-	}
-	*cur = try
-	if len(c.Ranges) > 0 {
-		d.Text, d.Truncated, d.Skipped = c.Text, true, d.Skipped+c.Lines
-	}
-	return d, c.Ranges, nil
-}
+// [core.LooksLikeError]).
+func LooksLikeError(line string) bool { return core.LooksLikeError(line) }
 
 // cutNote is the part of a result's summary line that says what was cut:
 // the ranges, or what (older output) when no ranges are known. skipped

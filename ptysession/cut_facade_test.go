@@ -87,8 +87,8 @@ func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.Session
 	var sum int64
 	for _, r := range cut {
 		sum += r.Len()
-		if !strings.Contains(text, marker(r)+"\n") {
-			t.Errorf("no marker %q", marker(r))
+		if !strings.Contains(text, cutMarker(r)+"\n") {
+			t.Errorf("no marker %q", cutMarker(r))
 		}
 		for from := r.From; from <= r.To; {
 			pg, err := s.Read(testCtx(t), owner, id, ReadRequest{Start: from, Count: int(r.To - from + 1)})
@@ -107,4 +107,13 @@ func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.Session
 		t.Fatalf("skipped %d, ranges hold %d", skipped, sum)
 	}
 	return skipped - sum
+}
+
+// cutMarker is the marker line a cut writes for r (core.CutLines's
+// documented format).
+func cutMarker(r LineRange) string {
+	if r.From == r.To {
+		return fmt.Sprintf("[... line %d cut ...]", r.From)
+	}
+	return fmt.Sprintf("[... lines %d-%d cut (%d lines) ...]", r.From, r.To, r.Len())
 }

@@ -485,6 +485,6 @@ func waitExited(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID)
 func (s *Sessions) hasCursor(owner *core.Owner, id core.SessionID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.cursors[cursorKey{owner, id}]
+	_, ok := s.sends[sessionKey{owner, id}]
 	return ok
 }

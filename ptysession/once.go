@@ -7,8 +7,8 @@ import (
 // consume returns the output of a session that owner has not been given
 // yet (by Open, Send or Tail), at most maxLines lines and
 // Options.MaxResultBytes bytes (the newest part), and moves owner's tail
-// position past it. Concurrent consumers of one session are serialised and
-// never get the same output.
+// position past it. The position is the seam's ([core.Service.Tail]):
+// concurrent consumers of one session never get the same output.
 func (s *Sessions) consume(owner *core.Owner, id core.SessionID, maxLines int) (core.OutputDelta, error) {
 	d, _, err := s.consumeCut(owner, id, maxLines)
 	return d, err
@@ -17,24 +17,27 @@ func (s *Sessions) consume(owner *core.Owner, id core.SessionID, maxLines int) (
 // consumeCut is consume that also returns the line ranges a cut left out
 // (with Options.Cut CutKeepErrors; nil otherwise).
 func (s *Sessions) consumeCut(owner *core.Owner, id core.SessionID, maxLines int) (core.OutputDelta, []LineRange, error) {
-	cs := s.cursor(owner, id)
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	var d core.OutputDelta
-	var cut []LineRange
-	var err error
-	if s.opts.Cut == CutKeepErrors {
-		d, cut, err = nextKeepingErrors(&cs.cur, s.reader(owner, id), maxLines, s.opts.MaxResultBytes)
-	} else {
-		d, err = cs.cur.Next(s.reader(owner, id), maxLines, s.opts.MaxResultBytes)
-	}
+	r, err := s.t.Tail(owner, id, s.tailRequest(maxLines))
 	if err != nil {
-		switch core.CodeOf(err) {
-		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
-			s.forget(owner, id)
-		}
+		s.forgetIfNotOwned(owner, id, err)
 	}
-	return d, cut, err
+	return r.OutputDelta, r.Cut, err
+}
+
+// tailRequest is the facade's bound on a result's output: maxLines lines,
+// Options.MaxResultBytes bytes, cut as Options.Cut says.
+func (s *Sessions) tailRequest(maxLines int) core.TailRequest {
+	return core.TailRequest{Lines: maxLines, Bytes: s.opts.MaxResultBytes, KeepErrors: s.opts.Cut == CutKeepErrors}
+}
+
+// forgetIfNotOwned drops the facade's state of a session that err says is
+// not owner's (or no longer exists): none is kept for ids that are not
+// the owner's.
+func (s *Sessions) forgetIfNotOwned(owner *core.Owner, id core.SessionID, err error) {
+	switch core.CodeOf(err) {
+	case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
+		s.forget(owner, id)
+	}
 }
 
 // Skip moves owner's tail of session id past everything the session has
@@ -43,13 +46,7 @@ func (s *Sessions) consumeCut(owner *core.Owner, id core.SessionID, maxLines int
 // next Send, Tail or Wait does not return it again as a stream. Output
 // stays readable by line number with [Sessions.Read].
 func (s *Sessions) Skip(owner *core.Owner, id core.SessionID) error {
-	cs := s.cursor(owner, id)
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	_, err := cs.cur.Next(s.reader(owner, id), 1, s.opts.MaxResultBytes)
-	switch core.CodeOf(err) {
-	case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
-		s.forget(owner, id)
-	}
+	err := s.t.SkipTail(owner, id)
+	s.forgetIfNotOwned(owner, id, err)
 	return err
 }

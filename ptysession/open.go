@@ -184,18 +184,11 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		}
 		reason, exitCode = r.WaitReason, r.ExitCode
 	}
-	var d core.OutputDelta
-	var cut []LineRange
-	if typed == "" && target == nil {
-		// Nothing ran since the spawn: its initial output is the open's,
-		// and the owner's tail position continues past it.
-		d.Text, d.Truncated, _ = boundNewest(sp.InitialOutput, s.opts.MaxResultBytes)
-		d.Truncated = d.Truncated || sp.Truncated
-		cs := s.cursor(owner, id)
-		cs.mu.Lock()
-		cs.cur = sp.Cursor
-		cs.mu.Unlock()
-	} else if d, cut, err = s.consumeCut(owner, id, MaxLines); err != nil {
+	// The open returns everything the session printed so far (the
+	// spawn's initial output, the set-up's and the typed command's), and
+	// the owner's tail position continues past it.
+	d, cut, err := s.consumeCut(owner, id, MaxLines)
+	if err != nil {
 		return OpenResult{}, s.abandon(owner, id, err)
 	}
 	info, err := s.t.Info(owner, id)

@@ -87,23 +87,20 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 		return SendResult{}, err
 	}
 	defer release()
-	cs := s.cursor(owner, id)
-	res, err := s.run(ctx, owner, id, req.seam(), req.Progress, func() { cs.finishing.Store(true) })
+	cs := s.sendState(owner, id)
+	// The seam cuts the result's output from the owner's tail position as
+	// the send settles: what was printed since the owner's last call, then
+	// the send's own output, within the facade's bound.
+	seam := req.seam()
+	tail := s.tailRequest(MaxLines)
+	seam.Tail = &tail
+	res, err := s.run(ctx, owner, id, seam, req.Progress, func() { cs.finishing.Store(true) })
 	if err != nil && res.WaitReason == "" {
-		switch core.CodeOf(err) {
-		case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
-			s.forget(owner, id) // no state kept for ids that are not the owner's
-		}
+		s.forgetIfNotOwned(owner, id, err)
 		return SendResult{}, err
 	}
 	out := SendResult{SendResult: res}
 	out.HandBack = s.boundHandBack(res.HandBack)
-	if d, cut, derr := s.consumeCut(owner, id, MaxLines); derr == nil {
-		out.Delta, out.Truncated, out.Skipped, out.Cut = d.Text, d.Truncated, d.Skipped, cut
-	} else { // closed meanwhile: the seam's own delta is all there is
-		text, truncated, skipped := boundNewest(res.Delta, s.opts.MaxResultBytes)
-		out.Delta, out.Truncated, out.Skipped = text, res.Truncated || truncated, res.Skipped+skipped
-	}
 	if req.OmitEcho {
 		out.Delta = omitEcho(out.Delta, req.Data)
 	}

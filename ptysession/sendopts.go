@@ -19,7 +19,7 @@ const DefaultMaxQueuedSends = 4
 // ctx ends (CANCELLED, nothing written), unless Options.MaxQueuedSends
 // sends already wait (SEND_ACTIVE). The returned func releases the slot.
 func (s *Sessions) acquireSend(ctx context.Context, owner *core.Owner, id core.SessionID, queue bool) (func(), error) {
-	cs := s.cursor(owner, id)
+	cs := s.sendState(owner, id)
 	done := ctx.Done()
 	release := func() {
 		cs.finishing.Store(false)
@@ -80,7 +80,7 @@ const sendRaceGrace = 200 * time.Millisecond
 // holderEnding reports whether the send holding cs's slot has settled
 // (finishing), was cancelled, or let the slot go, watching for up to
 // grace.
-func holderEnding(ctx context.Context, cs *cursorState, grace time.Duration) bool {
+func holderEnding(ctx context.Context, cs *sendState, grace time.Duration) bool {
 	ending := func() bool { return cs.finishing.Load() || holderCancelled(cs) || len(cs.slot) == 0 }
 	if ending() {
 		return true
@@ -112,7 +112,7 @@ func holderEnding(ctx context.Context, cs *cursorState, grace time.Duration) boo
 
 // holderCancelled reports whether the context of the send holding cs's
 // slot has ended (the send is cancelled and interrupting).
-func holderCancelled(cs *cursorState) bool {
+func holderCancelled(cs *sendState) bool {
 	done := cs.holderDone.Load()
 	if done == nil || *done == nil {
 		return false

@@ -130,7 +130,7 @@ func waitInputs(t *testing.T, b *scripted.Backend, n int) {
 
 func waitQueued(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, n int) {
 	t.Helper()
-	cs := s.cursor(owner, id)
+	cs := s.sendState(owner, id)
 	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		s.mu.Lock()
 		q := cs.queued

@@ -15,23 +15,20 @@ type Sessions struct {
 	opts Options
 
 	mu         sync.Mutex
-	cursors    map[cursorKey]*cursorState
+	sends      map[sessionKey]*sendState
 	companions []Companion
 	owned      *core.Service // the service NewLocal made, shut down by Shutdown
 }
 
-type cursorKey struct {
+type sessionKey struct {
 	owner *core.Owner
 	id    core.SessionID
 }
 
-// cursorState is the facade's state of one session for its owner: the
-// tail position, serialised so that two concurrent readers never get the
-// same output, and the send slot with its count of queued sends.
-type cursorState struct {
-	mu  sync.Mutex
-	cur core.Cursor
-
+// sendState is the facade's state of one session for its owner: the
+// send slot with its count of queued sends (the tail position is the
+// seam's: core.Service.Tail).
+type sendState struct {
 	slot      chan struct{} // holds a token while a facade send runs
 	queued    int           // sends waiting for slot (guarded by Sessions.mu)
 	finishing atomic.Bool   // the send holding slot has settled and is taking its delta
@@ -42,10 +39,10 @@ type cursorState struct {
 
 // New returns a facade over t. t must not be nil. When t tells closes
 // (core.CloseNotifier, as *core.Service does), the facade drops a
-// session's tail cursor whatever closed it; Close and Dispose drop their
-// own sessions' cursors in any case.
+// session's state whatever closed it; Close and Dispose drop their own
+// sessions' state in any case.
 func New(t core.Terminals, opts Options) *Sessions {
-	s := &Sessions{t: t, opts: opts.withDefaults(), cursors: make(map[cursorKey]*cursorState)}
+	s := &Sessions{t: t, opts: opts.withDefaults(), sends: make(map[sessionKey]*sendState)}
 	if n, ok := t.(core.CloseNotifier); ok {
 		n.OnClose(s.forget)
 	}
@@ -58,37 +55,37 @@ func (s *Sessions) Options() Options { return s.opts }
 // Terminals returns the seam the facade works over.
 func (s *Sessions) Terminals() core.Terminals { return s.t }
 
-func (s *Sessions) cursor(owner *core.Owner, id core.SessionID) *cursorState {
+func (s *Sessions) sendState(owner *core.Owner, id core.SessionID) *sendState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k := cursorKey{owner, id}
-	c := s.cursors[k]
+	k := sessionKey{owner, id}
+	c := s.sends[k]
 	if c == nil {
-		c = &cursorState{slot: make(chan struct{}, 1)}
-		s.cursors[k] = c
+		c = &sendState{slot: make(chan struct{}, 1)}
+		s.sends[k] = c
 	}
 	return c
 }
 
 func (s *Sessions) forget(owner *core.Owner, id core.SessionID) {
 	s.mu.Lock()
-	delete(s.cursors, cursorKey{owner, id})
+	delete(s.sends, sessionKey{owner, id})
 	s.mu.Unlock()
 }
 
 func (s *Sessions) forgetOwner(owner *core.Owner) {
 	s.mu.Lock()
-	for k := range s.cursors {
+	for k := range s.sends {
 		if k.owner == owner {
-			delete(s.cursors, k)
+			delete(s.sends, k)
 		}
 	}
 	s.mu.Unlock()
 }
 
-// cursorCount reports how many cursors are held (for tests).
-func (s *Sessions) cursorCount() int {
+// sendStateCount reports how many send states are held (for tests).
+func (s *Sessions) sendStateCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.cursors)
+	return len(s.sends)
 }

@@ -117,3 +117,21 @@ func (r *Registry) DisposeOwner(ctx context.Context, owner *core.Owner) error {
 	r.mu.Unlock()
 	return r.closeAll(ctx, ids, "owner disposed")
 }
+
+// Tail returns the output the owner has not been given yet, as
+// [core.Service.Tail] does.
+func (r *Registry) Tail(owner *core.Owner, id core.SessionID, req core.TailRequest) (core.TailResult, error) {
+	if _, err := r.check("tail", owner, id); err != nil {
+		return core.TailResult{}, err
+	}
+	return r.svc.Tail(r.self, id, req)
+}
+
+// SkipTail moves the owner's tail position past all output so far, as
+// [core.Service.SkipTail] does.
+func (r *Registry) SkipTail(owner *core.Owner, id core.SessionID) error {
+	if _, err := r.check("tail", owner, id); err != nil {
+		return err
+	}
+	return r.svc.SkipTail(r.self, id)
+}
