@@ -7,8 +7,9 @@ type EchoMode uint8
 // Echo modes.
 const (
 	// EchoUnknown: the backend cannot tell (a remote shell relayed over
-	// ssh, a backend whose [Prober] does not read echo modes). Whether input was shown
-	// is told by the output that follows it (see core/record).
+	// ssh, a backend whose [Prober] does not read echo modes). Whether
+	// input was shown is told by the output that follows it (see
+	// core/record).
 	EchoUnknown EchoMode = iota
 	// EchoOn: the terminal echoes input itself (ECHO on): what is typed
 	// is on the screen.
