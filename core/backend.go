@@ -37,8 +37,10 @@ type BackendRequest struct {
 }
 
 // BackendSession is one running program on a terminal, owned by the
-// service once published. Its methods may be called concurrently, except
-// that Read is only ever called from one goroutine.
+// service once published: the terminal contract every backend keeps. Its
+// methods may be called concurrently, except that Read is only ever
+// called from one goroutine. What else a session can tell or do it offers
+// through at most two optional interfaces, [Prober] and [TryIO].
 type BackendSession interface {
 	// PID returns the top-level process id, or 0 where there is none to
 	// name (a remote program).
@@ -70,41 +72,6 @@ type BackendSession interface {
 	Close(ctx context.Context) error
 }
 
-// InputWatcher is implemented by backend sessions that can tell whether
-// the program waits for terminal input (the local PTY backend, through
-// /proc on Linux). The service asks it one question, "does the program
-// wait for input, with nothing in flight, since this baseline?", to settle
-// sends with [WaitStdinRead], to tell a shell at its prompt from a running
-// command, and for [Service.WaitingForInput]. A backend that cannot tell
-// does not implement it or returns an error, and the service settles on
-// other evidence (the prompt marker, exit, silence).
-type InputWatcher interface {
-	// Foreground is a cheap look (no walk of the program's processes) at
-	// who holds the terminal: Group and Leader, and when Leader, Wakes and
-	// Readers of the top-level process's main thread alone (a valid
-	// baseline for a shell whose main thread is its terminal's only
-	// reader; with any other reader, a later InputWait finds other
-	// Readers and reports the wait New). On an error, Group and Leader
-	// are still filled when the holder was known.
-	Foreground() (InputBaseline, error)
-	// InputWait answers the question against base (zero: any wait is
-	// new). taken counts the bytes of Read's output the service has taken
-	// in; output Read returned beyond it is in flight.
-	InputWait(base InputBaseline, taken uint64) (InputWait, error)
-}
-
-// BaselineWarmer is implemented by an [InputWatcher] whose Foreground
-// costs more on its first look than on a look again while nothing ran
-// (the local PTY backend: a /proc status read, then a schedstat read).
-// The service calls WarmBaseline from the session's read loop after a send
-// settled on the shell's prompt marker, once the send's caller has been
-// woken: the shell is about to wait at its prompt, and the next send's
-// baseline can be taken from a reading made now, off that send's path.
-// WarmBaseline must not block on the session's own locks.
-type BaselineWarmer interface {
-	WarmBaseline()
-}
-
 // InputBaseline marks who holds the terminal, which of its tasks wait for
 // input and how far their wait has got.
 type InputBaseline struct {
@@ -133,7 +100,8 @@ func (b InputBaseline) Differs(base InputBaseline) bool {
 	return b.Readers != 0 && base.Readers != 0 && b.Readers != base.Readers
 }
 
-// InputWait is a backend's answer to the service's question.
+// InputWait is a backend's answer to the service's question
+// ([Prober].InputWait).
 type InputWait struct {
 	Now     InputBaseline // where things stand: a baseline for a later question
 	Reading bool          // every live process of the foreground sleeps, one blocked reading the terminal
@@ -147,27 +115,4 @@ type InputWait struct {
 	// it forwards the terminal to a peer (an ssh client) and its wait says
 	// nothing about the far end. The service does not settle on it.
 	Relay bool
-}
-
-// PromptMarker is implemented by backend sessions that run a shell known to
-// print the OSC 133;B prompt marker (the local "shell" type). For them the
-// service waits for the first prompt before Spawn returns, rather than for
-// silence or a terminal read.
-type PromptMarker interface {
-	EmitsPromptMarker() bool
-}
-
-// EnterProvider is implemented by backends whose Enter key is not "\r"
-// (for example a pipe backend, whose programs expect "\n").
-type EnterProvider interface {
-	Enter() []byte
-}
-
-// ExitCauser is implemented by backend sessions whose end can have a cause
-// a caller should be able to match with errors.Is (a lost ssh connection
-// matches ssh.ErrConnectionLost). Once the session has exited, the
-// SESSION_EXITED errors of later calls wrap the cause ExitCause returns
-// (nil for an ordinary exit).
-type ExitCauser interface {
-	ExitCause() error
 }

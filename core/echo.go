@@ -7,8 +7,9 @@ type EchoMode uint8
 // Echo modes.
 const (
 	// EchoUnknown: the backend cannot tell (a remote shell relayed over
-	// ssh, a backend without an [EchoReporter]). Whether input was shown
-	// is told by the output that follows it (see core/record).
+	// ssh, a backend whose [Prober] does not read echo modes). Whether
+	// input was shown is told by the output that follows it (see
+	// core/record).
 	EchoUnknown EchoMode = iota
 	// EchoOn: the terminal echoes input itself (ECHO on): what is typed
 	// is on the screen.
@@ -38,19 +39,9 @@ func (m EchoMode) String() string {
 	return "unknown"
 }
 
-// EchoReporter is implemented by backend sessions that can read the
-// terminal's echo mode. The service then reports input written while the
-// terminal reads a hidden line to observers without its bytes
-// ([Event].Secret), and every input event carries the mode ([Event].Echo).
-type EchoReporter interface {
-	// EchoMode reports the terminal's echo mode now; EchoUnknown when its
-	// modes cannot be read.
-	EchoMode() EchoMode
-}
-
 // EchoOff reports whether owner's session id reads a hidden line now (a
 // password or passphrase prompt: echo off in canonical mode, EchoHidden).
-// known is false when the backend cannot tell (see [EchoReporter]).
+// known is false when the backend cannot tell (see [Prober].EchoMode).
 func (s *Service) EchoOff(owner *Owner, id SessionID) (off, known bool, err error) {
 	sess, err := s.lookup("echo", owner, id)
 	if err != nil {
@@ -62,10 +53,11 @@ func (s *Service) EchoOff(owner *Owner, id SessionID) (off, known bool, err erro
 
 // echoMode reads the terminal's echo mode, when the backend can tell.
 func (sess *session) echoMode() EchoMode {
-	if r, ok := sess.be.(EchoReporter); ok {
-		return r.EchoMode()
+	m, err := sess.probe.EchoMode()
+	if err != nil {
+		return EchoUnknown
 	}
-	return EchoUnknown
+	return m
 }
 
 // inputEcho reads the echo mode for an input event: only observers

@@ -21,7 +21,7 @@ type ExitLatch struct {
 func (l *ExitLatch) Set(st Status) bool { return l.SetCause(st, nil) }
 
 // SetCause is Set for a backend that learns why its session ended
-// together with the status (its ExitCauser answer, such as a lost
+// together with the status (its Prober.ExitCause answer, such as a lost
 // connection): cause is recorded with st by the same first call, and
 // Cause returns it.
 func (l *ExitLatch) SetCause(st Status, cause error) bool {

@@ -1,16 +1,5 @@
 package core
 
-// ForegroundGrouper is implemented by backends that can tell who holds the
-// terminal with one cheap look (the local backend: one TIOCGPGRP ioctl),
-// without the wake-up count that [InputWatcher.Foreground] also reads. The
-// prompt tier asks it when a prompt marker arrives: only whether the
-// top-level process group (the shell) holds the terminal.
-type ForegroundGrouper interface {
-	// ForegroundGroup returns the terminal's foreground process group and
-	// whether it is the top-level process's own.
-	ForegroundGroup() (group int, leader bool, err error)
-}
-
 // ForegroundProgram describes the program holding a session's terminal
 // when a send settled without a prompt or a read of the terminal
 // (inferred_idle or timeout) and that program is not the session's
@@ -35,24 +24,11 @@ type ForegroundProgram struct {
 	UnreadInput int `json:"unreadInput"`
 }
 
-// ForegroundDescriber is implemented by backends that can say which
-// program holds the terminal (the local backend: /proc). The service asks
-// it once when a send settles as inferred_idle or timeout.
-type ForegroundDescriber interface {
-	// DescribeForeground describes the terminal's foreground program and
-	// reports whether it is the top-level process's own group.
-	DescribeForeground() (p ForegroundProgram, leader bool, err error)
-}
-
 // describeForeground is the program other than the top-level process
 // that holds the terminal, or nil (the top-level process holds it, or the
 // backend cannot tell).
 func (sess *session) describeForeground() *ForegroundProgram {
-	d, ok := sess.be.(ForegroundDescriber)
-	if !ok {
-		return nil
-	}
-	p, leader, err := d.DescribeForeground()
+	p, leader, err := sess.probe.DescribeForeground()
 	if err != nil || leader || p.Group <= 0 {
 		return nil
 	}
@@ -89,25 +65,18 @@ type ReaderProgram struct {
 	Reading bool
 }
 
-// ReaderDescriber is implemented by backends that can say which programs
-// read the terminal (the local backend: /proc).
-type ReaderDescriber interface {
-	// DescribeReader describes the terminal's foreground group.
-	DescribeReader() (TerminalReader, error)
-}
-
-// Reader describes who reads the terminal of owner's session id now. It
-// fails with CodeUnsupported when the backend cannot tell.
+// Reader describes who reads the terminal of owner's session id now
+// ([Prober].DescribeReader). It fails with CodeUnsupported when the
+// backend cannot tell.
 func (s *Service) Reader(owner *Owner, id SessionID) (TerminalReader, error) {
 	sess, err := s.lookup("reader", owner, id)
 	if err != nil {
 		return TerminalReader{}, err
 	}
-	d, ok := sess.be.(ReaderDescriber)
-	if !ok {
+	r, err := sess.probe.DescribeReader()
+	if unsupportedProbe(err) {
 		return TerminalReader{}, newError(CodeUnsupported, "reader", id, "this terminal cannot tell which program reads it")
 	}
-	r, err := d.DescribeReader()
 	if err != nil {
 		return TerminalReader{}, backendError("reader", id, err)
 	}

@@ -5,16 +5,6 @@ import (
 	"strings"
 )
 
-// InputReadCounter is implemented by backend sessions that can count the
-// terminal input the program read (the local backend on Linux, from
-// /proc). Two counts taken around a write tell whether input vanished from
-// the terminal unread: the program flushed it (tcflush, as top does when it
-// opens a prompt).
-type InputReadCounter interface {
-	// InputRead counts now for the terminal's foreground group.
-	InputRead() (InputRead, error)
-}
-
 // InputRead is a count of what the terminal's foreground group read.
 type InputRead struct {
 	Group int   // the foreground process group
@@ -60,18 +50,17 @@ func (c InputRead) Discarded(base InputRead, written []byte) int {
 }
 
 // InputRead counts what the foreground group of owner's session id has
-// read of the terminal (see [InputReadCounter]). It fails with
+// read of the terminal (see [Prober].InputRead). It fails with
 // CodeUnsupported when the backend cannot tell.
 func (s *Service) InputRead(owner *Owner, id SessionID) (InputRead, error) {
 	sess, err := s.lookup("input_read", owner, id)
 	if err != nil {
 		return InputRead{}, err
 	}
-	c, ok := sess.be.(InputReadCounter)
-	if !ok {
+	r, err := sess.probe.InputRead()
+	if unsupportedProbe(err) {
 		return InputRead{}, newError(CodeUnsupported, "input_read", id, "this terminal cannot count what its program reads")
 	}
-	r, err := c.InputRead()
 	if err != nil {
 		return InputRead{}, backendError("input_read", id, err)
 	}

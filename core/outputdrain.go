@@ -5,20 +5,6 @@ import (
 	"runtime"
 )
 
-// OutputEnder is implemented by backend sessions that can tell where the
-// output the terminal holds ends (the local PTY backend, on Linux), so
-// that [Service.DrainOutput] can wait for it.
-type OutputEnder interface {
-	// OutputEnd returns how many bytes of output Read will have returned
-	// once it has read what the terminal shows now: what Read returned so
-	// far plus what waits in the terminal. complete reports that the
-	// terminal showed everything written to it before the call (nothing
-	// was still on its way through the kernel, and no read was under way
-	// during the look); otherwise end is only a lower bound, and the
-	// caller looks again once Read got that far.
-	OutputEnd() (end uint64, complete bool, err error)
-}
-
 // DrainOutput waits until the output written to the terminal of owner's
 // session id before the call is in the session: its scrollback pages and
 // its taps have it. A program's output is in its terminal once the
@@ -31,25 +17,28 @@ type OutputEnder interface {
 // in everything the terminal had received: quickly for a program that
 // stopped or exited, but a program that prints without pause may keep it
 // waiting until ctx ends. It returns at once once the session's output
-// ended (everything is in), UNSUPPORTED when the backend cannot tell (it
-// is no [OutputEnder]), and CANCELLED when ctx ends first.
+// ended (everything is in), UNSUPPORTED when the backend cannot tell (its
+// [Prober].OutputEnd answers ErrUnsupported), and CANCELLED when ctx ends
+// first.
 func (s *Service) DrainOutput(ctx context.Context, owner *Owner, id SessionID) error {
 	sess, err := s.lookup("drain", owner, id)
 	if err != nil {
 		return err
 	}
-	ender, ok := sess.be.(OutputEnder)
-	if !ok {
+	end, complete, err := sess.probe.OutputEnd()
+	if unsupportedProbe(err) {
 		return &Error{Code: CodeUnsupported, Op: "drain", Session: id, Msg: "the backend cannot tell where its output ends"}
 	}
-	for {
+	for first := true; ; first = false {
 		if sess.outputEnded() {
 			return nil
 		}
 		if ctx.Err() != nil {
 			return cancelled("drain", id, ctx.Err())
 		}
-		end, complete, err := ender.OutputEnd()
+		if !first {
+			end, complete, err = sess.probe.OutputEnd()
+		}
 		if err != nil {
 			if sess.outputEnded() {
 				return nil

@@ -2,17 +2,6 @@ package core
 
 import "context"
 
-// ControlCharReader is implemented by backend sessions that can read their
-// terminal's control characters (the local PTY backend reads them from the
-// pty's termios).
-type ControlCharReader interface {
-	// ControlChar returns the character the terminal's line discipline
-	// turns into sig (VINTR for SIGINT, VQUIT for SIGQUIT, VSUSP for
-	// SIGTSTP), and false when it cannot tell or the character is
-	// disabled.
-	ControlChar(sig Signal) (byte, bool)
-}
-
 // relayChars are the control characters a relay gets when its backend
 // cannot read them: the defaults of every terminal (^C, ^\, ^Z).
 var relayChars = map[Signal]byte{SIGINT: 0x03, SIGQUIT: 0x1c, SIGTSTP: 0x1a}
@@ -38,10 +27,8 @@ func (sess *session) deliverSignal(ctx context.Context, req SignalRequest) (Sign
 			string(req.Signal)+" would hit the relay (the local client forwarding this terminal), not the program at the far end: "+
 				"only SIGINT, SIGQUIT and SIGTSTP travel through a relay, as the terminal's control characters; close the session to end it")
 	}
-	if r, ok := sess.be.(ControlCharReader); ok {
-		if cc, ok := r.ControlChar(req.Signal); ok {
-			c = cc
-		}
+	if cc, err := sess.probe.ControlChar(req.Signal); err == nil {
+		c = cc
 	}
 	if _, err := sess.be.Write(ctx, []byte{c}); err != nil {
 		return SignalResult{}, err

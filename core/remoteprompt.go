@@ -57,7 +57,7 @@ func looksLikeShellPrompt(line string) bool {
 // remotePromptShown reports whether the output ends in a shell prompt's
 // shape (looksLikeShellPrompt) while a remote-login client (remoteLogins)
 // holds the terminal: a shell on another machine waits for its next
-// command. It reads the foreground from the backend (ForegroundDescriber),
+// command. It reads the foreground from the backend (Prober.DescribeForeground),
 // so it is asked once per quiet spell, not on every wake-up.
 func (sess *session) remotePromptShown() bool {
 	sess.mu.Lock()

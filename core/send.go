@@ -128,16 +128,15 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	return op, nil
 }
 
-// tryWrite writes what the terminal takes at once (see [TryWriter]) and
+// tryWrite writes what the terminal takes at once (see [TryIO]) and
 // returns the rest, which the send's writing goroutine writes. A send
 // whose data all went in has nothing left to hand off: its settle counts
 // the write as done from the send's start.
 func (sess *session) tryWrite(data []byte) []byte {
-	tw, ok := sess.be.(TryWriter)
-	if !ok {
+	if sess.try == nil {
 		return data
 	}
-	n, _ := tw.TryWrite(data) // an error: Write reports it for the rest
+	n, _ := sess.try.TryWrite(data) // an error: Write reports it for the rest
 	return data[n:]
 }
 
@@ -472,8 +471,8 @@ func (sess *session) baseline() (InputBaseline, idleMark) {
 	atPrompt := sess.promptMarked && sess.atPrompt && sess.lastOutput.Equal(sess.atPromptOutput)
 	k := sess.idleMarkLocked()
 	sess.mu.Unlock()
-	if sess.input != nil && atPrompt {
-		if b, err := sess.input.Foreground(); err == nil && b.Leader {
+	if sess.watchesInput && atPrompt {
+		if b, err := sess.probe.Foreground(); err == nil && b.Leader {
 			return b, idleMark{}
 		}
 	}

@@ -20,10 +20,13 @@ type session struct {
 	record  bool
 	created time.Time
 	be      BackendSession
-	input   InputWatcher // nil when the backend cannot tell
-	relay   bool         // SpawnRequest.Relay
-	enter   []byte
-	limits  ScrollbackLimits
+	probe   Prober // ProberOf(be)
+	try     TryIO  // nil when the backend has no fast path
+	// watchesInput: probe answers the settle question (Facts.WatchesInput).
+	watchesInput bool
+	relay        bool // SpawnRequest.Relay
+	enter        []byte
+	limits       ScrollbackLimits
 	// promptMarked: the backend runs a shell that prints OSC 133;B.
 	promptMarked bool
 
@@ -98,13 +101,14 @@ func newSession(svc *Service, owner *Owner, id SessionID, req SpawnRequest, be B
 		relay:      req.Relay,
 	}
 	sess.lastOutput = sess.created
-	if w, ok := be.(InputWatcher); ok {
-		sess.input = w
+	sess.probe = ProberOf(be)
+	sess.try, _ = be.(TryIO)
+	facts := sess.probe.Facts()
+	sess.watchesInput = facts.WatchesInput
+	if facts.Enter != nil {
+		sess.enter = append([]byte(nil), facts.Enter...)
 	}
-	if e, ok := be.(EnterProvider); ok {
-		sess.enter = append([]byte(nil), e.Enter()...)
-	}
-	if pm, ok := be.(PromptMarker); ok && pm.EmitsPromptMarker() {
+	if facts.PromptMarker {
 		// The shell's first prompt counts no line read yet.
 		sess.promptMarked, sess.inBoundSet = true, true
 	}
@@ -256,8 +260,8 @@ func (sess *session) tookIn(op *operation) {
 		runtime.Gosched()
 		// The shell is at its prompt: its next send's baseline can be
 		// read now, off that send's path.
-		if w, ok := sess.input.(BaselineWarmer); ok {
-			w.WarmBaseline()
+		if sess.watchesInput {
+			sess.probe.WarmBaseline()
 		}
 	}
 }
@@ -292,9 +296,7 @@ func (sess *session) usableLocked(op string) error {
 		return newError(CodeSessionClosing, op, sess.id, "the session is closing")
 	case sess.status.Exited():
 		e := newError(CodeSessionExited, op, sess.id, "the session's program has exited ("+sess.status.String()+")")
-		if c, ok := sess.be.(ExitCauser); ok {
-			e.Err = c.ExitCause()
-		}
+		e.Err = sess.probe.ExitCause()
 		return e
 	}
 	return nil

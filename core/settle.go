@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core/scrollback"
@@ -92,7 +93,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		preempted := p.op != nil && p.op.settled
 		var changed <-chan struct{}
 		var kick chan struct{}
-		if p.op != nil && p.op.inline != nil && sess.input != nil {
+		if p.op != nil && p.op.inline != nil && sess.watchesInput {
 			// The read loop settles this send on its prompt: output
 			// alone needs no wake-up here (the probes and the quiet
 			// window run from lastOutput on the timer); every other
@@ -119,7 +120,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		quietFor := now.Sub(latest(lastOutput, writeDoneAt, p.start))
 
 		nextProbe := time.Duration(-1)
-		if sess.input != nil && written && !p.promptOnly {
+		if sess.watchesInput && written && !p.promptOnly {
 			var settled bool
 			if settled, nextProbe = reads.step(sess, &p, lastOutput, quietFor); settled {
 				return settleOutcome{reason: WaitStdinRead, shellReading: reads.leader}
@@ -285,13 +286,13 @@ func probeDue(i int) time.Duration {
 // inputWait asks the backend whether the program waits for input, with
 // nothing in flight, since base; ok is false when the backend cannot tell.
 func (sess *session) inputWait(base InputBaseline) (InputWait, bool) {
-	if sess.input == nil {
+	if !sess.watchesInput {
 		return InputWait{}, false
 	}
 	sess.mu.Lock()
 	taken := sess.ingested
 	sess.mu.Unlock()
-	w, err := sess.input.InputWait(base, taken)
+	w, err := sess.probe.InputWait(base, taken)
 	return w, err == nil
 }
 
@@ -299,13 +300,12 @@ func (sess *session) inputWait(base InputBaseline) (InputWait, bool) {
 // holds the terminal (the backend's cheap look); ok is false when the
 // backend cannot tell.
 func (sess *session) leaderInForeground() (leader, ok bool) {
-	if sess.input == nil {
+	if !sess.watchesInput {
 		return false, false
 	}
-	if fg, ok := sess.be.(ForegroundGrouper); ok {
-		g, leader, err := fg.ForegroundGroup()
+	if g, leader, err := sess.probe.ForegroundGroup(); !errors.Is(err, ErrUnsupported) || g != 0 {
 		return leader, err == nil || g != 0
 	}
-	b, err := sess.input.Foreground()
+	b, err := sess.probe.Foreground()
 	return b.Leader, err == nil || b.Group != 0
 }

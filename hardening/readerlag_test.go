@@ -15,8 +15,9 @@ import (
 // laggingReader wraps the local exec backend so that every Read hands its
 // bytes over readerLag after it took them from the terminal: the service's
 // reader as a loaded machine schedules it. The backend's answer about the
-// foreground (core.InputWatcher) is passed through, so the terminal looks
-// drained while the reply is still on its way to the scrollback.
+// foreground (core.Prober's settle question) is passed through, so the
+// terminal looks drained while the reply is still on its way to the
+// scrollback.
 type laggingReader struct{ core.Backend }
 
 const readerLag = 150 * time.Millisecond
@@ -28,13 +29,18 @@ func (l laggingReader) Spawn(ctx context.Context, req core.BackendRequest) (core
 	if err != nil {
 		return nil, err
 	}
-	return &laggingSession{BackendSession: s, input: s.(core.InputWatcher)}, nil
+	return &laggingSession{BackendSession: s, input: core.ProberOf(s)}, nil
 }
 
+// laggingSession answers the settle question alone of the backend's
+// core.Prober questions.
 type laggingSession struct {
 	core.BackendSession
-	input core.InputWatcher
+	core.UnimplementedProber
+	input core.Prober
 }
+
+func (s *laggingSession) Facts() core.Facts { return core.Facts{WatchesInput: true} }
 
 func (s *laggingSession) Read(p []byte) (int, error) {
 	n, err := s.BackendSession.Read(p)

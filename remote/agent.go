@@ -85,8 +85,10 @@ type agent struct {
 
 // agentSession is a session the agent started.
 type agentSession struct {
-	id uint64
-	be core.BackendSession
+	id    uint64
+	be    core.BackendSession
+	probe core.Prober // core.ProberOf(be)
+	facts core.Facts  // probe's, asked once
 	// pumped is closed when the session's output has all been read.
 	pumped chan struct{}
 }
@@ -257,39 +259,43 @@ func (a *agent) call(ctx context.Context, req request) response {
 			return response{Error: toWireError(req.Op, core.Errorf(core.CodeCancelled, "the host stopped waiting"))}
 		}
 	case opForeground:
-		w, ok := s.be.(core.InputWatcher)
-		if !ok {
+		if !s.facts.WatchesInput {
 			return response{Error: unsupported(req.Op)}
 		}
-		b, err := w.Foreground()
+		b, err := s.probe.Foreground()
+		if unsupportedAnswer(err) {
+			return response{Error: unsupported(req.Op)}
+		}
 		return response{Baseline: toWireBaseline(b), Error: toWireError(req.Op, err)}
 	case opInputWait:
-		w, ok := s.be.(core.InputWatcher)
-		if !ok {
+		if !s.facts.WatchesInput {
 			return response{Error: unsupported(req.Op)}
 		}
 		// The host's taken count is the agent's too: the host's Read
 		// returns exactly the bytes the agent's Read returned.
-		iw, err := w.InputWait(req.Base.baseline(), req.Taken)
+		iw, err := s.probe.InputWait(req.Base.baseline(), req.Taken)
+		if unsupportedAnswer(err) {
+			return response{Error: unsupported(req.Op)}
+		}
 		if err != nil {
 			return response{Error: toWireError(req.Op, err)}
 		}
 		return response{Wait: toWireInputWait(iw)}
 	case opControlChar:
-		r, ok := s.be.(core.ControlCharReader)
-		if !ok {
+		c, err := s.probe.ControlChar(core.Signal(req.Signal))
+		if unsupportedAnswer(err) {
 			return response{Error: unsupported(req.Op)}
 		}
-		if c, ok := r.ControlChar(core.Signal(req.Signal)); ok {
+		if err == nil {
 			return response{Char: &c}
 		}
-		return response{}
+		return response{} // disabled, or the termios could not be read
 	case opEchoMode:
-		r, ok := s.be.(core.EchoReporter)
-		if !ok {
+		m, err := s.probe.EchoMode()
+		if unsupportedAnswer(err) {
 			return response{Error: unsupported(req.Op)}
 		}
-		if m := r.EchoMode(); m != core.EchoUnknown {
+		if err == nil && m != core.EchoUnknown {
 			return response{Echo: m.String()}
 		}
 		return response{}
@@ -314,6 +320,14 @@ func (a *agent) call(ctx context.Context, req request) response {
 	}
 	return response{Error: &wireError{Code: string(core.CodeUnsupported), Op: req.Op,
 		Msg: fmt.Sprintf("the agent does not know the call %q (protocol version %d)", req.Op, ProtocolVersion)}}
+}
+
+// unsupportedAnswer reports whether err is the bare core.ErrUnsupported a
+// backend's core.Prober gives for a question it cannot answer at all (an
+// UnimplementedProber's): the host is told so in the agent's words.
+func unsupportedAnswer(err error) bool {
+	var e *core.Error
+	return errors.As(err, &e) && e.Code == core.CodeUnsupported && e.Msg == "" && e.Err == nil
 }
 
 func unsupported(op string) *wireError {

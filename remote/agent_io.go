@@ -54,7 +54,8 @@ func (a *agent) spawn(st *yamux.Stream, req request) {
 		_ = writeFrame(st, response{Error: toWireError(req.Op, err)})
 		return
 	}
-	s := &agentSession{be: bs, pumped: make(chan struct{})}
+	probe := core.ProberOf(bs)
+	s := &agentSession{be: bs, probe: probe, facts: probe.Facts(), pumped: make(chan struct{})}
 	a.mu.Lock()
 	if a.ended {
 		a.mu.Unlock()
@@ -67,8 +68,7 @@ func (a *agent) spawn(st *yamux.Stream, req request) {
 	a.sessions[s.id] = s
 	a.mu.Unlock()
 
-	pm, _ := bs.(core.PromptMarker)
-	resp := response{Session: s.id, PID: bs.PID(), PromptMarker: pm != nil && pm.EmitsPromptMarker()}
+	resp := response{Session: s.id, PID: bs.PID(), PromptMarker: s.facts.PromptMarker}
 	if err := writeFrame(st, resp); err != nil {
 		close(s.pumped)
 		_ = a.closeSession(context.Background(), s)
@@ -91,7 +91,7 @@ func (a *agent) spawn(st *yamux.Stream, req request) {
 	}()
 	buf := make([]byte, maxOutputFrame)
 	sink := io.Writer(st)
-	tr, _ := bs.(core.TryReader)
+	tr, _ := bs.(core.TryIO)
 	for {
 		n, err := bs.Read(buf)
 		if tr != nil {
@@ -120,7 +120,7 @@ const maxOutputFrame = 32 << 10
 // about one ssh packet in sshd and one wake-up on the host, instead of
 // one of each per 4 KiB. It never waits: quiet output leaves at once, at
 // the cost of one read that finds the terminal empty.
-func gather(tr core.TryReader, buf []byte, n int, err error) int {
+func gather(tr core.TryIO, buf []byte, n int, err error) int {
 	for err == nil && n > 0 && n < len(buf) {
 		m, terr := tr.TryRead(buf[n:])
 		if m <= 0 || terr != nil {

@@ -125,7 +125,7 @@ func TestStreamKilledMidSend(t *testing.T) {
 		t.Fatal("the blocked write did not return after the stream died")
 	}
 	<-stall.Exited()
-	if st := stall.ExitStatus(); st.Reason != "connection lost" || !errors.Is(stall.(core.ExitCauser).ExitCause(), remote.ErrConnectionLost) {
+	if st := stall.ExitStatus(); st.Reason != "connection lost" || !errors.Is(core.ProberOf(stall).ExitCause(), remote.ErrConnectionLost) {
 		t.Fatalf("stall-input status %v", st)
 	}
 	_, err = svc.Write(ctx, owner, sh.ID, []byte("echo hi\r"))

@@ -12,7 +12,7 @@ var (
 	// ErrConnectionLost: the stream to the agent ended while sessions
 	// used it. Every session on it has exited with Status.Reason
 	// "connection lost", and the SESSION_EXITED errors of later calls
-	// wrap it (through core.ExitCauser).
+	// wrap it (through core.Prober.ExitCause).
 	ErrConnectionLost = errors.New("remote: connection to the agent lost")
 	// ErrAgentMissing: the far side did not answer with an agent's hello
 	// (the program is not there, or something else answered).

@@ -27,10 +27,10 @@ const (
 	opSpawn       = "spawn"        // then: the session's output, raw, agent to host
 	opWait        = "wait"         // answered when the top-level process exited
 	opWrite       = "write"        // the request frame, then Len raw input bytes
-	opForeground  = "foreground"   // core.InputWatcher.Foreground
-	opInputWait   = "input_wait"   // core.InputWatcher.InputWait
-	opControlChar = "control_char" // core.ControlCharReader
-	opEchoMode    = "echo_mode"    // core.EchoReporter
+	opForeground  = "foreground"   // core.Prober.Foreground
+	opInputWait   = "input_wait"   // core.Prober.InputWait
+	opControlChar = "control_char" // core.Prober.ControlChar
+	opEchoMode    = "echo_mode"    // core.Prober.EchoMode
 	opSignal      = "signal"
 	opResize      = "resize"
 	opClose       = "close"

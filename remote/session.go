@@ -18,8 +18,12 @@ var aLongTimeAgo = time.Unix(1, 0)
 // context, and a probe that never comes back must not hold a send forever.
 const probeTimeout = 30 * time.Second
 
-// session is a core.BackendSession on an agent.
+// session is a core.BackendSession on an agent. Its core.Prober asks the
+// agent the settle question, the echo mode and the control characters;
+// the other questions answer core.ErrUnsupported.
 type session struct {
+	core.UnimplementedProber
+
 	c            *Conn
 	out          *yamux.Stream // the spawn stream: the session's output
 	id           uint64
@@ -140,7 +144,7 @@ func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }
 func (s *session) ExitStatus() core.Status { return s.exit.ExitStatus() }
 
 // ExitCause returns ErrConnectionLost for a session the lost stream ended
-// (core.ExitCauser).
+// (core.Prober).
 func (s *session) ExitCause() error {
 	if s.ExitStatus().Reason == reasonConnectionLost {
 		return ErrConnectionLost
@@ -212,9 +216,12 @@ func (s *session) closeAttempt(ctx context.Context) error {
 	return nil
 }
 
-// EmitsPromptMarker reports that the far side runs the local "shell" type
-// (core.PromptMarker).
-func (s *session) EmitsPromptMarker() bool { return s.promptMarker }
+// Facts reports that the session answers the settle question (through
+// the agent) and whether the far side runs the local "shell" type, whose
+// prompt carries the marker (core.Facts).
+func (s *session) Facts() core.Facts {
+	return core.Facts{PromptMarker: s.promptMarker, WatchesInput: true}
+}
 
 // probeCtx bounds a probe.
 func probeCtx() (context.Context, context.CancelFunc) {
@@ -222,7 +229,7 @@ func probeCtx() (context.Context, context.CancelFunc) {
 }
 
 // Foreground asks the agent who holds the far side's terminal
-// (core.InputWatcher).
+// (core.Prober).
 func (s *session) Foreground() (core.InputBaseline, error) {
 	ctx, cancel := probeCtx()
 	defer cancel()
@@ -231,7 +238,7 @@ func (s *session) Foreground() (core.InputBaseline, error) {
 }
 
 // InputWait asks the agent the settle question about the far side's
-// terminal (core.InputWatcher). taken is the host's count of output bytes
+// terminal (core.Prober). taken is the host's count of output bytes
 // taken in, which is the agent's count too: the stream carries exactly the
 // bytes the agent read.
 func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
@@ -248,15 +255,19 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 }
 
 // ControlChar asks for the far side's terminal's control character of
-// sig (core.ControlCharReader).
-func (s *session) ControlChar(sig core.Signal) (byte, bool) {
+// sig (core.Prober): an error when the agent cannot tell or the
+// character is disabled.
+func (s *session) ControlChar(sig core.Signal) (byte, error) {
 	ctx, cancel := probeCtx()
 	defer cancel()
 	resp, err := s.c.call(ctx, request{Op: opControlChar, Session: s.id, Signal: string(sig)})
-	if err != nil || resp.Char == nil {
-		return 0, false
+	if err != nil {
+		return 0, err
 	}
-	return *resp.Char, true
+	if resp.Char == nil {
+		return 0, core.Errorf(core.CodeUnsupported, "the far side's terminal has no character for %s", sig)
+	}
+	return *resp.Char, nil
 }
 
 // echoTimeout bounds asking for the echo mode, which the service does
@@ -265,31 +276,28 @@ func (s *session) ControlChar(sig core.Signal) (byte, bool) {
 const echoTimeout = 2 * time.Second
 
 // EchoMode asks for the far side's terminal's echo mode
-// (core.EchoReporter): core.EchoUnknown when the agent cannot tell (an
-// older agent, a backend without termios) or does not answer in time.
-func (s *session) EchoMode() core.EchoMode {
+// (core.Prober): core.EchoUnknown when the agent cannot tell (an older
+// agent, a backend without termios) or does not answer in time, with the
+// call's error when it failed.
+func (s *session) EchoMode() (core.EchoMode, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), echoTimeout)
 	defer cancel()
 	resp, err := s.c.call(ctx, request{Op: opEchoMode, Session: s.id})
 	if err != nil {
-		return core.EchoUnknown
+		return core.EchoUnknown, err
 	}
 	switch resp.Echo {
 	case core.EchoOn.String():
-		return core.EchoOn
+		return core.EchoOn, nil
 	case core.EchoHidden.String():
-		return core.EchoHidden
+		return core.EchoHidden, nil
 	case core.EchoByProgram.String():
-		return core.EchoByProgram
+		return core.EchoByProgram, nil
 	}
-	return core.EchoUnknown
+	return core.EchoUnknown, nil
 }
 
 var (
-	_ core.BackendSession    = (*session)(nil)
-	_ core.EchoReporter      = (*session)(nil)
-	_ core.InputWatcher      = (*session)(nil)
-	_ core.PromptMarker      = (*session)(nil)
-	_ core.ExitCauser        = (*session)(nil)
-	_ core.ControlCharReader = (*session)(nil)
+	_ core.BackendSession = (*session)(nil)
+	_ core.Prober         = (*session)(nil)
 )

@@ -55,7 +55,7 @@ type KeysResult struct {
 // until the screen stopped changing (see state.awaitRedraw), and returns
 // how it settled with a snapshot of the screen. With req.Paced each key
 // is its own send, written once the one before settled. Where the backend
-// counts what the program reads (core.InputReadCounter), bytes that left
+// counts what the program reads (core.Prober.InputRead), bytes that left
 // the terminal's input unread are counted in Discarded. An unknown key
 // name, or nothing to send, is INVALID_ARGUMENT naming the key; a send
 // already live is SEND_ACTIVE.

@@ -114,19 +114,19 @@ func (bs *backendSuite) testWriteContext(t *testing.T) {
 	}
 }
 
-// testInputWatcher: a backend session that implements core.InputWatcher
-// answers the service's question truthfully. A REPL at its prompt waits
+// testInputWatcher: a backend session whose core.Prober watches input
+// (Facts.WatchesInput) answers the service's question truthfully. A REPL at its prompt waits
 // for input once everything it printed was taken in (and not before: output
 // Read returned that the caller has not taken in is in flight); after a
 // line it read and answered, the wait it is back in is new since the
-// earlier baseline. A backend that cannot tell (no InputWatcher, or an
+// earlier baseline. A backend that cannot tell (no input watching, or an
 // error on this platform) is skipped: the service settles its sends on
 // other evidence.
 func (bs *backendSuite) testInputWatcher(t *testing.T) {
 	s, c := bs.start(t, suiteSize, "echo-repl")
-	iw, ok := s.(core.InputWatcher)
+	iw, ok := inputWatcher(s)
 	if !ok {
-		t.Skip("the backend's sessions are no core.InputWatcher: it cannot tell when its program waits for input")
+		t.Skip("the backend's sessions do not watch input (core.Facts.WatchesInput): it cannot tell when its program waits for input")
 	}
 	mustSee(t, c, "> ")
 	if _, err := iw.InputWait(core.InputBaseline{}, 0); err != nil {
@@ -158,9 +158,9 @@ func (bs *backendSuite) testInputWatcher(t *testing.T) {
 // coincided.
 func (bs *backendSuite) testInputWatcherNewReader(t *testing.T) {
 	s, c := bs.start(t, suiteSize, "thread-repl")
-	iw, ok := s.(core.InputWatcher)
+	iw, ok := inputWatcher(s)
 	if !ok {
-		t.Skip("the backend's sessions are no core.InputWatcher: it cannot tell when its program waits for input")
+		t.Skip("the backend's sessions do not watch input (core.Facts.WatchesInput): it cannot tell when its program waits for input")
 	}
 	mustSee(t, c, "> ")
 	if _, err := iw.InputWait(core.InputBaseline{}, 0); err != nil {
@@ -181,9 +181,16 @@ func (bs *backendSuite) testInputWatcherNewReader(t *testing.T) {
 	require.Positive(t, coincided, "the premise: thread-repl blocks its reads with the same wake-ups; no two did (its output: %q)", c.snapshot())
 }
 
+// inputWatcher returns s's core.Prober when it answers the settle
+// question, as the service finds it.
+func inputWatcher(s core.BackendSession) (core.Prober, bool) {
+	p := core.ProberOf(s)
+	return p, p.Facts().WatchesInput
+}
+
 // awaitInput asks until the program waits for input with everything it
 // printed taken in, and returns that answer.
-func awaitInput(t *testing.T, iw core.InputWatcher, c *collector, base core.InputBaseline) core.InputWait {
+func awaitInput(t *testing.T, iw core.Prober, c *collector, base core.InputBaseline) core.InputWait {
 	t.Helper()
 	return awaitAnswer(t, iw, base, func() uint64 { return uint64(len(c.snapshot())) },
 		func(w core.InputWait) bool { return w.Waiting && w.Reading }, "never waited for input")
@@ -192,7 +199,7 @@ func awaitInput(t *testing.T, iw core.InputWatcher, c *collector, base core.Inpu
 // awaitAnswer asks InputWait (with taken() bytes taken in) until its
 // answer satisfies ok, and returns that answer; it fails the test with
 // what after suiteTimeout.
-func awaitAnswer(t *testing.T, iw core.InputWatcher, base core.InputBaseline, taken func() uint64, ok func(core.InputWait) bool, what string) core.InputWait {
+func awaitAnswer(t *testing.T, iw core.Prober, base core.InputBaseline, taken func() uint64, ok func(core.InputWait) bool, what string) core.InputWait {
 	t.Helper()
 	deadline := time.Now().Add(suiteTimeout)
 	for {

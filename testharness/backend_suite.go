@@ -41,7 +41,7 @@ type BackendHarness struct {
 // idempotent and concurrent Close, invalid UTF-8 passing through as bytes,
 // 10 MB of output without loss, Write honouring its context when the
 // program does not read, and, for a backend that can tell, a truthful
-// answer to the settle question (core.InputWatcher), also when the
+// answer to the settle question (core.Prober.InputWait), also when the
 // program reads each line on another thread.
 func TestBackend(t *testing.T, h BackendHarness) {
 	bs := &backendSuite{h: h}

@@ -184,8 +184,11 @@ func (b mutatedBackend) Spawn(ctx context.Context, req core.BackendRequest) (cor
 	return &mutatedSession{BackendSession: s, mode: b.mode}, nil
 }
 
+// mutatedSession passes the settle question through (and no other
+// question of the backend's core.Prober).
 type mutatedSession struct {
 	core.BackendSession
+	core.UnimplementedProber
 	mode string
 	held []byte // drop-tail: the chunk not yet returned
 }
@@ -207,8 +210,10 @@ func (s *mutatedSession) Read(p []byte) (int, error) {
 	}
 }
 
+func (s *mutatedSession) Facts() core.Facts { return core.Facts{WatchesInput: true} }
+
 func (s *mutatedSession) Foreground() (core.InputBaseline, error) {
-	return s.BackendSession.(core.InputWatcher).Foreground()
+	return core.ProberOf(s.BackendSession).Foreground()
 }
 
 func (s *mutatedSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
@@ -217,11 +222,11 @@ func (s *mutatedSession) InputWait(base core.InputBaseline, taken uint64) (core.
 	}
 	if s.mode == "ignore-readers" {
 		base.Readers = 0
-		w, err := s.BackendSession.(core.InputWatcher).InputWait(base, taken)
+		w, err := core.ProberOf(s.BackendSession).InputWait(base, taken)
 		w.Now.Readers = 0
 		return w, err
 	}
-	return s.BackendSession.(core.InputWatcher).InputWait(base, taken)
+	return core.ProberOf(s.BackendSession).InputWait(base, taken)
 }
 
 func (s *mutatedSession) ExitStatus() core.Status {

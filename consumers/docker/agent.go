@@ -149,6 +149,10 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 // container.
 type agentSession struct {
 	core.BackendSession
+	// Its core.Prober passes the settle question, the prompt marker and
+	// the control characters through to the agent's session, and answers
+	// the exit cause itself; the other questions answer ErrUnsupported.
+	core.UnimplementedProber
 	b           *Backend
 	conn        *remote.Conn
 	stream      *Stream
@@ -227,42 +231,28 @@ func (s *agentSession) ExitCause() error { return s.exit.Cause() }
 // ContainerID returns the id of the container the session runs in.
 func (s *agentSession) ContainerID() string { return s.containerID }
 
-// EmitsPromptMarker forwards to the agent's session.
-func (s *agentSession) EmitsPromptMarker() bool {
-	pm, ok := s.BackendSession.(core.PromptMarker)
-	return ok && pm.EmitsPromptMarker()
+// Facts reports that the session answers the settle question and, from
+// the agent's session, whether its shell prints the prompt marker.
+func (s *agentSession) Facts() core.Facts {
+	return core.Facts{PromptMarker: core.ProberOf(s.BackendSession).Facts().PromptMarker, WatchesInput: true}
 }
 
-// Foreground forwards to the agent's session (core.InputWatcher).
+// Foreground forwards to the agent's session (core.Prober).
 func (s *agentSession) Foreground() (core.InputBaseline, error) {
-	if w, ok := s.BackendSession.(core.InputWatcher); ok {
-		return w.Foreground()
-	}
-	return core.InputBaseline{}, core.Errorf(core.CodeUnsupported, "no input watcher")
+	return core.ProberOf(s.BackendSession).Foreground()
 }
 
-// InputWait forwards to the agent's session (core.InputWatcher).
+// InputWait forwards to the agent's session (core.Prober).
 func (s *agentSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
-	if w, ok := s.BackendSession.(core.InputWatcher); ok {
-		return w.InputWait(base, taken)
-	}
-	return core.InputWait{}, core.Errorf(core.CodeUnsupported, "no input watcher")
+	return core.ProberOf(s.BackendSession).InputWait(base, taken)
 }
 
-// ControlChar forwards to the agent's session.
-func (s *agentSession) ControlChar(sig core.Signal) (byte, bool) {
-	if c, ok := s.BackendSession.(core.ControlCharReader); ok {
-		return c.ControlChar(sig)
-	}
-	return 0, false
+// ControlChar forwards to the agent's session (core.Prober).
+func (s *agentSession) ControlChar(sig core.Signal) (byte, error) {
+	return core.ProberOf(s.BackendSession).ControlChar(sig)
 }
 
-var (
-	_ core.InputWatcher      = (*agentSession)(nil)
-	_ core.PromptMarker      = (*agentSession)(nil)
-	_ core.ExitCauser        = (*agentSession)(nil)
-	_ core.ControlCharReader = (*agentSession)(nil)
-)
+var _ core.Prober = (*agentSession)(nil)
 
 // agentExitWait bounds how long Close waits for the agent's exec to end:
 // the agent's own bound on closing its sessions, and an engine call.

@@ -27,9 +27,7 @@ func (s *agentSession) watchExit() {
 	defer s.watch.stop() // the session has ended: nothing more to learn
 	<-s.BackendSession.Exited()
 	st = s.BackendSession.ExitStatus()
-	if c, ok := s.BackendSession.(core.ExitCauser); ok {
-		cause = c.ExitCause()
-	}
+	cause = core.ProberOf(s.BackendSession).ExitCause()
 	if cause == nil || !errors.Is(cause, remote.ErrConnectionLost) || s.closer.IsClosing() {
 		return
 	}

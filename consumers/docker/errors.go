@@ -11,7 +11,7 @@ import (
 // container was stopped, killed or removed by someone other than the
 // session (docker kill, docker rm -f, the engine's shutdown). The
 // service's SESSION_EXITED errors for such a session match it too
-// (through core.ExitCauser); the session's Status.Reason is
+// (through core.Prober.ExitCause); the session's Status.Reason is
 // [ReasonContainerStopped].
 var ErrContainerStopped = errors.New("docker: the container was stopped under the session")
 
@@ -19,7 +19,7 @@ var ErrContainerStopped = errors.New("docker: the container was stopped under th
 // to the engine was lost while its container went on running (a network
 // cut, the engine's restart): the session has ended with Status.Reason
 // [ReasonEngineLost], and the service's SESSION_EXITED errors match it
-// (through core.ExitCauser). With the agent inside, they match
+// (through core.Prober.ExitCause). With the agent inside, they match
 // remote.ErrConnectionLost too. Close still ends what the session started
 // (through a new connection).
 var ErrEngineLost = errors.New("docker: the connection to the engine was lost")

@@ -15,6 +15,9 @@ import (
 // container half (a created container, or an exec in an existing one)
 // lives in container.go and exec.go; this file is the relay they share.
 type session struct {
+	// Its core.Prober answers the exit cause alone.
+	core.UnimplementedProber
+
 	b      *Backend
 	t      *Target
 	shell  bool
@@ -115,7 +118,7 @@ const goneNext = "; read its last output and exit status, then close the session
 // ExitCause returns ErrContainerStopped when the session ended because
 // its container was stopped, killed or removed by someone else,
 // ErrEngineLost when its connection to the engine was lost; nil otherwise
-// (see core.ExitCauser).
+// (see core.Prober).
 func (s *session) ExitCause() error {
 	switch s.ExitStatus().Reason {
 	case ReasonContainerStopped:
@@ -169,4 +172,7 @@ var signalNames = [...]string{
 	26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH", 29: "SIGIO", 30: "SIGPWR", 31: "SIGSYS",
 }
 
-var _ core.BackendSession = (*session)(nil)
+var (
+	_ core.BackendSession = (*session)(nil)
+	_ core.Prober         = (*session)(nil)
+)

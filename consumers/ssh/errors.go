@@ -23,7 +23,7 @@ var (
 	// session (the server died, the network failed, keepalives went
 	// unanswered). The errors of calls on such a session match it: the
 	// backend session's own, and the service's SESSION_EXITED errors
-	// (through core.ExitCauser). Its Status.Reason is "connection lost".
+	// (through core.Prober.ExitCause). Its Status.Reason is "connection lost".
 	ErrConnectionLost = errors.New("ssh: connection lost")
 )
 

@@ -15,6 +15,10 @@ import (
 
 // session is one SSH session channel: a core.BackendSession.
 type session struct {
+	// Its core.Prober answers the exit cause alone: the far end's
+	// terminal is out of reach.
+	core.UnimplementedProber
+
 	c       *conn
 	ch      gossh.Channel
 	reqs    <-chan *gossh.Request
@@ -265,7 +269,7 @@ const goneNext = "; read its last output and exit status, then close the session
 
 // ExitCause returns an error matching ErrConnectionLost, with the cause
 // seen ("keepalive timed out", the network error), when the session ended
-// because its connection was lost; nil otherwise (see core.ExitCauser).
+// because its connection was lost; nil otherwise (see core.Prober).
 func (s *session) ExitCause() error {
 	if s.ExitStatus().Reason != reasonConnectionLost {
 		return nil
@@ -357,4 +361,7 @@ func (s *session) closeAttempt(ctx context.Context) error {
 	return nil
 }
 
-var _ core.BackendSession = (*session)(nil)
+var (
+	_ core.BackendSession = (*session)(nil)
+	_ core.Prober         = (*session)(nil)
+)

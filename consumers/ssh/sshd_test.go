@@ -217,7 +217,7 @@ func TestSSHDConnectionDropped(t *testing.T) {
 		if st := tm.s.ExitStatus(); !st.Exited() || st.Reason != "connection lost" {
 			t.Fatalf("session %d: %+v", i, st)
 		}
-		cause := tm.s.(core.ExitCauser).ExitCause()
+		cause := core.ProberOf(tm.s).ExitCause()
 		if !errors.Is(cause, ErrConnectionLost) || strings.Contains(cause.Error(), "keepalive") {
 			t.Fatalf("session %d ended by %v, want the connection's end", i, cause)
 		}

@@ -28,8 +28,8 @@
 //     been quiet for [Options.DrainWindow]: the pseudo console is then
 //     closed, which flushes what the console still holds and ends the
 //     output pipe.
-//   - No /proc and no foreground process group: sessions do not implement
-//     [core.InputWatcher], so sends settle on inferred_idle, timeout,
+//   - No /proc and no foreground process group: sessions implement no
+//     [core.Prober] (nor [core.TryIO]), so sends settle on inferred_idle, timeout,
 //     session_exit or cancelled, never on stdin_read; the shell prints no
 //     prompt marker, so never on prompt either.
 //

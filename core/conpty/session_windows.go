@@ -382,12 +382,10 @@ func (s *session) Close(ctx context.Context) error {
 	return nil
 }
 
-// EmitsPromptMarker reports false: cmd.exe prints no OSC 133 marker.
-func (s *session) EmitsPromptMarker() bool { return false }
-
-// Compile-time checks of the interfaces sessions implement.
+// Compile-time checks of the interfaces sessions implement. Sessions are
+// no core.Prober: cmd.exe prints no OSC 133 marker, and there is nothing
+// to ask about the console.
 var (
 	_ core.Backend        = (*Backend)(nil)
 	_ core.BackendSession = (*session)(nil)
-	_ core.PromptMarker   = (*session)(nil)
 )

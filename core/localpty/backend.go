@@ -13,7 +13,8 @@ const (
 )
 
 // Backend is a local PTY backend of type "shell" or "exec". Its sessions
-// implement [core.BackendSession] and [core.InputWatcher] (which answers on Linux).
+// implement [core.BackendSession], [core.Prober] (whose questions answer
+// on Linux) and [core.TryIO].
 type Backend struct {
 	typ   string
 	opts  Options

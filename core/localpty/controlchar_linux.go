@@ -9,9 +9,9 @@ import (
 // ControlChar returns the terminal's control character for sig (VINTR,
 // VQUIT, VSUSP), read from the pty's termios; a program in raw mode (an
 // ssh client relaying the terminal) keeps them, and ssh sent them to the
-// far end's terminal when it started. False when the character is
-// disabled or the termios cannot be read (see core.ControlCharReader).
-func (s *session) ControlChar(sig core.Signal) (byte, bool) {
+// far end's terminal when it started. An error when the character is
+// disabled or the termios cannot be read (see core.Prober).
+func (s *session) ControlChar(sig core.Signal) (byte, error) {
 	var idx int
 	switch sig {
 	case core.SIGINT:
@@ -21,7 +21,7 @@ func (s *session) ControlChar(sig core.Signal) (byte, bool) {
 	case core.SIGTSTP:
 		idx = unix.VSUSP
 	default:
-		return 0, false
+		return 0, core.Errorf(core.CodeUnsupported, "the terminal has no control character for %s", sig)
 	}
 	var c byte
 	err := s.withMaster("signal", func(fd int) error {
@@ -32,10 +32,11 @@ func (s *session) ControlChar(sig core.Signal) (byte, bool) {
 		c = t.Cc[idx]
 		return nil
 	})
-	if err != nil || c == 0 { // 0 is _POSIX_VDISABLE on Linux
-		return 0, false
+	if err != nil {
+		return 0, err
 	}
-	return c, true
+	if c == 0 { // _POSIX_VDISABLE on Linux
+		return 0, core.Errorf(core.CodeUnsupported, "the terminal's character for %s is disabled", sig)
+	}
+	return c, nil
 }
-
-var _ core.ControlCharReader = (*session)(nil)

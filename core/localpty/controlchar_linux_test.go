@@ -15,17 +15,17 @@ func TestControlCharReadsTheTermios(t *testing.T) {
 		Command: []string{"sh", "-c", "stty intr ^G quit ^X susp undef; echo READY; exec sleep 100"},
 	})
 	tm.waitFor("READY")
-	r, ok := any(tm.s).(core.ControlCharReader)
+	r, ok := any(tm.s).(core.Prober)
 	if !ok {
 		t.Fatal("the session reads no control characters")
 	}
 	for sig, want := range map[core.Signal]byte{core.SIGINT: 0x07, core.SIGQUIT: 0x18} {
-		if c, ok := r.ControlChar(sig); !ok || c != want {
-			t.Errorf("%s: %#x %v, want %#x", sig, c, ok, want)
+		if c, err := r.ControlChar(sig); err != nil || c != want {
+			t.Errorf("%s: %#x %v, want %#x", sig, c, err, want)
 		}
 	}
 	for _, sig := range []core.Signal{core.SIGTSTP, core.SIGTERM} {
-		if c, ok := r.ControlChar(sig); ok {
+		if c, err := r.ControlChar(sig); err == nil {
 			t.Errorf("%s: %#x, want none (disabled / no character)", sig, c)
 		}
 	}

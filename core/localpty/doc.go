@@ -18,14 +18,17 @@
 // scan (the marker, the session id, and their descendants), identified by
 // pid and start time so that a reused pid is never signalled.
 //
-// A session also implements [core.InputWatcher]: on Linux it answers
-// whether the terminal's foreground process group is blocked reading the
-// terminal with nothing in flight, from a handful of small /proc reads;
-// elsewhere it says it cannot tell.
+// A session also implements [core.Prober]: on Linux it answers whether
+// the terminal's foreground process group is blocked reading the terminal
+// with nothing in flight, from a handful of small /proc reads, and the
+// other questions (echo mode, control characters, who reads, what was
+// read, where the output ends); elsewhere it says it cannot tell
+// (core.ErrUnsupported). Its [core.TryIO] reads and writes without
+// waiting.
 //
 // On Windows, Spawn hands the request to core/conpty: the program runs on a
 // pseudo console (ConPTY) in a Job Object, the shell is cmd.exe, and the
-// sessions are conpty's (no InputWatcher, no prompt marker).
+// sessions are conpty's (no input watching, no prompt marker).
 //
 // See docs/localpty.md for the teardown strategy and measured figures.
 package localpty

@@ -7,12 +7,12 @@ import (
 )
 
 // EchoMode reads the terminal's echo mode from the pty's termios (see
-// core.EchoReporter): ECHO on is core.EchoOn; ECHO off in canonical mode
+// core.Prober): ECHO on is core.EchoOn; ECHO off in canonical mode
 // (ICANON), as getpass, sudo, ssh and `read -s` set it, is a hidden line,
 // core.EchoHidden; ECHO and ICANON off is core.EchoByProgram (line
 // editors, full-screen programs, masked prompts, an ssh client: the
 // program shows what it chooses).
-func (s *session) EchoMode() core.EchoMode {
+func (s *session) EchoMode() (core.EchoMode, error) {
 	var lflag uint32
 	err := s.withMaster("echo", func(fd int) error {
 		t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
@@ -24,13 +24,11 @@ func (s *session) EchoMode() core.EchoMode {
 	})
 	switch {
 	case err != nil:
-		return core.EchoUnknown
+		return core.EchoUnknown, err
 	case lflag&unix.ECHO != 0:
-		return core.EchoOn
+		return core.EchoOn, nil
 	case lflag&unix.ICANON != 0:
-		return core.EchoHidden
+		return core.EchoHidden, nil
 	}
-	return core.EchoByProgram
+	return core.EchoByProgram, nil
 }
-
-var _ core.EchoReporter = (*session)(nil)

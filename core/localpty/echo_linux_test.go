@@ -14,21 +14,21 @@ func TestEchoModeFollowsTheTermios(t *testing.T) {
 		Command: []string{"sh", "-c", "echo READY; read a; stty -echo; echo QUIET; read a; stty raw; echo RAW; exec sleep 100"},
 	})
 	tm.waitFor("READY")
-	r, ok := any(tm.s).(core.EchoReporter)
+	r, ok := any(tm.s).(core.Prober)
 	if !ok {
 		t.Fatal("the session reports no echo state")
 	}
-	if m := r.EchoMode(); m != core.EchoOn {
-		t.Fatalf("echo mode %v at start, want on", m)
+	if m, err := r.EchoMode(); err != nil || m != core.EchoOn {
+		t.Fatalf("echo mode %v (%v) at start, want on", m, err)
 	}
 	tm.send("go\r")
 	tm.waitFor("QUIET")
-	if m := r.EchoMode(); m != core.EchoHidden {
-		t.Fatalf("echo mode %v after stty -echo, want hidden", m)
+	if m, err := r.EchoMode(); err != nil || m != core.EchoHidden {
+		t.Fatalf("echo mode %v (%v) after stty -echo, want hidden", m, err)
 	}
 	tm.send("go\r")
 	tm.waitFor("RAW")
-	if m := r.EchoMode(); m != core.EchoByProgram {
-		t.Fatalf("echo mode %v after stty raw, want by_program", m)
+	if m, err := r.EchoMode(); err != nil || m != core.EchoByProgram {
+		t.Fatalf("echo mode %v (%v) after stty raw, want by_program", m, err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // DescribeForeground names the terminal's foreground program from a probe
-// and its leader's /proc comm (see core.ForegroundDescriber).
+// and its leader's /proc comm (see core.Prober.DescribeForeground).
 func (s *session) DescribeForeground() (core.ForegroundProgram, bool, error) {
 	st, err := s.probe()
 	if err != nil {
@@ -24,5 +24,3 @@ func (s *session) DescribeForeground() (core.ForegroundProgram, bool, error) {
 	}
 	return p, st.Leader, nil
 }
-
-var _ core.ForegroundDescriber = (*session)(nil)

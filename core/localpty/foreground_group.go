@@ -2,10 +2,8 @@
 
 package localpty
 
-import "github.com/ptyseam/ptyseam/core"
-
 // ForegroundGroup is the terminal's foreground group from one ioctl (see
-// core.ForegroundGrouper).
+// core.Prober).
 func (s *session) ForegroundGroup() (group int, leader bool, err error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -13,5 +11,3 @@ func (s *session) ForegroundGroup() (group int, leader bool, err error) {
 	}
 	return pgid, pgid == s.pid, nil
 }
-
-var _ core.ForegroundGrouper = (*session)(nil)

@@ -11,7 +11,7 @@ import (
 
 // InputRead counts what the terminal's foreground group read: the rchar
 // of each of its processes (/proc/PID/io) and the input still unread in
-// the terminal (see pendingRawInput and core.InputReadCounter). A process
+// the terminal (see pendingRawInput and core.Prober.InputRead). A process
 // whose io file cannot be read fails the count: it might be the reader.
 func (s *session) InputRead() (core.InputRead, error) {
 	pgid, err := s.foregroundPGID("input_read")
@@ -64,5 +64,3 @@ func (s *session) pendingRawInput() (pending int, special string) {
 	}
 	return s.pendingInput(), string(sp)
 }
-
-var _ core.InputReadCounter = (*session)(nil)

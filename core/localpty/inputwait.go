@@ -20,7 +20,7 @@ type foreground struct {
 
 // Foreground reports who holds the terminal with one TIOCGPGRP and, when
 // the top-level process does, its main thread's wake-ups (one /proc read)
-// with that thread as the reader (see core.InputWatcher).
+// with that thread as the reader (see core.Prober.Foreground).
 func (s *session) Foreground() (core.InputBaseline, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -53,6 +53,6 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 }
 
 // WarmBaseline takes the top-level process's wake-up reading now, once a
-// send settled on the shell's prompt (core.BaselineWarmer): the next
+// send settled on the shell's prompt (core.Prober.WarmBaseline): the next
 // Foreground answers from it with one schedstat read while it holds.
 func (s *session) WarmBaseline() { s.leader.warm() }

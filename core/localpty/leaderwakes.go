@@ -21,7 +21,7 @@ import (
 // to that one means the thread has not left a CPU since (see
 // procfs.Schedstat), so its count is still the one kept. The service
 // warms the reading once a send settled on the shell's prompt
-// (core.BaselineWarmer), off the next send's path: when that send comes,
+// (core.Prober.WarmBaseline), off the next send's path: when that send comes,
 // its baseline is one schedstat read.
 type leaderWakes struct {
 	status procFile // /proc/PID/task/PID/status

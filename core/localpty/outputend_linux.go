@@ -1,6 +1,6 @@
 package localpty
 
-// OutputEnd implements core.OutputEnder: what Read returned so far plus
+// OutputEnd answers core.Prober.OutputEnd: what Read returned so far plus
 // the bytes waiting in the terminal (pendingOutput). The look is complete
 // when the terminal held nothing: pendingOutput's poll then waited for the
 // kernel's flip buffer to reach the master side, so everything written

@@ -13,7 +13,7 @@ const maxArgvBytes = 4096
 
 // DescribeReader lists the terminal's foreground group from /proc: each
 // process's executable, command line, and whether it is blocked reading
-// the terminal (see core.ReaderDescriber).
+// the terminal (see core.Prober.DescribeReader).
 func (s *session) DescribeReader() (core.TerminalReader, error) {
 	pgid, err := s.foregroundPGID("reader")
 	if err != nil {
@@ -57,5 +57,3 @@ func splitArgv(b []byte) []string {
 	}
 	return out
 }
-
-var _ core.ReaderDescriber = (*session)(nil)

@@ -17,6 +17,10 @@ import (
 
 // session is one program on a local terminal.
 type session struct {
+	// The questions the platform's files answer override it; the rest
+	// answer core.ErrUnsupported (EchoMode and ControlChar off Linux).
+	core.UnimplementedProber
+
 	typ     string
 	opts    Options
 	log     *slog.Logger
@@ -169,9 +173,13 @@ func (s *session) withMaster(op string, f func(fd int) error) error {
 	return ferr
 }
 
-// EmitsPromptMarker reports whether the session runs the "shell" type,
-// whose prompt carries the OSC 133;B marker (see core.PromptMarker).
-func (s *session) EmitsPromptMarker() bool { return s.typ == TypeShell }
+// Facts reports that the session answers the settle question (on Linux;
+// elsewhere its InputWait fails and the service settles on other
+// evidence) and, for the "shell" type, that its prompt carries the OSC
+// 133;B marker (see core.Facts).
+func (s *session) Facts() core.Facts {
+	return core.Facts{PromptMarker: s.typ == TypeShell, WatchesInput: true}
+}
 
 // rawOp is the state of a RawConn callback made once per session: the
 // buffer it works on, its results and the callback itself.

@@ -107,5 +107,6 @@ type spawnSpec struct {
 var (
 	_ core.Backend        = (*Backend)(nil)
 	_ core.BackendSession = (*session)(nil)
-	_ core.InputWatcher   = (*session)(nil)
+	_ core.Prober         = (*session)(nil)
+	_ core.TryIO          = (*session)(nil)
 )

@@ -9,7 +9,7 @@ import (
 )
 
 // TryRead reads what the terminal holds now into p, without waiting
-// (core.TryReader): one read(2) on the non-blocking master, counted like
+// (core.TryIO): one read(2) on the non-blocking master, counted like
 // Read's. It returns 0 and no error when the terminal holds nothing, at
 // the end of output, and once the top-level process has exited or the
 // session was closed: Read then drains and ends the output by its rules. Like Read, it is for the

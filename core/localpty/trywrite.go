@@ -8,7 +8,7 @@ import (
 )
 
 // TryWrite writes as much of p as the terminal's input buffer takes now,
-// without waiting (core.TryWriter): one write(2) on the non-blocking
+// without waiting (core.TryIO): one write(2) on the non-blocking
 // master. It writes nothing and returns no error while another write is in
 // progress or the buffer is full (the program does not read); the caller
 // then writes the rest with Write, which its context can end.

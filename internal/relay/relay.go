@@ -49,7 +49,7 @@ type Config struct {
 	// core.CodeSessionExited error, say); nil means ErrEnded.
 	Gone func() error
 	// Cause reports why the session ended when that was a loss (its
-	// core.ExitCauser answer). A stream write that fails while Cause is
+	// core.Prober.ExitCause answer). A stream write that fails while Cause is
 	// not nil raced the loss, and Write says so with Gone's error at
 	// once. Nil means no loss is ever known.
 	Cause func() error

@@ -15,6 +15,9 @@ import (
 // Write, so that a send's output is in the queue before the service
 // probes the terminal.
 type session struct {
+	// The questions of core.Prober it does not answer.
+	core.UnimplementedProber
+
 	b *Backend
 
 	mu       sync.Mutex
@@ -226,11 +229,11 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 	}, nil
 }
 
-// EmitsPromptMarker reports that the session marks its prompts.
-func (s *session) EmitsPromptMarker() bool { return true }
+// Facts reports that the session marks its prompts and answers the
+// settle question.
+func (s *session) Facts() core.Facts { return core.Facts{PromptMarker: true, WatchesInput: true} }
 
 var (
 	_ core.BackendSession = (*session)(nil)
-	_ core.InputWatcher   = (*session)(nil)
-	_ core.PromptMarker   = (*session)(nil)
+	_ core.Prober         = (*session)(nil)
 )

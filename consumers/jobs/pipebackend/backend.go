@@ -17,7 +17,7 @@ func Register(svc core.Registrar) (unregister func(), err error) {
 }
 
 // Backend is the "pipe" backend. Its sessions implement
-// [core.BackendSession] and [core.EnterProvider].
+// [core.BackendSession] and [core.Prober] (for its Enter key alone).
 type Backend struct {
 	opts Options
 }

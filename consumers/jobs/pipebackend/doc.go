@@ -6,7 +6,7 @@
 // The program's stdout and stderr are merged into one stream, in the order
 // the program wrote them (both are the same pipe). Its stdin is a pipe that
 // [core.Service.Write] writes to; the Enter key is "\n" (the session
-// implements core.EnterProvider). The program runs in its own process
+// says so in its core.Facts). The program runs in its own process
 // group; signals go to that group. There is no terminal: no echo, no line
 // editing, no job control, no window size (Resize fails with UNSUPPORTED),
 // and programs that only flush their output on a terminal may buffer it.

@@ -17,6 +17,9 @@ import (
 
 // session is one program on pipes.
 type session struct {
+	// It answers no question about a terminal (there is none) but Facts.
+	core.UnimplementedProber
+
 	opts   Options
 	cmd    *exec.Cmd
 	pid    int
@@ -91,8 +94,13 @@ func errString(err error) string {
 // PID returns the program's process id.
 func (s *session) PID() int { return s.pid }
 
-// Enter returns "\n": programs on pipes read lines.
-func (s *session) Enter() []byte { return []byte{'\n'} }
+// Facts says that the Enter key is "\n": programs on pipes read lines.
+func (s *session) Facts() core.Facts { return core.Facts{Enter: []byte{'\n'}} }
+
+var (
+	_ core.BackendSession = (*session)(nil)
+	_ core.Prober         = (*session)(nil)
+)
 
 // Exited is closed when the program has exited.
 func (s *session) Exited() <-chan struct{} { return s.exit.Exited() }

@@ -27,8 +27,8 @@ func TestMergedOutputAndExitCode(t *testing.T) {
 	if st := s.ExitStatus(); st != core.ExitedWithCode(3) {
 		t.Fatalf("status %v", st)
 	}
-	if s.PID() <= 0 || string(s.Enter()) != "\n" {
-		t.Fatalf("pid %d enter %q", s.PID(), s.Enter())
+	if s.PID() <= 0 || string(s.Facts().Enter) != "\n" {
+		t.Fatalf("pid %d enter %q", s.PID(), s.Facts().Enter)
 	}
 }
 
