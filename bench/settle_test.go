@@ -118,7 +118,7 @@ type tmuxShell struct {
 
 func startTmuxShell(b *testing.B) *tmuxShell {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		b.Skip("tmux not installed: skipping the tmux peer")
+		skipOrFail(b, "tmux not installed (apt-get install tmux): no tmux peer")
 	}
 	t := &tmuxShell{sock: filepath.Join(b.TempDir(), "tmux.sock")}
 	cmd := exec.Command("tmux", "-S", t.sock, "-f", "/dev/null", "new-session", "-d", "-s", "bench", "-x", "160", "-y", "40",
@@ -213,4 +213,6 @@ func BenchmarkSettle(b *testing.B) {
 	b.ReportMetric(float64(percentile(sessS, 50))/float64(rawMed), "ptyseam/raw-p50")
 	b.ReportMetric(float64(percentile(expS, 50))/float64(rawMed), "goexpect/raw-p50")
 	b.ReportMetric(float64(percentile(tmuxS, 50))/float64(rawMed), "tmux/raw-p50")
+	b.ReportMetric(float64(percentile(sessS, 50))/float64(percentile(expS, 50)), "ptyseam/goexpect-p50")
+	b.ReportMetric(float64(percentile(sessS, 99))/float64(percentile(expS, 99)), "ptyseam/goexpect-p99")
 }

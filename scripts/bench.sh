@@ -1,47 +1,143 @@
 #!/usr/bin/env bash
-# Runs the side-by-side benchmarks once each and prints the table of ratios
-# (see docs/performance.md). Knobs: PTYSEAM_BENCH_* environment variables
-# (see bench/*_test.go).
-set -euo pipefail
+# Runs the side-by-side benchmarks and prints the table (docs/performance.md):
+# every metric as its median and min-max over PTYSEAM_BENCH_COUNT runs
+# (default 5), then the rows bench/rows.txt lists. A listed row that no run
+# reported is printed with why (the benchmark's skip or failure, the
+# run's build error) and the script exits 1; so does a failed run.
+# Knobs: PTYSEAM_BENCH_COUNT; PTYSEAM_BENCH_ONLY, a regexp of benchmark
+# names: only the runs with a row it matches, only the benchmarks it
+# matches (like -bench); PTYSEAM_BENCH_STRICT=1: benchmarks that need sshd
+# or dockerd fail where they cannot run instead of skipping (as under CI,
+# which it sets); the sizes PTYSEAM_BENCH_* (see bench/*_test.go).
+set -uo pipefail
 cd "$(dirname "$0")/.."
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-run() { # package pattern [benchtime]
-  local bt=${3:-1x}
-  echo "== go test -bench '$2' -benchtime $bt $1" >&2
-  go test -run '^$' -bench "$2" -benchtime "$bt" -timeout 30m "$1" 2>&1 | tee -a "$out" >&2
-}
+count=${PTYSEAM_BENCH_COUNT:-5}
+only=${PTYSEAM_BENCH_ONLY:-}
+if [ "${PTYSEAM_BENCH_STRICT:-}" = 1 ]; then export CI=${CI:-true}; fi
 export PTYSEAM_BENCH_IDLE_N=${PTYSEAM_BENCH_IDLE_N:-1000}
-# Settle includes BenchmarkSettleTargets (local, an agent over a pipe, over
-# ssh and in a container): it starts sshd and dockerd, so it needs root.
-run ./bench/ 'Ingest|Settle|Page|Idle|FloodMemory'
-# Through the MCP server (built once, as a subprocess over stdio and HTTP).
-run ./bench/ 'MCPOverhead|OpenLatency'
-# Parsing takes milliseconds a pass: many interleaved passes, not one.
-run ./consumers/gdbmi/... 'VsJSON|Versus|JSON' 2s
-run ./consumers/ssh/... 'Session|Flood|Dial'
-run ./remote/ 'RemoteSettle'
-# The agent over a real sshd: flood throughput against the OpenSSH client.
-run ./consumers/ssh/sshagent/ 'RemoteFloodThroughput'
-run ./screen/... 'IngestScreen'
-# What recording a session to an asciicast file costs its ingest (sessions in turn).
-run ./core/record/ 'Ingest' 4x
-run ./cmd/ptyseam/ 'ResultBytes|ToolListBytes'
-python3 - "$out" <<'PY'
-import re, sys
-rows = []
-for line in open(sys.argv[1]):
-    m = re.match(r'^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$', line)
-    if not m:
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# The runs of bench/rows.txt, and which of them have a row ONLY matches.
+runs=()
+declare -A wanted
+while read -r kind rest; do
+  case $kind in
+    run) runs+=("$rest") ;;
+    Benchmark*) if [ -z "$only" ] || [[ $kind =~ $only ]]; then wanted[$((${#runs[@]} - 1))]=1; fi ;;
+  esac
+done < bench/rows.txt
+
+declare -A ran
+for i in "${!runs[@]}"; do
+  [ -n "${wanted[$i]:-}" ] || continue
+  read -r pkg pat bt n <<<"${runs[$i]}"
+  [ "$n" = n ] && n=$count
+  if [ -n "$only" ]; then # once a package, with ONLY as the pattern
+    [ -z "${ran[$pkg]:-}" ] || continue
+    ran[$pkg]=1 pat=$only
+  fi
+  echo "== go test -bench '$pat' -benchtime $bt -count $n $pkg" >&2
+  go test -run '^$' -bench "$pat" -benchtime "$bt" -count "$n" -timeout 60m "$pkg" 2>&1 | tee "$logs/$i.log" >&2
+  echo "${PIPESTATUS[0]}" >"$logs/$i.rc"
+done
+
+PTYSEAM_BENCH_ONLY=$only python3 - bench/rows.txt "$logs" <<'PY'
+import os, re, statistics, sys
+rows_file, logs = sys.argv[1], sys.argv[2]
+only = os.environ.get("PTYSEAM_BENCH_ONLY", "")
+
+# rows.txt: each run's expected rows, in order.
+runs, rows = [], []
+for line in open(rows_file):
+    f = line.split()
+    if not f or f[0].startswith("#"):
         continue
-    name, rest = m.group(1), m.group(3)
-    metrics = re.findall(r'([\d.eE+-]+) (\S+)', rest)
-    rows.append((name, metrics))
-print("| benchmark | metric | value |")
-print("|---|---|---|")
-for name, metrics in rows:
-    for value, unit in metrics:
-        if unit in ("ns/op", "B/op", "allocs/op"):
+    if f[0] == "run":
+        runs.append(" ".join(f[1:]))
+    elif f[0].startswith("Benchmark") and (not only or re.search(only, f[0])):
+        rows.append((len(runs) - 1, f[0], f[1], " ".join(f[2:])))
+
+# Each run's log: values of every (benchmark, metric), and skips and
+# failures with their messages (the more indented lines below them).
+values, notes, rcs, tails, seen = {}, {}, {}, {}, set()
+for i in range(len(runs)):
+    path = os.path.join(logs, f"{i}.log")
+    if not os.path.exists(path):
+        continue
+    lines = open(path).read().splitlines()
+    rcs[i] = int(open(os.path.join(logs, f"{i}.rc")).read())
+    tails[i] = " | ".join(l.strip() for l in lines[-6:])
+    for j, line in enumerate(lines):
+        m = re.match(r"^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$", line)
+        if m:
+            seen.add((i, m.group(1)))
+            for v, unit in re.findall(r"([\d.eE+-]+) (\S+)", m.group(3)):
+                values.setdefault((i, m.group(1), unit), []).append(float(v))
             continue
-        print(f"| {name} | {unit} | {value} |")
+        m = re.match(r"^(\s*)--- (SKIP|FAIL): (\S+)", line)
+        if m:
+            depth, msg = len(m.group(1)), []
+            for l in lines[j + 1:]:
+                if len(l) - len(l.lstrip()) <= depth or l.lstrip().startswith("--- "):
+                    break
+                msg.append(l.strip())
+            notes.setdefault((i, m.group(3)), f"{m.group(2)}: {' '.join(msg)[:400]}")
+
+# Under ONLY a package ran once: its other runs' rows are in that log.
+pkg = [r.split()[0] for r in runs]
+rows = [(i if i in rcs else next((j for j in rcs if pkg[j] == pkg[i]), i), n, u, w) for i, n, u, w in rows]
+
+def num(v):
+    return f"{v:.4g}" if abs(v) < 1e4 else f"{v:.0f}"
+
+def cell(i, name, unit):
+    vs = values[(i, name, unit)]
+    lo, hi = min(vs), max(vs)
+    if (i, name, unit + "-min") in values and (i, name, unit + "-max") in values:
+        lo, hi = min(values[(i, name, unit + "-min")]), max(values[(i, name, unit + "-max")])
+    return num(statistics.median(vs)), f"{num(lo)}-{num(hi)}", len(vs)
+
+print("| benchmark | metric | median | min-max | runs |")
+print("|---|---|---|---|---|")
+for (i, name, unit) in values:
+    if unit in ("ns/op", "B/op", "allocs/op") or re.search(r"-(min|max)$", unit):
+        continue
+    print("| %s | %s | %s | %s | %d |" % ((name, unit) + cell(i, name, unit)))
+
+print()
+print("| row | benchmark | metric | median | min-max | runs |")
+print("|---|---|---|---|---|---|")
+missing = []
+for i, name, unit, what in rows:
+    if (i, name, unit) not in values:
+        missing.append((i, name, unit, what))
+        print(f"| {what} | {name} | {unit} | MISSING | | 0 |")
+        continue
+    print("| %s | %s | %s | %s | %s | %d |" % ((what, name, unit) + cell(i, name, unit)))
+
+def why(i, name):
+    if i not in rcs:
+        return "not run"
+    n = name
+    while True:
+        if (i, n) in notes:
+            return notes[(i, n)]
+        if "/" not in n:
+            break
+        n = n.rsplit("/", 1)[0]
+    if rcs[i] != 0:
+        return f"go test {pkg[i]} exited {rcs[i]}: {tails[i]}"
+    if (i, name) not in seen:
+        return f"go test {pkg[i]} passed without running {name}"
+    return f"{name} ran without reporting this metric"
+
+failed = [runs[i] for i, rc in rcs.items() if rc != 0]
+if missing:
+    print(f"\n{len(missing)} of {len(rows)} rows missing:", file=sys.stderr)
+    for i, name, unit, what in missing:
+        print(f"  {name} {unit} ({what}): {why(i, name)}", file=sys.stderr)
+for r in failed:
+    print(f"failed run: go test -bench {r}", file=sys.stderr)
+sys.exit(1 if missing or failed else 0)
 PY
