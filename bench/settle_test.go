@@ -41,15 +41,22 @@ func startRawShell(b *testing.B) *rawShell {
 
 // readUntilPrompt reads until the output so far ends with the prompt marker.
 func (r *rawShell) readUntilPrompt(b *testing.B) {
+	if err := r.untilPrompt(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// untilPrompt is readUntilPrompt returning its error (for goroutines).
+func (r *rawShell) untilPrompt() error {
 	var acc []byte
 	for {
 		n, err := r.f.Read(r.buf)
 		if err != nil {
-			b.Fatal(err)
+			return err
 		}
 		acc = append(acc, r.buf[:n]...)
 		if bytes.HasSuffix(acc, []byte(promptEnd)) {
-			return
+			return nil
 		}
 	}
 }
