@@ -5,10 +5,10 @@
 # reported is printed with why (the benchmark's skip or failure, the
 # run's build error) and the script exits 1; so does a failed run.
 # Knobs: PTYSEAM_BENCH_COUNT; PTYSEAM_BENCH_ONLY, a regexp of benchmark
-# names: only the runs with a row it matches, only the benchmarks it
-# matches (like -bench); PTYSEAM_BENCH_STRICT=1: benchmarks that need sshd
-# or dockerd fail where they cannot run instead of skipping (as under CI,
-# which it sets); the sizes PTYSEAM_BENCH_* (see bench/*_test.go).
+# names: only the rows it matches and the benchmarks that report them;
+# PTYSEAM_BENCH_STRICT=1: benchmarks that need sshd, dockerd or tmux fail
+# where they cannot run instead of skipping (as under CI, which it sets);
+# the sizes PTYSEAM_BENCH_* (see bench/*_test.go).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 count=${PTYSEAM_BENCH_COUNT:-5}
@@ -18,27 +18,29 @@ export PTYSEAM_BENCH_IDLE_N=${PTYSEAM_BENCH_IDLE_N:-1000}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-# The runs of bench/rows.txt, and which of them have a row ONLY matches.
+# The runs of bench/rows.txt and, under ONLY, the benchmarks of each
+# run that have a row it matches.
 runs=()
 declare -A wanted
 while read -r kind rest; do
   case $kind in
     run) runs+=("$rest") ;;
-    Benchmark*) if [ -z "$only" ] || [[ $kind =~ $only ]]; then wanted[$((${#runs[@]} - 1))]=1; fi ;;
+    Benchmark*)
+      i=$((${#runs[@]} - 1))
+      if [ -z "$only" ]; then wanted[$i]=all
+      elif [[ $kind =~ $only ]] && [[ "|${wanted[$i]:-}|" != *"|${kind%%/*}|"* ]]; then
+        wanted[$i]=${wanted[$i]:+${wanted[$i]}|}${kind%%/*}
+      fi ;;
   esac
 done < bench/rows.txt
 
-declare -A ran
 for i in "${!runs[@]}"; do
   [ -n "${wanted[$i]:-}" ] || continue
   read -r pkg pat bt n <<<"${runs[$i]}"
   [ "$n" = n ] && n=$count
-  if [ -n "$only" ]; then # once a package, with ONLY as the pattern
-    [ -z "${ran[$pkg]:-}" ] || continue
-    ran[$pkg]=1 pat=$only
-  fi
+  [ -n "$only" ] && pat="^(${wanted[$i]})\$"
   echo "== go test -bench '$pat' -benchtime $bt -count $n $pkg" >&2
-  go test -run '^$' -bench "$pat" -benchtime "$bt" -count "$n" -timeout 60m "$pkg" 2>&1 | tee "$logs/$i.log" >&2
+  go test -v -run '^$' -bench "$pat" -benchtime "$bt" -count "$n" -timeout 60m "$pkg" 2>&1 | tee "$logs/$i.log" >&2
   echo "${PIPESTATUS[0]}" >"$logs/$i.rc"
 done
 
@@ -58,9 +60,9 @@ for line in open(rows_file):
     elif f[0].startswith("Benchmark") and (not only or re.search(only, f[0])):
         rows.append((len(runs) - 1, f[0], f[1], " ".join(f[2:])))
 
-# Each run's log: values of every (benchmark, metric), and skips and
-# failures with their messages (the more indented lines below them).
-values, notes, rcs, tails, seen = {}, {}, {}, {}, set()
+# Each run's log (go test -v, which alone prints a skip): values of every
+# (benchmark, metric), each benchmark's log lines, and its skip or failure.
+values, notes, said, rcs, tails, reported = {}, {}, {}, {}, {}, set()
 for i in range(len(runs)):
     path = os.path.join(logs, f"{i}.log")
     if not os.path.exists(path):
@@ -68,25 +70,31 @@ for i in range(len(runs)):
     lines = open(path).read().splitlines()
     rcs[i] = int(open(os.path.join(logs, f"{i}.rc")).read())
     tails[i] = " | ".join(l.strip() for l in lines[-6:])
+    cur = None
     for j, line in enumerate(lines):
         m = re.match(r"^(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)$", line)
         if m:
-            seen.add((i, m.group(1)))
+            reported.add((i, m.group(1)))
             for v, unit in re.findall(r"([\d.eE+-]+) (\S+)", m.group(3)):
                 values.setdefault((i, m.group(1), unit), []).append(float(v))
             continue
-        m = re.match(r"^(\s*)--- (SKIP|FAIL): (\S+)", line)
+        m = re.match(r"^(\s*)--- (SKIP|FAIL|BENCH): (\S+)", line)
         if m:
-            depth, msg = len(m.group(1)), []
+            name, depth = re.sub(r"-\d+$", "", m.group(3)), len(m.group(1))
+            msg = said.setdefault((i, name), [])
             for l in lines[j + 1:]:
                 if len(l) - len(l.lstrip()) <= depth or l.lstrip().startswith("--- "):
                     break
                 msg.append(l.strip())
-            notes.setdefault((i, m.group(3)), f"{m.group(2)}: {' '.join(msg)[:400]}")
+            if m.group(2) != "BENCH":
+                notes.setdefault((i, name), m.group(2))
+            continue
+        if re.match(r"^Benchmark\S+$", line):
+            cur = line
+        elif cur and line.startswith(" "):
+            said.setdefault((i, cur), []).append(line.strip())
 
-# Under ONLY a package ran once: its other runs' rows are in that log.
 pkg = [r.split()[0] for r in runs]
-rows = [(i if i in rcs else next((j for j in rcs if pkg[j] == pkg[i]), i), n, u, w) for i, n, u, w in rows]
 
 def num(v):
     return f"{v:.4g}" if abs(v) < 1e4 else f"{v:.0f}"
@@ -117,20 +125,22 @@ for i, name, unit, what in rows:
     print("| %s | %s | %s | %s | %s | %d |" % ((what, name, unit) + cell(i, name, unit)))
 
 def why(i, name):
+    def log(n):
+        return " ".join(dict.fromkeys(said.get((i, n), [])))[:400]
     if i not in rcs:
         return "not run"
+    if (i, name) in reported and (i, name) not in notes:
+        return f"{name} ran without reporting this metric" + (f": {log(name)}" if log(name) else "")
     n = name
     while True:
         if (i, n) in notes:
-            return notes[(i, n)]
+            return f"{notes[(i, n)]}: {n}: {log(n)}"
         if "/" not in n:
             break
         n = n.rsplit("/", 1)[0]
     if rcs[i] != 0:
         return f"go test {pkg[i]} exited {rcs[i]}: {tails[i]}"
-    if (i, name) not in seen:
-        return f"go test {pkg[i]} passed without running {name}"
-    return f"{name} ran without reporting this metric"
+    return f"go test {pkg[i]} passed without running {name}"
 
 failed = [runs[i] for i, rc in rcs.items() if rc != 0]
 if missing:
