@@ -265,11 +265,11 @@ func sshEngine(b *testing.B) openEngine {
 
 // dockerEngine starts a private dockerd (stopped by TestMain).
 func dockerEngine(b *testing.B) openEngine {
-	d := dockertest.Shared(b)
 	cli, err := exec.LookPath("docker")
 	if err != nil {
 		skipOrFail(b, "the docker CLI is not installed (apt-get install docker.io): no floor")
 	}
+	d := dockertest.Shared(b)
 	db, err := docker.NewBackend(docker.BackendOptions{Host: d.Host, AllowedImages: []string{d.Image}})
 	if err != nil {
 		b.Fatal(err)

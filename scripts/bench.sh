@@ -145,8 +145,13 @@ def why(i, name):
 failed = [runs[i] for i, rc in rcs.items() if rc != 0]
 if missing:
     print(f"\n{len(missing)} of {len(rows)} rows missing:", file=sys.stderr)
+    by_reason = {}
     for i, name, unit, what in missing:
-        print(f"  {name} {unit} ({what}): {why(i, name)}", file=sys.stderr)
+        by_reason.setdefault(why(i, name), []).append(f"{name} {unit} ({what})")
+    for reason, names in by_reason.items():
+        print(f"  {reason}", file=sys.stderr)
+        for n in names:
+            print(f"    {n}", file=sys.stderr)
 for r in failed:
     print(f"failed run: go test -bench {r}", file=sys.stderr)
 sys.exit(1 if missing or failed else 0)
