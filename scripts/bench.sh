@@ -153,6 +153,7 @@ if missing:
         for n in names:
             print(f"    {n}", file=sys.stderr)
 for r in failed:
-    print(f"failed run: go test -bench {r}", file=sys.stderr)
+    p, pat = r.split()[:2]
+    print(f"failed: go test -bench '{pat}' {p} (its log is above)", file=sys.stderr)
 sys.exit(1 if missing or failed else 0)
 PY
