@@ -41,7 +41,7 @@ for i in "${!runs[@]}"; do
   [ -n "$only" ] && pat="^(${wanted[$i]})\$"
   echo "== go test -bench '$pat' -benchtime $bt -count $n $pkg" >&2
   go test -v -run '^$' -bench "$pat" -benchtime "$bt" -count "$n" -timeout 60m "$pkg" 2>&1 | tee "$logs/$i.log" >&2
-  echo "${PIPESTATUS[0]}" >"$logs/$i.rc"
+  echo "${PIPESTATUS[0]} $pkg $pat" >"$logs/$i.rc"
 done
 
 PTYSEAM_BENCH_ONLY=$only python3 - bench/rows.txt "$logs" <<'PY'
@@ -68,7 +68,8 @@ for i in range(len(runs)):
     if not os.path.exists(path):
         continue
     lines = open(path).read().splitlines()
-    rcs[i] = int(open(os.path.join(logs, f"{i}.rc")).read())
+    rc, run = open(os.path.join(logs, f"{i}.rc")).read().split(maxsplit=1)
+    rcs[i], runs[i] = int(rc), run.strip()
     tails[i] = " | ".join(l.strip() for l in lines[-6:])
     cur = None
     for j, line in enumerate(lines):
@@ -153,7 +154,7 @@ if missing:
         for n in names:
             print(f"    {n}", file=sys.stderr)
 for r in failed:
-    p, pat = r.split()[:2]
+    p, pat = r.split()
     print(f"failed: go test -bench '{pat}' {p} (its log is above)", file=sys.stderr)
 sys.exit(1 if missing or failed else 0)
 PY
