@@ -52,8 +52,8 @@ cross:
 fmt:
 	gofmt -w $(MODULES)
 
-## bench: run the benchmarks and print the table of ratios (docs/performance.md)
-bench:
+## bench: install missing dependencies, run the benchmarks and print the table with each row's spread; fails on a missing row (docs/performance.md)
+bench: deps
 	bash scripts/bench.sh
 
 ## fuzz: run every fuzz target for FUZZTIME each

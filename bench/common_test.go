@@ -59,4 +59,18 @@ func percentile(samples []time.Duration, p float64) time.Duration {
 	return s[i]
 }
 
+// median returns the median of xs (the mean of the two middle ones when
+// their number is even).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -69,36 +70,54 @@ func sessionIngest(b *testing.B, svc *core.Service, argv []string, size int) tim
 
 // BenchmarkIngest compares the rate at which a session moves a flood into
 // its scrollback with a bare creack/pty read into io.Discard, in the same
-// run (PTYSEAM_BENCH_INGEST_MB, default 200). It also reports this
-// process's CPU time per MiB on each side (the reader's work: a session's
-// read loop, scrollback and taps against the bare read's system calls),
-// which moves less from run to run than the throughput on a shared
-// machine.
+// run (PTYSEAM_BENCH_INGEST_MB, default 200). Each iteration makes
+// PTYSEAM_BENCH_INGEST_RUNS interleaved runs (default 5), one flood a
+// side, the side that goes first alternating, so that a stretch of load
+// from other processes hits both sides alike; it reports the median
+// ratio of the runs with their min and max (ratio-min, ratio-max), and
+// the median throughputs. It also reports this process's CPU time per
+// MiB on each side (the reader's work: a session's read loop, scrollback
+// and taps against the bare read's system calls), which moves less from
+// run to run than the throughput on a shared machine.
 func BenchmarkIngest(b *testing.B) {
 	size := envInt("PTYSEAM_BENCH_INGEST_MB", 200) << 20
 	size -= size % 80
+	runs := envInt("PTYSEAM_BENCH_INGEST_RUNS", 5)
 	argv := generator(size)
 	svc := newService(b, core.Options{})
-	var raw, sess, rawCPU, sessCPU time.Duration
+	mb := float64(size) / (1 << 20)
+	var ratios, rawMBs, sessMBs []float64
+	var rawCPU, sessCPU time.Duration
 	for b.Loop() {
-		// Interleave and keep the best of three of each, so that noise
-		// from other processes hits both sides alike.
-		r, s := time.Duration(1<<62), time.Duration(1<<62)
-		for range 3 {
-			c0 := cpuTime()
-			r = min(r, rawIngest(b, argv))
-			c1 := cpuTime()
-			s = min(s, sessionIngest(b, svc, argv, size))
-			rawCPU += c1 - c0
-			sessCPU += cpuTime() - c1
+		for i := range runs {
+			var r, s time.Duration
+			raw := func() {
+				c0 := cpuTime()
+				r = rawIngest(b, argv)
+				rawCPU += cpuTime() - c0
+			}
+			sess := func() {
+				c0 := cpuTime()
+				s = sessionIngest(b, svc, argv, size)
+				sessCPU += cpuTime() - c0
+			}
+			if i%2 == 0 {
+				raw()
+				sess()
+			} else {
+				sess()
+				raw()
+			}
+			ratios = append(ratios, r.Seconds()/s.Seconds())
+			rawMBs = append(rawMBs, mb/r.Seconds())
+			sessMBs = append(sessMBs, mb/s.Seconds())
 		}
-		raw += r
-		sess += s
 	}
-	mb := float64(size) / (1 << 20) * float64(b.N)
-	b.ReportMetric(mb/raw.Seconds(), "raw-MB/s")
-	b.ReportMetric(mb/sess.Seconds(), "session-MB/s")
-	b.ReportMetric(raw.Seconds()/sess.Seconds(), "ratio")
-	b.ReportMetric(float64(rawCPU.Microseconds())/1000/(3*mb), "raw-cpu-ms/MiB")
-	b.ReportMetric(float64(sessCPU.Microseconds())/1000/(3*mb), "session-cpu-ms/MiB")
+	b.ReportMetric(median(rawMBs), "raw-MB/s")
+	b.ReportMetric(median(sessMBs), "session-MB/s")
+	b.ReportMetric(median(ratios), "ratio")
+	b.ReportMetric(slices.Min(ratios), "ratio-min")
+	b.ReportMetric(slices.Max(ratios), "ratio-max")
+	b.ReportMetric(float64(rawCPU.Microseconds())/1000/(mb*float64(len(ratios))), "raw-cpu-ms/MiB")
+	b.ReportMetric(float64(sessCPU.Microseconds())/1000/(mb*float64(len(ratios))), "session-cpu-ms/MiB")
 }

@@ -11,8 +11,14 @@ import (
 )
 
 // TestMain stops the private dockerd if a benchmark started one, checks
-// for leaked goroutines and removes the built binaries.
+// for leaked goroutines and removes the built binaries. With
+// PTYSEAM_BENCH_STRICT=1 it sets CI, so that the sshd and dockerd kits
+// (sshdtest, dockertest) fail a benchmark that cannot run here instead of
+// skipping it.
 func TestMain(m *testing.M) {
+	if strict() && os.Getenv("CI") == "" {
+		_ = os.Setenv("CI", "true")
+	}
 	code := m.Run()
 	if err := dockertest.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "dockertest:", err)
@@ -50,4 +56,19 @@ func (l *dirList) take() []string {
 	d := l.dirs
 	l.dirs = nil
 	return d
+}
+
+// strict reports whether a benchmark that cannot run here must fail, not
+// skip: under CI or with PTYSEAM_BENCH_STRICT=1 (scripts/bench.sh).
+func strict() bool {
+	return os.Getenv("CI") != "" || os.Getenv("PTYSEAM_BENCH_STRICT") == "1"
+}
+
+// skipOrFail skips b, or fails it when [strict].
+func skipOrFail(b testing.TB, format string, args ...any) {
+	b.Helper()
+	if strict() {
+		b.Fatalf(format, args...)
+	}
+	b.Skipf(format, args...)
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the tests need when it is missing: Debian packages through
-# apt-get when run as root (otherwise it says what to install), and the npm
-# packages of the real MCP client used by the end-to-end test.
+# Installs what the tests and benchmarks need when it is missing: Debian
+# packages through apt-get when run as root (otherwise it says what to
+# install), and the npm packages of the real MCP client used by the
+# end-to-end test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,8 @@ command -v ssh     >/dev/null || need+=(openssh-client)
 command -v ssh-keygen >/dev/null || need+=(openssh-client)
 command -v vi      >/dev/null || need+=(vim-tiny)
 command -v less    >/dev/null || need+=(less)
+# The tmux peer of the settle benchmark (make bench).
+command -v tmux    >/dev/null || need+=(tmux)
 command -v ps      >/dev/null || need+=(procps)
 command -v node    >/dev/null || need+=(nodejs)
 command -v npm     >/dev/null || need+=(npm)
