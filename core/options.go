@@ -31,6 +31,10 @@ type Options struct {
 	SpawnQuiet time.Duration
 	// MaxSendBytes bounds the data of one send. Default 1 MiB.
 	MaxSendBytes int
+	// MaxQueuedSends bounds the sends that wait their turn behind a live
+	// one on a session ([SendRequest.Queue]); one more is SEND_ACTIVE.
+	// Default DefaultMaxQueuedSends.
+	MaxQueuedSends int
 	// MaxResultBytes bounds the text of a send result, an output delta and
 	// a page. Default DefaultMaxResultBytes (see bounds.go).
 	MaxResultBytes int
@@ -77,9 +81,11 @@ const (
 	DefaultSpawnSettle  = 2 * time.Second
 	DefaultSpawnQuiet   = 300 * time.Millisecond
 	DefaultMaxSendBytes = 1 << 20
-	DefaultPageLines    = 500
-	MaxPageLinesLimit   = 10_000
-	DefaultCloseTimeout = 10 * time.Second
+	// DefaultMaxQueuedSends is Options.MaxQueuedSends's default.
+	DefaultMaxQueuedSends = 4
+	DefaultPageLines      = 500
+	MaxPageLinesLimit     = 10_000
+	DefaultCloseTimeout   = 10 * time.Second
 )
 
 func scrollbackWithDefaults(l, d ScrollbackLimits) ScrollbackLimits {
@@ -117,6 +123,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxResultBytes <= 0 {
 		o.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if o.MaxQueuedSends <= 0 {
+		o.MaxQueuedSends = DefaultMaxQueuedSends
 	}
 	if o.MaxPageLines <= 0 {
 		o.MaxPageLines = DefaultPageLines

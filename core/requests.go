@@ -85,6 +85,9 @@ type SessionInfo struct {
 	// Prompts counts the shell prompt markers (OSC 133;B) seen so far: a
 	// session whose shell marks its prompts has Prompts > 0.
 	Prompts uint64 `json:"-"`
+	// QueuedSends counts the sends waiting their turn behind the live one
+	// ([SendRequest.Queue]).
+	QueuedSends int `json:"-"`
 }
 
 // SpawnResult is what Spawn returns.
@@ -136,6 +139,11 @@ type SendRequest struct {
 	// that no other send's output mixes in. Without it, Delta is the
 	// output since the write and the tail position stays.
 	Tail *TailRequest
+	// Queue waits behind the live send (first come, first served) instead
+	// of failing with SEND_ACTIVE; at most Options.MaxQueuedSends wait per
+	// session (SEND_ACTIVE beyond). Nothing is written while it waits, and
+	// a ctx that ends meanwhile makes it CANCELLED.
+	Queue bool
 }
 
 // SendResult is how a send settled. The JSON names are the tools' wire

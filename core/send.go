@@ -11,9 +11,11 @@ import (
 
 // Send writes req.Data (and Enter unless req.NoSubmit) to the session and
 // returns the live operation. Only one send may be live per session: a
-// second fails with ErrSendActive until the first settles. ctx bounds the
-// whole operation: when it ends before the send settles, the send is
-// cancelled (SIGINT to the foreground group, wait reason cancelled).
+// second fails with ErrSendActive until the first settles, or with
+// req.Queue waits its turn (see [SendRequest.Queue]). ctx bounds the whole
+// operation: when it ends before the send settles, the send is cancelled
+// (SIGINT to the foreground group, wait reason cancelled); while it waits
+// its turn, nothing is written and it fails with CANCELLED.
 func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req SendRequest) (SendOperation, error) {
 	sess, err := s.lookup("send", owner, id)
 	if err != nil {
@@ -38,53 +40,48 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		quiet = s.opts.QuietWindow
 	}
 
-	// A send that was cancelled keeps its slot until the interrupt took
-	// effect (at most a couple of seconds); a send arriving meanwhile
-	// waits for that rather than failing.
+	turn := sess.queueFor(req.Queue)
+	defer turn.leave()
+	var base InputBaseline
+	var idle idleMark
+	var echo EchoMode
 	for {
-		sess.mu.Lock()
-		live := sess.send
-		sess.mu.Unlock()
-		if live == nil || !(live.cancelling.Load() || live.ctx.Err() != nil) {
-			break
-		}
-		select {
-		case <-live.done:
-		case <-ctx.Done():
-			return nil, cancelled("send", id, ctx.Err())
-		}
-	}
-	// A person in control refuses the send, or holds it until the
-	// hand-back (Options.HumanControl).
-	for {
-		sess.mu.Lock()
-		c, err := sess.humanGateLocked("send", true)
-		sess.mu.Unlock()
-		if err != nil {
+		if err := turn.wait(ctx, id); err != nil {
 			return nil, err
 		}
-		if c == nil {
-			break
+		// A person in control refuses the send, or holds it until the
+		// hand-back (Options.HumanControl).
+		for {
+			sess.mu.Lock()
+			c, err := sess.humanGateLocked("send", true)
+			sess.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			if c == nil {
+				break
+			}
+			if err := sess.waitForHuman(ctx, c, time.Now().Add(timeout)); err != nil {
+				return nil, err
+			}
 		}
-		if err := sess.waitForHuman(ctx, c, time.Now().Add(timeout)); err != nil {
+		base, idle = sess.baseline()
+		echo = sess.inputEcho()
+		sess.mu.Lock()
+		if err := sess.usableLocked("send"); err != nil {
+			sess.mu.Unlock()
 			return nil, err
 		}
+		if _, err := sess.humanGateLocked("send", false); err != nil {
+			sess.mu.Unlock() // a person took over while this send waited
+			return nil, err
+		}
+		if sess.send == nil && turn.firstLocked() {
+			break // sess.mu stays held
+		}
+		sess.mu.Unlock() // another send went first meanwhile: wait again
 	}
-	base, idle := sess.baseline()
-	echo := sess.inputEcho()
-	sess.mu.Lock()
-	if err := sess.usableLocked("send"); err != nil {
-		sess.mu.Unlock()
-		return nil, err
-	}
-	if _, err := sess.humanGateLocked("send", false); err != nil {
-		sess.mu.Unlock() // a person took over while this send waited
-		return nil, err
-	}
-	if sess.send != nil {
-		sess.mu.Unlock()
-		return nil, newError(CodeSendActive, "send", id, "a send is still live on this session: wait for it or cancel it")
-	}
+	turn.leaveLocked()
 	op := &operation{
 		ctx:      ctx,
 		sess:     sess,

@@ -40,8 +40,9 @@ type session struct {
 	ingested   uint64 // raw bytes taken in from the backend's Read
 	status     Status
 	size       Size
-	send       *operation // the live send, if any
-	tail       Cursor     // the owner's tail position (tail.go)
+	send       *operation  // the live send, if any
+	tail       Cursor      // the owner's tail position (tail.go)
+	queue      []*sendTurn // queued sends waiting their turn (sendturn.go)
 	taps       []*Tap
 	firstTap   *Tap // the WithTap tap, handed out by Spawn
 	// atPrompt: the last send settled on the prompt marker, when the
@@ -274,18 +275,19 @@ func (sess *session) info() SessionInfo {
 
 func (sess *session) infoLocked() SessionInfo {
 	return SessionInfo{
-		ID:         sess.id,
-		Name:       sess.name,
-		Type:       sess.typ,
-		Command:    sess.command,
-		Title:      sess.title,
-		Record:     sess.record,
-		PID:        sess.be.PID(),
-		Status:     sess.status,
-		Created:    sess.created,
-		Size:       sess.size,
-		TotalLines: sess.buf.Total(),
-		Prompts:    sess.buf.Marks().PromptEnds,
+		ID:          sess.id,
+		Name:        sess.name,
+		Type:        sess.typ,
+		Command:     sess.command,
+		Title:       sess.title,
+		Record:      sess.record,
+		PID:         sess.be.PID(),
+		Status:      sess.status,
+		Created:     sess.created,
+		Size:        sess.size,
+		TotalLines:  sess.buf.Total(),
+		Prompts:     sess.buf.Marks().PromptEnds,
+		QueuedSends: len(sess.queue),
 	}
 }
 

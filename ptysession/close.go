@@ -14,7 +14,7 @@ type CloseResult struct {
 }
 
 // Close closes one of owner's sessions, returning only when every process
-// it started is gone, and forgets its tail cursor. Closing a session that
+// it started is gone. Closing a session that
 // was already closed returns Closed false; a session that never existed is
 // NO_SESSION, another owner's FOREIGN_SESSION. A failed teardown returns a
 // *core.CleanupError; a later Close retries.
@@ -24,20 +24,16 @@ func (s *Sessions) Close(ctx context.Context, owner *core.Owner, id core.Session
 		return CloseResult{}, err
 	}
 	closed, err := s.t.Close(ctx, owner, id, "closed by its owner")
-	switch {
-	case err == nil:
-		s.forget(owner, id)
-		return CloseResult{Closed: closed}, nil
-	case core.CodeOf(err) == core.CodeNoSession:
-		s.forget(owner, id)
+	if err != nil {
+		return CloseResult{}, err
 	}
-	return CloseResult{}, err
+	return CloseResult{Closed: closed}, nil
 }
 
 // Dispose ends everything owner started: first the things of the
 // attached companions (its background jobs, see [Sessions.Attach]), then
 // every terminal session; it refuses the owner from then on
-// (OWNER_DISPOSED) and forgets its tail cursors. It returns the joined
+// (OWNER_DISPOSED). It returns the joined
 // errors, if any. Without an attached jobs manager, the owner's jobs are
 // not touched: dispose them with the manager's DisposeOwner.
 func (s *Sessions) Dispose(ctx context.Context, owner *core.Owner) error {
@@ -45,7 +41,5 @@ func (s *Sessions) Dispose(ctx context.Context, owner *core.Owner) error {
 		return invalid("dispose", "", "owner", "is nil")
 	}
 	cerr := s.disposeCompanions(ctx, owner)
-	err := s.t.DisposeOwner(ctx, owner)
-	s.forgetOwner(owner)
-	return errJoin(cerr, err)
+	return errJoin(cerr, s.t.DisposeOwner(ctx, owner))
 }

@@ -18,9 +18,6 @@ func (s *Sessions) consume(owner *core.Owner, id core.SessionID, maxLines int) (
 // (with Options.Cut CutKeepErrors; nil otherwise).
 func (s *Sessions) consumeCut(owner *core.Owner, id core.SessionID, maxLines int) (core.OutputDelta, []LineRange, error) {
 	r, err := s.t.Tail(owner, id, s.tailRequest(maxLines))
-	if err != nil {
-		s.forgetIfNotOwned(owner, id, err)
-	}
 	return r.OutputDelta, r.Cut, err
 }
 
@@ -30,23 +27,11 @@ func (s *Sessions) tailRequest(maxLines int) core.TailRequest {
 	return core.TailRequest{Lines: maxLines, Bytes: s.opts.MaxResultBytes, KeepErrors: s.opts.Cut == CutKeepErrors}
 }
 
-// forgetIfNotOwned drops the facade's state of a session that err says is
-// not owner's (or no longer exists): none is kept for ids that are not
-// the owner's.
-func (s *Sessions) forgetIfNotOwned(owner *core.Owner, id core.SessionID, err error) {
-	switch core.CodeOf(err) {
-	case core.CodeNoSession, core.CodeForeignSession, core.CodeOwnerDisposed:
-		s.forget(owner, id)
-	}
-}
-
 // Skip moves owner's tail of session id past everything the session has
 // printed so far, without returning it: for a caller that showed the
 // output another way (a screen of a full-screen program), so that the
 // next Send, Tail or Wait does not return it again as a stream. Output
 // stays readable by line number with [Sessions.Read].
 func (s *Sessions) Skip(owner *core.Owner, id core.SessionID) error {
-	err := s.t.SkipTail(owner, id)
-	s.forgetIfNotOwned(owner, id, err)
-	return err
+	return s.t.SkipTail(owner, id)
 }

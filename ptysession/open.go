@@ -178,7 +178,7 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		if target != nil {
 			timeout = max(time.Until(deadline), time.Millisecond)
 		}
-		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: timeout, QuietWindow: req.QuietWindow}, nil, nil)
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: timeout, QuietWindow: req.QuietWindow}, nil)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}
@@ -226,7 +226,6 @@ func (s *Sessions) isShellName(cmd string) bool {
 func (s *Sessions) abandon(owner *core.Owner, id core.SessionID, cause error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
 	defer cancel()
-	s.forget(owner, id)
 	if _, err := s.t.Close(ctx, owner, id, "open failed"); err != nil {
 		ce := &core.CleanupError{Cause: cause, Err: err}
 		var inner *core.CleanupError

@@ -79,9 +79,6 @@ type Options struct {
 	// Service configures the service [NewLocal] makes (session limit per
 	// owner, scrollback bounds, logger); [New] ignores it.
 	Service core.Options
-	// MaxQueuedSends bounds the sends that wait (SendRequest.Queue) behind
-	// the one running on a session (default 4); one more is SEND_ACTIVE.
-	MaxQueuedSends int
 	// Targets are the remote shells OpenRequest.Target may name, by name
 	// (see [Target]); deployer configuration, never the model's.
 	Targets map[string]Target
@@ -112,9 +109,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.OpenTimeout <= 0 {
 		o.OpenTimeout = DefaultOpenTimeout
-	}
-	if o.MaxQueuedSends <= 0 {
-		o.MaxQueuedSends = DefaultMaxQueuedSends
 	}
 	if o.MaxTimeout <= 0 {
 		o.MaxTimeout = DefaultMaxTimeout

@@ -71,7 +71,7 @@ func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.S
 	r, err := s.run(ctx, owner, id, core.SendRequest{
 		Data:    localpty.ShellSetup(),
 		Timeout: s.opts.OpenTimeout, QuietWindow: s.opts.OpenTimeout,
-	}, nil, nil)
+	}, nil)
 	return r.WaitReason, err
 }
 

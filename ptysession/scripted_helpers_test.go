@@ -12,7 +12,14 @@ import (
 // scripted terminal following script.
 func scriptedFacade(t *testing.T, opts Options, script scripted.Script) (*Sessions, *scripted.Backend) {
 	t.Helper()
-	svc := core.New(core.Options{Logger: quietLogger()})
+	return scriptedFacadeOn(t, core.Options{}, opts, script)
+}
+
+// scriptedFacadeOn is scriptedFacade over a service with svcOpts.
+func scriptedFacadeOn(t *testing.T, svcOpts core.Options, opts Options, script scripted.Script) (*Sessions, *scripted.Backend) {
+	t.Helper()
+	svcOpts.Logger = quietLogger()
+	svc := core.New(svcOpts)
 	b, err := scripted.Register(svc, "", script)
 	if err != nil {
 		t.Fatal(err)

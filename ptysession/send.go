@@ -37,9 +37,10 @@ type SendRequest struct {
 	// Delta, when the send settled on it (WaitReason prompt).
 	OmitPrompt bool
 	// Queue waits for a send still running on the session (in first come,
-	// first served order) instead of failing with SEND_ACTIVE. At most
-	// Options.MaxQueuedSends sends wait per session (SEND_ACTIVE beyond);
-	// a ctx that ends while waiting is CANCELLED and nothing is written.
+	// first served order) instead of failing with SEND_ACTIVE, as
+	// [core.SendRequest.Queue]: the service bounds the sends that wait
+	// (core.Options.MaxQueuedSends, default 4); a ctx that ends while
+	// waiting is CANCELLED and nothing is written.
 	Queue bool
 }
 
@@ -62,7 +63,7 @@ type SendResult struct {
 
 // seam is the request the service runs.
 func (r SendRequest) seam() core.SendRequest {
-	return core.SendRequest{Data: r.Data, NoSubmit: r.NoSubmit, Timeout: r.Timeout, QuietWindow: r.QuietWindow}
+	return core.SendRequest{Data: r.Data, NoSubmit: r.NoSubmit, Timeout: r.Timeout, QuietWindow: r.QuietWindow, Queue: r.Queue}
 }
 
 // Send writes to a session and waits until the write settled. Only one
@@ -79,24 +80,20 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	if err := checkCall(ctx, op, owner, id); err != nil {
 		return SendResult{}, err
 	}
-	if err := core.CheckSend(op, id, req.seam(), s.opts.MaxSendBytes, 1, s.opts.MaxTimeout); err != nil {
+	// The service validates the request and holds the one send per
+	// session (queueing it with Queue); the facade bounds only how long
+	// a caller may ask it to wait.
+	if err := core.CheckDeadlines(op, id, req.Timeout, req.QuietWindow, s.opts.MaxTimeout); err != nil {
 		return SendResult{}, err
 	}
-	release, err := s.acquireSend(ctx, owner, id, req.Queue)
-	if err != nil {
-		return SendResult{}, err
-	}
-	defer release()
-	cs := s.sendState(owner, id)
 	// The seam cuts the result's output from the owner's tail position as
 	// the send settles: what was printed since the owner's last call, then
 	// the send's own output, within the facade's bound.
 	seam := req.seam()
 	tail := s.tailRequest(MaxLines)
 	seam.Tail = &tail
-	res, err := s.run(ctx, owner, id, seam, req.Progress, func() { cs.finishing.Store(true) })
+	res, err := s.run(ctx, owner, id, seam, req.Progress)
 	if err != nil && res.WaitReason == "" {
-		s.forgetIfNotOwned(owner, id, err)
 		return SendResult{}, err
 	}
 	out := SendResult{SendResult: res}
@@ -113,16 +110,11 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 
 // run starts a send and waits for it, reporting progress. When ctx ends,
 // the seam cancels the send (SIGINT, wait reason cancelled) and run
-// returns a CANCELLED error with what was printed. settled, if set, is
-// called as soon as the send is settled or being cancelled: from then on
-// the seam takes another send.
-func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SendRequest, progress func(core.OutputDelta), settled func()) (core.SendResult, error) {
+// returns a CANCELLED error with what was printed.
+func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID, req core.SendRequest, progress func(core.OutputDelta)) (core.SendResult, error) {
 	op, err := s.t.Send(ctx, owner, id, req)
 	if err != nil {
 		return core.SendResult{}, err
-	}
-	if settled == nil {
-		settled = func() {}
 	}
 	var tick <-chan time.Time
 	if progress != nil {
@@ -134,7 +126,6 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 	for {
 		select {
 		case <-op.Done():
-			settled()
 			res, err := op.Wait(context.Background())
 			if stopped || (err == nil && res.WaitReason == core.WaitCancelled && ctx.Err() != nil) {
 				err = cancelled("send", id, ctx.Err())
@@ -144,8 +135,7 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 			if d := op.ReadOutput(); d.Text != "" || d.Truncated {
 				progress(d)
 			}
-		case <-ended:
-			settled() // the seam is cancelling the send
+		case <-ended: // the seam is cancelling the send
 			ended, stopped = nil, true
 		}
 	}

@@ -62,7 +62,7 @@ var slowScript = scripted.Script{Replies: map[string]scripted.Reply{
 // Queue it is SEND_ACTIVE; the queue is bounded and a queued send's ctx
 // cancels it before anything is written.
 func TestSendQueue(t *testing.T) {
-	s, b := scriptedFacade(t, Options{MaxQueuedSends: 1}, slowScript)
+	s, b := scriptedFacadeOn(t, core.Options{MaxQueuedSends: 1}, Options{}, slowScript)
 	owner := core.NewOwner("agent")
 	ctx := testCtx(t)
 	r, err := s.Open(ctx, owner, OpenRequest{})
@@ -130,12 +130,8 @@ func waitInputs(t *testing.T, b *scripted.Backend, n int) {
 
 func waitQueued(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, n int) {
 	t.Helper()
-	cs := s.sendState(owner, id)
 	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		s.mu.Lock()
-		q := cs.queued
-		s.mu.Unlock()
-		if q >= n {
+		if in, err := s.Terminals().Info(owner, id); err == nil && in.QueuedSends >= n {
 			return
 		}
 	}

@@ -54,6 +54,8 @@ func TestTerminals(t *testing.T, h TerminalsHarness) {
 	t.Run("UnknownID", ts.testUnknownID)
 	t.Run("InitialOutput", ts.testInitialOutput)
 	t.Run("OneLiveSend", ts.testOneLiveSend)
+	t.Run("Tail", ts.testTail)
+	t.Run("QueuedSend", ts.testQueuedSend)
 	t.Run("PromptMarker", ts.testPromptMarker)
 	t.Run("PasswordEchoOff", ts.testPassword)
 	t.Run("ExitedSession", ts.testExitedSession)
