@@ -41,7 +41,7 @@ func Example() {
 	m.OnExit(func(ev jobs.Event) { ended <- ev })
 
 	res := call("bg_launch", `{"command":"head","args":["-n","1"],"title":"first line"}`)
-	id := res.Structured.(jobtools.JobOut).ID
+	id := res.Structured.(jobtools.LaunchOut).ID
 	call("bg_send", `{"id":"`+id+`","data":"hello\\n"}`)
 	<-ended
 	res = call("bg_stop", `{"id":"`+id+`"}`) // it ended already: reports how
