@@ -49,6 +49,9 @@ type toolServer struct {
 	dropTimer  *time.Timer
 
 	textResults bool // results carry their payload in text, not structured content
+	// unserved reports a tool the dispatcher has and the profile leaves
+	// out: no hint sends a model to it.
+	unserved func(name string) bool
 
 	// calls is the parent of every tool call's context: cancelCalls
 	// ends the calls in flight at shutdown (a live send gets SIGINT).
@@ -251,6 +254,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		Logger:             log,
 		InitializedHandler: ts.initialized,
 	})
+	defined := map[string]bool{}
+	for _, d := range disp.Definitions() {
+		defined[d.Name] = true
+	}
+	ts.unserved = func(name string) bool { return defined[name] && !served(cfg.Tools, name) }
 	for _, d := range disp.Definitions() {
 		if !served(cfg.Tools, d.Name) {
 			continue
@@ -358,13 +366,20 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 		}
 		res, err := ts.disp.Call(ctx, owner, name, args, tools.CallOptions{Progress: progress})
 		if err != nil {
-			te := tools.AsToolError(err, "")
-			out := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: te.Text()}}}
-			out.Meta = mcp.Meta{"code": te.Code}
-			return out, nil
+			return ts.errorResult(err), nil
 		}
 		return mcpResult(res, ts.textResults), nil
 	}
+}
+
+// errorResult is the MCP result of a failed call; its hint names only
+// tools the profile serves.
+func (ts *toolServer) errorResult(err error) *mcp.CallToolResult {
+	te := *tools.AsToolError(err, "") // a copy: the hint is the profile's
+	te.Hint = tools.OnlyServed(te.Hint, ts.unserved)
+	out := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: te.Text()}}}
+	out.Meta = mcp.Meta{"code": te.Code}
+	return out
 }
 
 // closeClients ends every MCP session (their calls first), so that the

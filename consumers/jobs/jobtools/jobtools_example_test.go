@@ -53,5 +53,5 @@ func Example() {
 	// finished (exit 0)
 	// hello
 	// NO_SESSION: no such job
-	// Next: No job has this id (it may have been dropped). Call bg_list to see your jobs.
+	// Next: No job has this id (it may have been dropped). bg_list shows your jobs.
 }
