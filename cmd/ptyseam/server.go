@@ -65,6 +65,13 @@ type toolServer struct {
 	ending  map[string]context.CancelFunc
 	callsOf map[*mcp.ServerSession]context.Context // the calls' context of each
 	wg      sync.WaitGroup
+
+	// leaseFor is --lease (lease.go): 0, or how long an owner waits for
+	// its client after its connection ended.
+	leaseFor      time.Duration
+	leases        map[string]*lease // by resume token
+	leaseOf       map[*core.Owner]*lease
+	leasesStopped bool // a shutdown began: no owner waits any more
 }
 
 // newToolServer builds the service, the facade, the tools and the MCP
@@ -184,6 +191,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if t.Name == ptysession.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
 			t = withoutJobsHint(t)
 		}
+		if t.Name == ptysession.ToolOpen && cfg.Lease > 0 {
+			if t, err = withResumeArg(t); err != nil {
+				return nil, err
+			}
+		}
 		switch t.Name {
 		case ptysession.ToolSend:
 			t = screen.FullScreenSend(screens, t)
@@ -245,7 +257,8 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		return nil, err
 	}
 	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
-		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc)}
+		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc),
+		leaseFor: cfg.Lease, leases: make(map[string]*lease), leaseOf: make(map[*core.Owner]*lease)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -302,14 +315,35 @@ func (ts *toolServer) clientOf(ss *mcp.ServerSession) (*core.Owner, context.Cont
 	ts.owners[ss] = o
 	ts.callsOf[ss] = ctx
 	ts.ending[ss.ID()] = cancel
+	if ts.leaseFor > 0 {
+		l := &lease{token: newResumeToken(), owner: o, ss: ss}
+		ts.leases[l.token] = l
+		ts.leaseOf[o] = l
+	}
 	ts.wg.Add(1)
 	go func() {
 		defer ts.wg.Done()
 		_ = ss.Wait()
 		cancel()
-		ts.dispose(ss, o)
+		ts.ended(ss)
 	}()
 	return o, ctx
+}
+
+// ended forgets an ended MCP session and disposes its owner, unless the
+// owner has a lease to wait out (or another connection resumed it).
+func (ts *toolServer) ended(ss *mcp.ServerSession) {
+	ts.mu.Lock()
+	o := ts.owners[ss] // a resume may have given ss another owner
+	delete(ts.owners, ss)
+	delete(ts.callsOf, ss)
+	delete(ts.ending, ss.ID())
+	ts.mu.Unlock()
+	if o == nil || ts.park(ss, o) {
+		return
+	}
+	ts.dispose(o)
+	ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
 }
 
 // endCalls cancels the calls in flight of the MCP session id (a live send
@@ -324,19 +358,13 @@ func (ts *toolServer) endCalls(id string) {
 	}
 }
 
-// dispose closes every terminal of an ended MCP session.
-func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
+// dispose closes every terminal and job of a client that is gone.
+func (ts *toolServer) dispose(o *core.Owner) {
 	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
 	defer cancel()
 	if err := ts.sessions.Dispose(ctx, o); err != nil {
 		ts.log.Error("ptyseam: closing a disconnected client's jobs and sessions failed", "owner", o.Name(), "error", err)
 	}
-	ts.mu.Lock()
-	delete(ts.owners, ss)
-	delete(ts.callsOf, ss)
-	delete(ts.ending, ss.ID())
-	ts.mu.Unlock()
-	ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
 }
 
 // handler bridges one tool to MCP: the caller's MCP session is the owner,
@@ -351,6 +379,15 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 		args := req.Params.Arguments
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
+		}
+		if name == ptysession.ToolOpen && ts.leaseFor > 0 {
+			if token, ok := resumeToken(args); ok {
+				res, err := ts.resume(ctx, req.Session, token)
+				if err != nil {
+					return ts.errorResult(err), nil
+				}
+				return mcpResult(res, ts.textResults), nil
+			}
 		}
 		var progress func(tools.ProgressUpdate)
 		if token := req.Params.GetProgressToken(); token != nil {
@@ -367,6 +404,9 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 		res, err := ts.disp.Call(ctx, owner, name, args, tools.CallOptions{Progress: progress})
 		if err != nil {
 			return ts.errorResult(err), nil
+		}
+		if name == ptysession.ToolOpen && ts.leaseFor > 0 {
+			res = ts.withToken(owner, res)
 		}
 		return mcpResult(res, ts.textResults), nil
 	}
@@ -410,6 +450,7 @@ const remoteCloseGrace = 500 * time.Millisecond
 // the far sides' connections are dropped after remoteCloseGrace.
 func (ts *toolServer) stopping() {
 	ts.stopOnce.Do(func() {
+		ts.stopLeases()
 		ts.cancelCalls()
 		ts.dropTimer = time.AfterFunc(remoteCloseGrace, ts.dropRemote)
 	})
