@@ -43,13 +43,15 @@ type JobBrief struct {
 	ExitCode *int            `json:"exitCode,omitempty"`
 	Signal   string          `json:"signal,omitempty"`
 	Reason   jobs.StopReason `json:"reason,omitempty"`
-	Warnings []string        `json:"warnings,omitempty"`
-	Services []string        `json:"services,omitempty"`
+	// NotifyOnExit acknowledges a launch that asked for an exit notice.
+	NotifyOnExit bool     `json:"notifyOnExit,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Services     []string `json:"services,omitempty"`
 }
 
 func jobBrief(in jobs.Info) JobBrief {
 	b := JobBrief{ID: in.ID, Status: in.State, ExitCode: in.ExitCode, Signal: in.Signal, Reason: in.StopReason,
-		Warnings: in.Warnings, Services: in.Services}
+		NotifyOnExit: in.NotifyOnExit, Warnings: in.Warnings, Services: in.Services}
 	if in.EndedAt.IsZero() {
 		b.PID = in.PID // an ended job's pid names nothing
 	}
