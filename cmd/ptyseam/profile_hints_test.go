@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,9 +46,13 @@ var idArgs = map[string]map[string]any{
 // a job's id given to a terminal's tool and a terminal's to a job's.
 func TestTextNamesOnlyServedTools(t *testing.T) {
 	every := allTools(t)
-	for _, profile := range []string{"core", "standard", "full"} {
+	for _, profile := range []string{"core", "standard", "full", "full --allow"} {
 		t.Run(profile, func(t *testing.T) {
-			cs, ts := connect(t, defaultConfig(t, "--tools", profile))
+			args := append([]string{"--tools"}, strings.Fields(profile)...)
+			if strings.HasSuffix(profile, "--allow") {
+				args = append(args, "bash,sleep") // no job tools under an allowlist
+			}
+			cs, ts := connect(t, defaultConfig(t, args...))
 			list, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -267,11 +267,18 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		Logger:             log,
 		InitializedHandler: ts.initialized,
 	})
+	// A tool is unserved when the profile leaves it out, or when this
+	// server has none (the job tools under --allow).
+	known := map[string]bool{}
+	for _, n := range []string{jobtools.ToolLaunch, jobtools.ToolSend, jobtools.ToolRead, jobtools.ToolList,
+		jobtools.ToolStop, jobtools.ToolStopGroup, jobtools.ToolDrop} {
+		known[n] = true
+	}
 	defined := map[string]bool{}
 	for _, d := range disp.Definitions() {
-		defined[d.Name] = true
+		defined[d.Name], known[d.Name] = true, true
 	}
-	ts.unserved = func(name string) bool { return defined[name] && !served(cfg.Tools, name) }
+	ts.unserved = func(name string) bool { return known[name] && (!defined[name] || !served(cfg.Tools, name)) }
 	for _, d := range disp.Definitions() {
 		if !served(cfg.Tools, d.Name) {
 			continue
