@@ -342,15 +342,18 @@ func (ts *toolServer) clientOf(ss *mcp.ServerSession) (*core.Owner, context.Cont
 func (ts *toolServer) ended(ss *mcp.ServerSession) {
 	ts.mu.Lock()
 	o := ts.owners[ss] // a resume may have given ss another owner
+	ts.mu.Unlock()
+	if o != nil && !ts.park(ss, o) {
+		ts.dispose(o)
+		ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
+	}
+	// Forgotten only now: a call that raced with the end finds the
+	// disposed owner, not a fresh one that nothing would dispose.
+	ts.mu.Lock()
 	delete(ts.owners, ss)
 	delete(ts.callsOf, ss)
 	delete(ts.ending, ss.ID())
 	ts.mu.Unlock()
-	if o == nil || ts.park(ss, o) {
-		return
-	}
-	ts.dispose(o)
-	ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
 }
 
 // endCalls cancels the calls in flight of the MCP session id (a live send
