@@ -33,12 +33,25 @@ const text = (r) => r.content.map((c) => c.text).join("");
 // given holds, per session, the line-mode output each result returned
 // (initialOutput, delta, a signal's output, a tail's text), in order.
 const given = new Map();
-const streamOf = (name, sc) => (name === "pty_tail" || name === "pty_read" ? (name === "pty_tail" ? sc.text : undefined) : sc.initialOutput ?? sc.delta ?? sc.output);
+const streamOf = (name, sc) => {
+  switch (name) {
+    case "pty_tail":
+      return sc.text;
+    case "pty_read":
+      return undefined;
+    case "pty_wait":
+      // The matched line is not counted: pty_wait does not move the tail,
+      // so the next pty_tail returns it again (docs/mcp.md).
+      return undefined;
+    default:
+      return sc.initialOutput ?? sc.delta ?? sc.output;
+  }
+};
 const call = async (name, args) => {
   const r = await client.callTool({ name, arguments: args });
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
   const sc = r.structuredContent;
-  const sid = args?.id ?? sc?.sessionId;
+  const sid = args?.id ?? sc?.sessionId ?? sc?.target;
   const out = sc && sid ? streamOf(name, sc) : undefined;
   if (out) given.set(sid, [...(given.get(sid) ?? []), out]);
   return r;
@@ -184,6 +197,18 @@ const sig = await call("pty_signal", { id, signal: "SIGINT" });
 figures.signalBytes = bytes(sig);
 assert.equal(sig.structuredContent.delivered, true);
 assert.match(sig.structuredContent.output, /caught-int/);
+
+// A loop that outlives its send: the send returns what was printed so far,
+// pty_wait the line it waited for, pty_tail the rest; no output twice but
+// the line pty_wait matched (noOutputTwice below).
+const loop = await call("pty_send", { id, data: "for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.4; done; echo loop-done", timeoutMs: 700 });
+assert.notEqual(loop.structuredContent.waitReason, "prompt");
+const tick = await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^tick 5$" }], timeoutMs: 30000 });
+assert.equal(tick.structuredContent.line, "tick 5");
+await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^loop-done$" }], timeoutMs: 30000 });
+const rest = await call("pty_tail", { id });
+assert.doesNotMatch(rest.structuredContent.text, /tick 1\n/);
+assert.match(rest.structuredContent.text, /tick 6\nloop-done\n/);
 
 // bg_launch waits for readiness: a URL, a line, a port. Each bound is the
 // largest allowed (60 s): a wait returns at its event, and the bound only
