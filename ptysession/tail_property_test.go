@@ -33,7 +33,9 @@ for c in chunks:
 var alphabet = []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;-_=+()[]{}<>/'\"$%&*!?éüß日本語🙂")
 
 // randomOutput returns random text of lines (some empty, some long, the
-// last maybe unterminated) cut into random chunks at rune boundaries.
+// last maybe unterminated) cut into random chunks at rune boundaries. No
+// completed line ends in a blank: the scrollback trims those
+// (TestPartialBlanksThenTrimmed in core/scrollback covers them).
 func randomOutput(r *rand.Rand) (string, []string) {
 	var b strings.Builder
 	nlines := 1 + r.IntN(120)
@@ -46,10 +48,15 @@ func randomOutput(r *rand.Rand) (string, []string) {
 		default:
 			n = r.IntN(40)
 		}
+		var line strings.Builder
 		for range n {
-			b.WriteRune(alphabet[r.IntN(len(alphabet))])
+			line.WriteRune(alphabet[r.IntN(len(alphabet))])
 		}
-		if i < nlines-1 || r.IntN(2) == 0 {
+		last := i == nlines-1 && r.IntN(2) == 0
+		if last {
+			b.WriteString(line.String())
+		} else {
+			b.WriteString(strings.TrimRight(line.String(), " "))
 			b.WriteByte('\n')
 		}
 	}

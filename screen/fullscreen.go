@@ -113,6 +113,53 @@ func newOnNormal(snap Snapshot, oldRows []string, oldCursor int) Snapshot {
 	return out
 }
 
+// newBelow returns snap (full rows in rows) holding only the rows below
+// those of the previous look, prev, the screen having scrolled by the
+// fewest rows that keep at least half of prev in place: the rows a program
+// that quit left (top's last frame) are not returned again. It reports
+// false when no scroll fits, or nothing is new.
+func newBelow(snap Snapshot, rows, prev []string) (Snapshot, bool) {
+	n := len(rows)
+	if len(prev) != n || n == 0 {
+		return snap, false
+	}
+	for k := 1; k <= n/2; k++ {
+		fits := true
+		for i := 0; i+k < n; i++ {
+			if rows[i] != prev[i+k] {
+				fits = false
+				break
+			}
+		}
+		if !fits {
+			continue
+		}
+		first, last := n-k, n-1
+		for last > first && rows[last] == "" && last > snap.Cursor.Row {
+			last--
+		}
+		out := snap
+		out.Rows = append([]string(nil), rows[first:last+1]...)
+		out.Changed = make([]int, 0, last-first+1)
+		for r := first; r <= last; r++ {
+			out.Changed = append(out.Changed, r)
+		}
+		out.ChangedOnly = true
+		return out, true
+	}
+	return snap, false
+}
+
+// lastLook returns the rows of the last snapshot taken (nil if none).
+func (st *state) lastLook() []string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.haveLast {
+		return nil
+	}
+	return st.last
+}
+
 // normalScreen returns the rows and cursor row of the normal screen as the
 // last full-screen program found it (nil if none left it yet).
 func (st *state) normalScreen() ([]string, int) {

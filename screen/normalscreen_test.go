@@ -81,3 +81,42 @@ func TestNormalScreenFullScreenProgram(t *testing.T) {
 		t.Fatalf("a send after the program quit: %#v\n%s", res.Structured, res.Text)
 	}
 }
+
+// topLeaves is topLike leaving its last frame as top does: it moves to
+// the last row and ends the line, so the screen scrolls by one and the
+// shell's prompt follows.
+var topLeaves = strings.Replace(topLike, `os.write(1, b"\x1b[H\x1b[2J")`, `os.write(1, b"\x1b[24;1H\r\n")`, 1)
+
+// Quitting a program that drew on the normal screen returns what is new
+// since the last look (the shell's prompt), not its last frame again,
+// scrolled by one row (top's q returned 3,649 bytes, issue 38).
+func TestLeavingANormalScreenProgram(t *testing.T) {
+	e := newEnv(t, Options{})
+	d := facadeDispatcher(t, e)
+	script := filepath.Join(t.TempDir(), "topleaves.py")
+	if err := os.WriteFile(script, []byte(topLeaves), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "python3 " + script, "cols": 80, "rows": 24, "quietMs": 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	or, ok := res.Structured.(OpenResult)
+	if !ok || or.Screen == nil {
+		t.Fatalf("open: %#v\n%s", res.Structured, res.Text)
+	}
+	if _, err := call(t, d, e.owner, ToolKeys, map[string]any{"id": or.SessionID, "text": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = call(t, d, e.owner, ToolKeys, map[string]any{"id": or.SessionID, "text": "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kr := res.Structured.(KeysToolResult)
+	if kr.WaitReason != "prompt" || !kr.LeftFullScreen || len(kr.Screen.Rows) > 2 || len(res.Text) > 400 {
+		t.Fatalf("q: %s, left %v, %d rows, %d bytes:\n%s", kr.WaitReason, kr.LeftFullScreen, len(kr.Screen.Rows), len(res.Text), res.Text)
+	}
+	if last := kr.Screen.Rows[len(kr.Screen.Rows)-1]; !strings.HasSuffix(last, "# ") && !strings.HasSuffix(last, "$ ") && !strings.HasSuffix(last, "#") && !strings.HasSuffix(last, "$") {
+		t.Fatalf("the prompt is not the last row: %q", kr.Screen.Rows)
+	}
+}

@@ -98,11 +98,21 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 		}
 	}
 	m.shown(owner, id)
+	prev := st.lastLook()
 	snap, err := st.snapshot(ctx, SnapshotOptions{ChangedOnly: req.ChangedOnly})
 	if err != nil {
 		return KeysResult{}, err
 	}
 	out := KeysResult{Send: res, Screen: snap, Discarded: discarded}
+	if before.drawn && !before.alt && !snap.AltScreen && res.WaitReason == core.WaitPrompt {
+		// A program that drew on the normal screen (top) quit and the
+		// shell's prompt is back: its last frame stays, scrolled; what is
+		// new is below the rows the model saw last.
+		if s, ok := newBelow(snap, st.lastLook(), prev); ok {
+			out.Screen = s
+			out.LeftFullScreen = true
+		}
+	}
 	if before.alt && !snap.AltScreen {
 		// The program left the alternate screen: what is new on the
 		// normal screen, not the rows the model read before.

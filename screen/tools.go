@@ -64,12 +64,14 @@ func Tools(m *Manager) []tools.Tool {
 	}
 }
 
-// screenHints name the tool to use next, per error code.
+// screenHints name the tool to use next, per error code. A sentence that
+// names a tool a server does not serve is left out there (see
+// tools.OnlyServed): each stands alone.
 var screenHints = map[core.Code]string{
-	core.CodeNoSession:       "Call pty_list to see your open sessions, or pty_open to start a new one.",
-	core.CodeForeignSession:  "Use a sessionId that your own pty_open returned; pty_list shows yours.",
-	core.CodeSendActive:      "Another call is still typing into this session: wait for it, look with pty_screen, or interrupt with pty_signal SIGINT.",
-	core.CodeSessionExited:   "The program has exited: pty_screen shows its last screen; then pty_close the session.",
+	core.CodeNoSession:       "Call pty_open to start a new session. pty_list shows your open ones.",
+	core.CodeForeignSession:  "Use a sessionId that your own pty_open returned. pty_list shows yours.",
+	core.CodeSendActive:      "Another call is still typing into this session: wait for it, or interrupt with pty_signal SIGINT. pty_screen shows the screen meanwhile.",
+	core.CodeSessionExited:   "The program has exited: pty_close the session. pty_screen shows its last screen.",
 	core.CodeSessionClosing:  "The session is being closed; call pty_open for a new one.",
 	core.CodeInvalidArgument: "Fix the named argument (key names: Enter, Escape, Up, C-c, ...) and call the tool again.",
 	core.CodeUnsupported:     "This session's backend cannot do that.",

@@ -46,6 +46,9 @@ type config struct {
 	Watch watchFlags
 	// Jobs configures the background jobs (jobflags.go).
 	Jobs jobs.Config
+	// Lease is how long a client's terminals outlive its connection,
+	// waiting for it to resume them (lease.go); 0: not at all.
+	Lease time.Duration
 }
 
 // tokenEnv names the environment variable holding the HTTP bearer token.
@@ -74,6 +77,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&allow, "allow", "", "comma-separated `PROGRAMS` pty_open may run (names looked up in PATH at start, or absolute paths; e.g. \"python3,gdb\");\neach runs directly as argv with no shell, and env is refused; empty allows any command in a shell")
 	fs.DurationVar(&c.MaxTimeout, "max-timeout", ptysession.DefaultMaxTimeout, "the longest timeoutMs and quietMs a model may set on pty_open and pty_send")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
+	fs.DurationVar(&c.Lease, "lease", 0, "keep a client's terminals and jobs this long after its HTTP connection ends, for it to resume them\n(pty_open's resume argument, with the token its pty_open results give); 0 closes them at once")
 	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")
 	fs.StringVar(&c.RemoteHosts, "remote-hosts", "", "JSON `FILE` of remote hosts pty_open may open a shell on (its target argument);\nthe credentials stay in the file, the model only names a host (see docs/ssh.md)")
@@ -113,6 +117,10 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("--max-timeout must be at least 1s")
 	case c.MaxSessions < 0:
 		return c, errors.New("--max-sessions must not be negative")
+	case c.Lease < 0 || c.Lease > 24*time.Hour:
+		return c, errors.New("--lease must be between 0 and 24h")
+	case c.Lease > 0 && c.HTTPAddr == "":
+		return c, errors.New("--lease needs --http: a stdio server ends with its one client")
 	}
 	if err := c.Limits.check(); err != nil {
 		return c, err

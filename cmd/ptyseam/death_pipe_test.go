@@ -25,7 +25,7 @@ func TestSIGKILLEndsAPipeJobsEscapee(t *testing.T) {
 	}
 	p := startStdio(t, io.Discard, "--log-level", "error")
 	launched := p.call(t, "bg_launch", map[string]any{"command": "sh", "args": []string{"-c", "trap '' TERM HUP; sleep 602"}, "backend": "pipe"})
-	if launched["backend"] != "pipe" {
+	if launched["status"] != "running" {
 		t.Fatalf("bg_launch: %v", launched)
 	}
 	for deadline := time.Now().Add(testenv.HangBound); len(survivors(runMarker)) < 2; time.Sleep(20 * time.Millisecond) {

@@ -13,7 +13,8 @@ import (
 // TestRealMCPClientModelTasks runs model-client.mjs: full-screen programs
 // through pty_send and pty_keys, keys that settle once the screen stopped
 // changing, results that carry their payload once (in both result forms),
-// pty_signal's output, pty_open's size and bg_launch's readiness wait.
+// pty_signal's output, pty_open's size, bg_launch's readiness wait, top
+// within its budget, and no output returned twice.
 func TestRealMCPClientModelTasks(t *testing.T) {
 	node, dir := requireNode(t)
 	bin := serverBinary(t)

@@ -60,8 +60,8 @@ func TestJobFlagsConfigureTheJobs(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("bg_launch: %+v", res)
 	}
-	if launched["group"] != "build" || launched["backend"] != "pipe" {
-		t.Fatalf("group %v, backend %v; want build, pipe", launched["group"], launched["backend"])
+	if text := resultText(res); launched["status"] != "running" || !strings.Contains(text, `group "build", backend pipe`) {
+		t.Fatalf("launch %v %q; want group build, backend pipe", launched, text)
 	}
 	deadline := time.Now().Add(testenv.HangBound)
 	for {

@@ -47,6 +47,9 @@ func (ts *toolServer) sessionOf(o *core.Owner) *mcp.ServerSession {
 	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if l := ts.leaseOf[o]; l != nil {
+		return l.ss // the connection that resumed it (nil while it waits)
+	}
 	for ss, owner := range ts.owners {
 		if owner == o {
 			return ss

@@ -50,6 +50,9 @@ type toolServer struct {
 	dropTimer  *time.Timer
 
 	textResults bool // results carry their payload in text, not structured content
+	// unserved reports a tool the dispatcher has and the profile leaves
+	// out: no hint sends a model to it.
+	unserved func(name string) bool
 
 	// calls is the parent of every tool call's context: cancelCalls
 	// ends the calls in flight at shutdown (a live send gets SIGINT).
@@ -63,6 +66,13 @@ type toolServer struct {
 	ending  map[string]context.CancelFunc
 	callsOf map[*mcp.ServerSession]context.Context // the calls' context of each
 	wg      sync.WaitGroup
+
+	// leaseFor is --lease (lease.go): 0, or how long an owner waits for
+	// its client after its connection ended.
+	leaseFor      time.Duration
+	leases        map[string]*lease // by resume token
+	leaseOf       map[*core.Owner]*lease
+	leasesStopped bool // a shutdown began: no owner waits any more
 }
 
 // newToolServer builds the service, the facade, the tools and the MCP
@@ -182,6 +192,11 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if t.Name == ptytools.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
 			t = withoutJobsHint(t)
 		}
+		if t.Name == ptytools.ToolOpen && cfg.Lease > 0 {
+			if t, err = withResumeArg(t); err != nil {
+				return nil, err
+			}
+		}
 		switch t.Name {
 		case ptytools.ToolSend:
 			t = screen.FullScreenSend(screens, t)
@@ -243,7 +258,8 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		return nil, err
 	}
 	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
-		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc)}
+		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc),
+		leaseFor: cfg.Lease, leases: make(map[string]*lease), leaseOf: make(map[*core.Owner]*lease)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
 	ts.server = mcp.NewServer(&mcp.Implementation{Name: "ptyseam", Version: version}, &mcp.ServerOptions{
 		Instructions: "Persistent terminal sessions: pty_open starts a shell (or a program in it), pty_send types into it and " +
@@ -252,6 +268,18 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		Logger:             log,
 		InitializedHandler: ts.initialized,
 	})
+	// A tool is unserved when the profile leaves it out, or when this
+	// server has none (the job tools under --allow).
+	known := map[string]bool{}
+	for _, n := range []string{jobtools.ToolLaunch, jobtools.ToolSend, jobtools.ToolRead, jobtools.ToolList,
+		jobtools.ToolStop, jobtools.ToolStopGroup, jobtools.ToolDrop} {
+		known[n] = true
+	}
+	defined := map[string]bool{}
+	for _, d := range disp.Definitions() {
+		defined[d.Name], known[d.Name] = true, true
+	}
+	ts.unserved = func(name string) bool { return known[name] && (!defined[name] || !served(cfg.Tools, name)) }
 	for _, d := range disp.Definitions() {
 		if !served(cfg.Tools, d.Name) {
 			continue
@@ -295,14 +323,38 @@ func (ts *toolServer) clientOf(ss *mcp.ServerSession) (*core.Owner, context.Cont
 	ts.owners[ss] = o
 	ts.callsOf[ss] = ctx
 	ts.ending[ss.ID()] = cancel
+	if ts.leaseFor > 0 {
+		l := &lease{token: newResumeToken(), owner: o, ss: ss}
+		ts.leases[l.token] = l
+		ts.leaseOf[o] = l
+	}
 	ts.wg.Add(1)
 	go func() {
 		defer ts.wg.Done()
 		_ = ss.Wait()
 		cancel()
-		ts.dispose(ss, o)
+		ts.ended(ss)
 	}()
 	return o, ctx
+}
+
+// ended forgets an ended MCP session and disposes its owner, unless the
+// owner has a lease to wait out (or another connection resumed it).
+func (ts *toolServer) ended(ss *mcp.ServerSession) {
+	ts.mu.Lock()
+	o := ts.owners[ss] // a resume may have given ss another owner
+	ts.mu.Unlock()
+	if o != nil && !ts.park(ss, o) {
+		ts.dispose(o)
+		ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
+	}
+	// Forgotten only now: a call that raced with the end finds the
+	// disposed owner, not a fresh one that nothing would dispose.
+	ts.mu.Lock()
+	delete(ts.owners, ss)
+	delete(ts.callsOf, ss)
+	delete(ts.ending, ss.ID())
+	ts.mu.Unlock()
 }
 
 // endCalls cancels the calls in flight of the MCP session id (a live send
@@ -317,19 +369,13 @@ func (ts *toolServer) endCalls(id string) {
 	}
 }
 
-// dispose closes every terminal of an ended MCP session.
-func (ts *toolServer) dispose(ss *mcp.ServerSession, o *core.Owner) {
+// dispose closes every terminal and job of a client that is gone.
+func (ts *toolServer) dispose(o *core.Owner) {
 	ctx, cancel := context.WithTimeout(context.Background(), core.DefaultCloseTimeout)
 	defer cancel()
 	if err := ts.sessions.Dispose(ctx, o); err != nil {
 		ts.log.Error("ptyseam: closing a disconnected client's jobs and sessions failed", "owner", o.Name(), "error", err)
 	}
-	ts.mu.Lock()
-	delete(ts.owners, ss)
-	delete(ts.callsOf, ss)
-	delete(ts.ending, ss.ID())
-	ts.mu.Unlock()
-	ts.log.Info("ptyseam: client disconnected; its sessions are closed", "owner", o.Name())
 }
 
 // handler bridges one tool to MCP: the caller's MCP session is the owner,
@@ -345,6 +391,15 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
+		if name == ptytools.ToolOpen && ts.leaseFor > 0 {
+			if token, ok := resumeToken(args); ok {
+				res, err := ts.resume(ctx, req.Session, token)
+				if err != nil {
+					return ts.errorResult(err), nil
+				}
+				return mcpResult(res, ts.textResults), nil
+			}
+		}
 		var progress func(tools.ProgressUpdate)
 		if token := req.Params.GetProgressToken(); token != nil {
 			step := 0.0
@@ -359,13 +414,23 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 		}
 		res, err := ts.disp.Call(ctx, owner, name, args, tools.CallOptions{Progress: progress})
 		if err != nil {
-			te := tools.AsToolError(err, "")
-			out := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: te.Text()}}}
-			out.Meta = mcp.Meta{"code": te.Code}
-			return out, nil
+			return ts.errorResult(err), nil
+		}
+		if name == ptytools.ToolOpen && ts.leaseFor > 0 {
+			res = ts.withToken(owner, res)
 		}
 		return mcpResult(res, ts.textResults), nil
 	}
+}
+
+// errorResult is the MCP result of a failed call; its hint names only
+// tools the profile serves.
+func (ts *toolServer) errorResult(err error) *mcp.CallToolResult {
+	te := *tools.AsToolError(err, "") // a copy: the hint is the profile's
+	te.Hint = tools.OnlyServed(te.Hint, ts.unserved)
+	out := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: te.Text()}}}
+	out.Meta = mcp.Meta{"code": te.Code}
+	return out
 }
 
 // closeClients ends every MCP session (their calls first), so that the
@@ -396,6 +461,7 @@ const remoteCloseGrace = 500 * time.Millisecond
 // the far sides' connections are dropped after remoteCloseGrace.
 func (ts *toolServer) stopping() {
 	ts.stopOnce.Do(func() {
+		ts.stopLeases()
 		ts.cancelCalls()
 		ts.dropTimer = time.AfterFunc(remoteCloseGrace, ts.dropRemote)
 	})

@@ -79,9 +79,14 @@ func (b *Buffer) enforce() {
 	}
 }
 
-// newline terminates the current line and stores it.
+// newline terminates the current line and stores it, trailing blanks
+// trimmed.
 func (b *Buffer) newline() {
-	rec := b.ring.store(b.cur.left(), b.cur.right())
+	left, right := b.cur.left(), trimBlanks(b.cur.right())
+	if len(right) == 0 {
+		left = trimBlanks(left)
+	}
+	rec := b.ring.store(left, right)
 	b.cur.reset()
 	b.push(rec)
 }
@@ -90,7 +95,7 @@ func (b *Buffer) newline() {
 // line: the same as writing it to the empty current line and a newline.
 func (b *Buffer) storeLine(s []byte) {
 	b.marks.TextSincePromptEnd += int64(len(s))
-	b.push(b.ring.store(s, nil))
+	b.push(b.ring.store(trimBlanks(s), nil))
 }
 
 // push appends a completed line, dropping the oldest to make room.
@@ -117,4 +122,16 @@ func (b *Buffer) writeRune(enc []byte) {
 	b.marks.TextSincePromptEnd += int64(len(enc))
 	b.cur.writeRune(enc)
 	b.enforce()
+}
+
+// trimBlanks returns s without its trailing spaces. A completed line keeps
+// none: a terminal shows no difference, and a program that pads its rows
+// to the width (top, tables, progress lines) would make a model pay for
+// every blank column.
+func trimBlanks(s []byte) []byte {
+	n := len(s)
+	for n > 0 && s[n-1] == ' ' {
+		n--
+	}
+	return s[:n]
 }

@@ -96,6 +96,10 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 		if n == open {
 			if strings.HasPrefix(line, c.prefix) {
 				p.text = line[len(c.prefix):]
+			} else if line == strings.TrimRight(c.prefix, " ") {
+				// Completed with blanks after what was returned: the
+				// stored line lost them (trimBlanks), nothing else.
+				p.text = ""
 			} else {
 				p.cr = true
 			}

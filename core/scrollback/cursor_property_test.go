@@ -94,11 +94,26 @@ func (v *view) check(want []string) error {
 		if v.skipped[i] {
 			continue
 		}
-		if got[i] != want[i] && !v.inexact[i] {
-			return fmt.Errorf("line %d: %q, want %q", i, got[i], want[i])
+		g := got[i]
+		if i < len(v.lines)-1 || !v.open {
+			// A line returned partly with blanks the stored line lost
+			// (trimBlanks) continues with its newline alone.
+			g = strings.TrimRight(g, " ")
+		}
+		if g != want[i] && !v.inexact[i] {
+			return fmt.Errorf("line %d: %q, want %q", i, g, want[i])
 		}
 	}
 	return nil
+}
+
+// trimLineBlanks drops the blanks before each newline.
+func trimLineBlanks(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines[:len(lines)-1] {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // interpret applies "\r" (replace the current line) to concatenated deltas.
@@ -172,7 +187,7 @@ func TestCursorProperty(t *testing.T) {
 		next(lim.MaxLines+1, 0)
 		ref := refClean(s, lim.MaxLineBytes)
 		if !truncated {
-			if got := interpret(all.String()); got != ref.text() {
+			if got := trimLineBlanks(interpret(all.String())); got != ref.text() {
 				t.Fatalf("trial %d: deltas give %q, want %q", trial, got, ref.text())
 			}
 		} else {

@@ -40,6 +40,33 @@ func TestCursorSteps(t *testing.T) {
 	}
 }
 
+// TestPartialBlanksThenTrimmed: a partial line returned with its
+// trailing blanks, then completed (and stored trimmed), continues with the
+// newline alone, not repeated whole after a "\r"; one completed with more
+// text continues with that text.
+func TestPartialBlanksThenTrimmed(t *testing.T) {
+	b := New(Limits{})
+	var c Cursor
+	steps := []struct {
+		write string
+		want  Delta
+	}{
+		{"row 1   ", Delta{Text: "row 1   "}},
+		{"  \n", Delta{Text: "\n"}},
+		{"a  ", Delta{Text: "a  "}},
+		{"b  \n", Delta{Text: "b\n"}},
+		{"x ", Delta{Text: "x "}},
+		{"\ry\n", Delta{Text: "\ry\n"}},
+	}
+	for i, s := range steps {
+		b.Write([]byte(s.write))
+		got, err := c.Next(reader(b), 100, 0)
+		if err != nil || got != s.want {
+			t.Fatalf("step %d (%q): %+v %v, want %+v", i, s.write, got, err, s.want)
+		}
+	}
+}
+
 func TestCursorReadError(t *testing.T) {
 	b := New(Limits{})
 	b.Write([]byte("abc"))

@@ -190,7 +190,7 @@ func (m *refModel) ctl(ch byte) {
 	switch ch {
 	case '\n':
 		m.marks.TextSincePromptEnd++
-		m.lines = append(m.lines, string(m.line))
+		m.lines = append(m.lines, strings.TrimRight(string(m.line), " "))
 		m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
 	case '\r':
 		m.pos, m.pad = 0, 0

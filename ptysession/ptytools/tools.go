@@ -135,16 +135,18 @@ func Tools(sessions *ptysession.Sessions) []tools.Tool {
 // of the same name.
 type facade struct{ *ptysession.Sessions }
 
-// ptyHints name the pty tool to use next, per error code.
+// ptyHints name the pty tool to use next, per error code. A sentence that
+// names a tool a server does not serve is left out there (see
+// tools.OnlyServed): each stands alone.
 var ptyHints = map[core.Code]string{
-	core.CodeNoSession:       "Call pty_list to see your open sessions, or pty_open to start a new one.",
-	core.CodeForeignSession:  "Use a sessionId that your own pty_open returned; pty_list shows yours.",
+	core.CodeNoSession:       "Call pty_open to start a new session. pty_list shows your open ones.",
+	core.CodeForeignSession:  "Use a sessionId that your own pty_open returned. pty_list shows yours.",
 	core.CodeSendActive:      "Another pty_send is still running on this session: read its output with pty_tail, interrupt it with pty_signal SIGINT, or wait and retry.",
 	core.CodeSessionExited:   "The program has exited: read its last output with pty_tail, then pty_close the session.",
 	core.CodeSessionClosing:  "The session is being closed; call pty_open for a new one.",
 	core.CodeSignalRefused:   "That would kill the session's own shell: call pty_close to end the session.",
-	core.CodeTooManySessions: "Call pty_close on sessions you no longer need (pty_list shows them), then retry. Background jobs do not count.",
-	core.CodeWrongKind:       "That id is a background job's (job_...): use bg_send to type into it, bg_read for its output, bg_stop or bg_drop to end it; pty_* tools take terminal ids (pty_...).",
+	core.CodeTooManySessions: "Call pty_close on sessions you no longer need, then retry. pty_list shows them. Background jobs do not count.",
+	core.CodeWrongKind:       "That id is a background job's (job_...); pty_* tools take terminal ids (pty_...). bg_read shows its output. bg_send types into it. bg_stop ends it. bg_drop deletes its record.",
 	core.CodeSpawnFailed:     "Check the command, cwd and env, then call pty_open again.",
 	core.CodeCleanupFailed:   "Some processes survived; call pty_close again.",
 	core.CodeHumanInControl:  "A person took control of this session (the watch page) and is typing in it: do not retry at once; send again later (pty_tail shows what they do). Your first pty_send after they hand back says what changed.",

@@ -2,7 +2,10 @@
 // through what a model meets: full-screen programs opened with pty_send,
 // keys that settle once the screen stopped changing, leaving a full-screen
 // program, results that carry their payload once, pty_signal's output,
-// pty_open's size and bg_launch's readiness wait.
+// pty_open's size, bg_launch's readiness wait, and top (open, kill the
+// top process from inside it, quit) within 4 calls and 6 KB. No result
+// may return output an earlier one returned (see docs/mcp.md for how the
+// bytes are counted).
 // Usage: node model-client.mjs PATH_TO_PTYSEAM WORKDIR PORT [--text-results]
 // It asserts as it goes and prints one JSON summary line (with the byte
 // figures docs/mcp.md quotes) on success.
@@ -27,10 +30,59 @@ const figures = {};
 // structured content, as JSON.
 const bytes = (r) => JSON.stringify(r.content).length + (r.structuredContent ? JSON.stringify(r.structuredContent).length : 0);
 const text = (r) => r.content.map((c) => c.text).join("");
+// given holds, per session, the line-mode output each result returned
+// (initialOutput, delta, a signal's output, a tail's text), in order.
+const given = new Map();
+const streamOf = (name, sc) => {
+  switch (name) {
+    case "pty_tail":
+      return sc.text;
+    case "pty_read":
+      return undefined;
+    case "pty_wait":
+      // The matched line is not counted: pty_wait does not move the tail,
+      // so the next pty_tail returns it again (docs/mcp.md).
+      return undefined;
+    default:
+      return sc.initialOutput ?? sc.delta ?? sc.output;
+  }
+};
 const call = async (name, args) => {
   const r = await client.callTool({ name, arguments: args });
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
+  const sc = r.structuredContent;
+  const sid = args?.id ?? sc?.sessionId ?? sc?.target;
+  const out = sc && sid ? streamOf(name, sc) : undefined;
+  if (out) given.set(sid, [...(given.get(sid) ?? []), out]);
   return r;
+};
+
+// noOutputTwice checks that no result returned output an earlier one
+// returned: the lines of every result's line-mode output (cut markers
+// aside) are found in the session's scrollback in order, each after the
+// lines of the results before it. It pages the scrollback with pty_read.
+const noOutputTwice = async (sid) => {
+  const lines = [];
+  for (let start = 0; ; ) {
+    const page = (await client.callTool({ name: "pty_read", arguments: { id: sid, start, lines: 1000 } })).structuredContent;
+    lines.push(...page.text.split("\n").slice(0, page.lines));
+    if (page.lines === 0 || page.end >= page.total) break;
+    start = page.end;
+  }
+  let at = 0;
+  for (const out of given.get(sid) ?? []) {
+    const segs = out.split("\n");
+    if (!out.endsWith("\n")) segs.pop(); // an unfinished line: its end comes later
+    for (const [k, seg] of segs.entries()) {
+      const line = seg.trimEnd(); // the scrollback keeps no trailing blanks
+      if (line === "" || /^\[\.\.\. lines? [\d-]+ cut/.test(line)) continue;
+      // The first may end a line an earlier result began (a prompt).
+      const i = lines.findIndex((l, j) => j >= at && (k === 0 ? l.endsWith(line) : l === line));
+      assert.ok(i >= 0, `output returned twice, or not in order: ${JSON.stringify(line)} (scrollback line ${at} on)`);
+      at = i + 1;
+    }
+  }
+  return lines.reduce((n, l) => n + l.length + 1, 0);
 };
 
 const { tools } = await client.listTools();
@@ -146,6 +198,18 @@ figures.signalBytes = bytes(sig);
 assert.equal(sig.structuredContent.delivered, true);
 assert.match(sig.structuredContent.output, /caught-int/);
 
+// A loop that outlives its send: the send returns what was printed so far,
+// pty_wait the line it waited for, pty_tail the rest; no output twice but
+// the line pty_wait matched (noOutputTwice below).
+const loop = await call("pty_send", { id, data: "for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.4; done; echo loop-done", timeoutMs: 700 });
+assert.notEqual(loop.structuredContent.waitReason, "prompt");
+const tick = await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^tick 5$" }], timeoutMs: 30000 });
+assert.equal(tick.structuredContent.line, "tick 5");
+await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^loop-done$" }], timeoutMs: 30000 });
+const rest = await call("pty_tail", { id });
+assert.doesNotMatch(rest.structuredContent.text, /tick 1\n/);
+assert.match(rest.structuredContent.text, /tick 6\nloop-done\n/);
+
 // bg_launch waits for readiness: a URL, a line, a port. Each bound is the
 // largest allowed (60 s): a wait returns at its event, and the bound only
 // ends a hang (a job that exits at once was seen reaped after 10 s under
@@ -189,6 +253,55 @@ figures.screenRatio = bytes(scr) / scr.structuredContent.rows.join("\n").length;
 assert.ok(figures.screenRatio <= 1.3, `pty_screen: result bytes per payload byte ${figures.screenRatio}`);
 await call("pty_close", { id: big.structuredContent.sessionId });
 
+// top: open it, find the process on top, kill it from inside top, quit:
+// at most 4 calls and 6 KB of results (issue 38), no output returned twice.
+const burner = await call("bg_launch", { command: "sh", args: ["-c", "while :; do :; done"] });
+const burnerId = burner.structuredContent.id;
+const topCalls = [];
+const topCall = async (name, args) => {
+  const r = await call(name, args);
+  topCalls.push(r);
+  return r;
+};
+const top = await topCall("pty_open", { command: "top -d 1", cwd: workdir, rows: 24, cols: 100 });
+const topId = top.structuredContent.sessionId;
+const topRows = top.structuredContent.screen?.rows ?? top.structuredContent.initialOutput.split("\n");
+const header = topRows.findIndex((r) => /^\s*PID\s+USER/.test(r));
+assert.ok(header >= 0, `no process table in top's first result:\n${topRows.join("\n")}`);
+// The burner is on top, or near it on a machine shared with other work.
+const topPid = String(burner.structuredContent.pid);
+assert.ok(topRows.slice(header + 1).some((r) => r.trim().split(/\s+/)[0] === topPid), `the burner ${topPid} is not shown:\n${topRows.join("\n")}`);
+// k, the pid, Enter (the pid), Enter (the default signal, SIGTERM): paced,
+// since top flushes input it did not read at its prompts.
+await topCall("pty_keys", { id: topId, text: `k${topPid}`, keys: ["Enter", "Enter"], paced: true });
+await topCall("pty_keys", { id: topId, text: "q" });
+const ended = await call("pty_wait", { conditions: [{ kind: "exit", target: burnerId }], timeoutMs: 30000 });
+assert.equal(ended.structuredContent.fired, true, `the burner (pid ${topPid}) still runs`);
+figures.topCalls = topCalls.length;
+figures.topBytes = topCalls.reduce((n, r) => n + bytes(r), 0);
+// Needed: what the model had not seen, the rows of each screen that
+// differ from the same row of the screen before (docs/mcp.md).
+let seen = [];
+figures.topNeededBytes = 0;
+for (const r of topCalls) {
+  const s = r.structuredContent.screen;
+  const idx = s.changedOnly ? s.changed : s.rows.map((_, i) => i);
+  s.rows.forEach((row, k) => {
+    if (row !== seen[idx[k]]) figures.topNeededBytes += row.length + 1;
+    seen[idx[k]] = row;
+  });
+}
+assert.ok(figures.topBytes <= 2 * figures.topNeededBytes, `top: ${figures.topBytes} result bytes for ${figures.topNeededBytes} needed`);
+assert.ok(figures.topCalls <= 4, `top took ${figures.topCalls} calls`);
+assert.ok(figures.topBytes <= 6 * 1024, `top's results are ${figures.topBytes} bytes: ${topCalls.map(bytes)}`);
+// No result's text row ends in blanks.
+for (const r of topCalls) {
+  for (const row of r.structuredContent.screen?.rows ?? []) assert.doesNotMatch(row, / $/, "a row ends in blanks");
+}
+await call("pty_close", { id: topId });
+
+figures.scrollbackBytes = await noOutputTwice(id);
+figures.streamBytes = given.get(id).reduce((n, s) => n + s.length, 0);
 await call("pty_close", { id });
 await client.close();
 console.log(JSON.stringify({ ok: true, mode: "structured", figures }));

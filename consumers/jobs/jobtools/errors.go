@@ -9,12 +9,13 @@ import (
 )
 
 // hints name the bg_* tool to use next, per error code. A code without an
-// entry gets no hint.
+// entry gets no hint. A sentence that names a tool a server does not serve
+// is left out there (see tools.OnlyServed): each stands alone.
 var hints = map[core.Code]string{
-	core.CodeNoSession:        "No job has this id (it may have been dropped). Call bg_list to see your jobs.",
-	core.CodeForeignSession:   "This id is not one of your jobs. Call bg_list to see your jobs.",
+	core.CodeNoSession:        "No job has this id (it may have been dropped). bg_list shows your jobs.",
+	core.CodeForeignSession:   "This id is not one of your jobs. bg_list shows your jobs.",
 	core.CodeSessionExited:    "The job has ended. Read its output with bg_read, or start it again with bg_launch.",
-	core.CodeSessionClosing:   "The job is being closed. Call bg_list to see its final state.",
+	core.CodeSessionClosing:   "The job is being closed. bg_list shows its final state.",
 	core.CodeInvalidArgument:  "Fix the named argument and call the tool again.",
 	core.CodeNoBackend:        `Launch with backend "pipe" (or "auto").`,
 	core.CodeSpawnFailed:      "Check the command name (it must be on PATH or a path) and cwd, then call bg_launch again.",
@@ -23,8 +24,8 @@ var hints = map[core.Code]string{
 	core.CodeCancelled:        "The call was cancelled; call the tool again if still needed.",
 	jobs.CodeJobRunning:       "Stop it first with bg_stop (drop: true stops and drops in one call).",
 	core.CodeWrongKind:        "That id is a terminal session's (pty_...): use pty_send, pty_tail, pty_signal or pty_close for it; bg_* tools take job ids (job_...).",
-	core.CodeTooManySessions:  "Call bg_drop on ended jobs (bg_list shows them), or bg_stop with drop true on running ones, then launch again. Terminal sessions do not count.",
-	jobs.CodeOutputReleased:   "The job's output is gone; bg_list still shows how it ended.",
+	core.CodeTooManySessions:  "Call bg_stop with drop true on jobs you no longer need (running or ended), then launch again. bg_drop deletes every ended job's record. bg_list shows your jobs. Terminal sessions do not count.",
+	jobs.CodeOutputReleased:   "The job's output is gone. bg_list still shows how it ended.",
 }
 
 // toolError converts a non-nil err into a *tools.ToolError with the code it

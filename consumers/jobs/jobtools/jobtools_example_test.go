@@ -41,7 +41,7 @@ func Example() {
 	m.OnExit(func(ev jobs.Event) { ended <- ev })
 
 	res := call("bg_launch", `{"command":"head","args":["-n","1"],"title":"first line"}`)
-	id := res.Structured.(jobtools.JobOut).ID
+	id := res.Structured.(jobtools.LaunchOut).ID
 	call("bg_send", `{"id":"`+id+`","data":"hello\\n"}`)
 	<-ended
 	res = call("bg_stop", `{"id":"`+id+`"}`) // it ended already: reports how
@@ -53,5 +53,5 @@ func Example() {
 	// finished (exit 0)
 	// hello
 	// NO_SESSION: no such job
-	// Next: No job has this id (it may have been dropped). Call bg_list to see your jobs.
+	// Next: No job has this id (it may have been dropped). bg_list shows your jobs.
 }

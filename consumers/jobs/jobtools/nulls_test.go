@@ -7,10 +7,12 @@ import (
 )
 
 // TestStatusSendsNulls: a running job's exitCode and signal are sent as
-// null, not left out, as the schema and the doc comment say.
+// null in bg_list's record, not left out, as the schema and the doc
+// comment say.
 func TestStatusSendsNulls(t *testing.T) {
 	f := newFixture(t)
-	res := f.mustCall(ToolLaunch, `{"command":"sleep","args":["30"]}`)
+	job := f.mustCall(ToolLaunch, `{"command":"sleep","args":["30"]}`).Structured.(LaunchOut)
+	res := f.mustCall(ToolList, `{}`)
 	b, err := json.Marshal(res.Structured)
 	if err != nil {
 		t.Fatal(err)
@@ -20,6 +22,5 @@ func TestStatusSendsNulls(t *testing.T) {
 			t.Errorf("status JSON lacks %s: %s", want, b)
 		}
 	}
-	job := res.Structured.(JobOut)
 	f.mustCall(ToolStop, `{"id":"`+job.ID+`"}`)
 }

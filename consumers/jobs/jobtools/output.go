@@ -33,6 +33,31 @@ type JobOut struct {
 	Output       OutputOut          `json:"output"`
 }
 
+// JobBrief is a job as bg_launch and bg_stop report it: what a model acts
+// on next (the id, the state, the pid or how it ended), beside the text's
+// one-line summary. bg_list returns the whole record (JobOut).
+type JobBrief struct {
+	ID       string          `json:"id"`
+	PID      int             `json:"pid,omitempty"`
+	Status   jobs.State      `json:"status"`
+	ExitCode *int            `json:"exitCode,omitempty"`
+	Signal   string          `json:"signal,omitempty"`
+	Reason   jobs.StopReason `json:"reason,omitempty"`
+	// NotifyOnExit acknowledges a launch that asked for an exit notice.
+	NotifyOnExit bool     `json:"notifyOnExit,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Services     []string `json:"services,omitempty"`
+}
+
+func jobBrief(in jobs.Info) JobBrief {
+	b := JobBrief{ID: in.ID, Status: in.State, ExitCode: in.ExitCode, Signal: in.Signal, Reason: in.StopReason,
+		NotifyOnExit: in.NotifyOnExit, Warnings: in.Warnings, Services: in.Services}
+	if in.EndedAt.IsZero() {
+		b.PID = in.PID // an ended job's pid names nothing
+	}
+	return b
+}
+
 // OutputOut summarises a job's output buffer.
 type OutputOut struct {
 	Lines    int64 `json:"lines"`
@@ -122,8 +147,8 @@ type ListOut struct {
 
 // StopOut is bg_stop's result.
 type StopOut struct {
-	Job     JobOut `json:"job"`
-	Dropped bool   `json:"dropped"`
+	JobBrief
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 // StopGroupOut is bg_stop_group's result.

@@ -158,7 +158,7 @@ func renderReady(r ReadyOut) string {
 // LaunchOut is bg_launch's structured result: the job, and the outcome of
 // its readiness wait when waitFor was given.
 type LaunchOut struct {
-	JobOut
+	JobBrief
 	// Ready is the readiness wait's outcome (nil without waitFor).
 	Ready *ReadyOut `json:"ready,omitempty"`
 }

@@ -14,7 +14,11 @@ import (
 
 func renderLaunch(in jobs.Info) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[job %s %s: pid %d, group %q, backend %s", in.ID, in.State, in.PID, in.Group, in.Backend)
+	fmt.Fprintf(&b, "[job %s %s: pid %d", in.ID, in.State, in.PID)
+	if in.Group != "" {
+		fmt.Fprintf(&b, ", group %q", in.Group)
+	}
+	fmt.Fprintf(&b, ", backend %s", in.Backend)
 	if in.Timeout > 0 {
 		fmt.Fprintf(&b, ", timeout %s", in.Timeout)
 	}

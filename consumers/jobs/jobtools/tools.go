@@ -119,13 +119,13 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, a launchArgs, _
 		return tools.Result{}, te
 	}
 	if a.WaitFor == nil {
-		return h.done(jobOut(info, h.now()), renderLaunch(info), nil)
+		return h.done(LaunchOut{JobBrief: jobBrief(info)}, renderLaunch(info), nil)
 	}
 	ready := h.awaitReady(ctx, owner, info.ID, *a.WaitFor, readyBound)
 	if now, err := h.m.Get(owner, info.ID); err == nil {
 		info = now
 	}
-	return h.done(LaunchOut{JobOut: jobOut(info, h.now()), Ready: &ready}, renderLaunch(info)+renderReady(ready), nil)
+	return h.done(LaunchOut{JobBrief: jobBrief(info), Ready: &ready}, renderLaunch(info)+renderReady(ready), nil)
 }
 
 func (h handlers) send(ctx context.Context, owner *core.Owner, a sendArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
@@ -202,7 +202,7 @@ func (h handlers) stop(ctx context.Context, owner *core.Owner, a stopArgs, _ fun
 	if a.Drop {
 		text += "; record dropped"
 	}
-	return h.done(StopOut{Job: jobOut(info, h.now()), Dropped: a.Drop}, text, nil)
+	return h.done(StopOut{JobBrief: jobBrief(info), Dropped: a.Drop}, text, nil)
 }
 
 func (h handlers) stopGroup(ctx context.Context, owner *core.Owner, a stopGroupArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {

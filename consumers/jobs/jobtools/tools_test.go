@@ -114,8 +114,8 @@ func TestDefinitions(t *testing.T) {
 func TestToolsEndToEnd(t *testing.T) {
 	f := newFixture(t)
 	res := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo ready; while read l; do echo \"got $l\"; done"],"title":"echoer","group":"g","ports":[1]}`)
-	job := res.Structured.(JobOut)
-	if job.Status != "running" || job.Group != "g" || job.Backend != "pipe" || !strings.HasPrefix(res.Text, "[job "+job.ID+" running") {
+	job := res.Structured.(LaunchOut)
+	if job.Status != "running" || job.PID == 0 || !strings.HasPrefix(res.Text, "[job "+job.ID+" running") || !strings.Contains(res.Text, `group "g", backend pipe`) {
 		t.Fatalf("launch %+v\n%s", job, res.Text)
 	}
 	// Port 1 is not listened on here: no warning.
@@ -149,7 +149,7 @@ func TestToolsEndToEnd(t *testing.T) {
 		t.Fatalf("list %+v", l)
 	}
 	res = f.mustCall(ToolStop, `{"id":"`+job.ID+`"}`)
-	if s := res.Structured.(StopOut); s.Job.Status != "stopped" || s.Job.Reason != "user" || s.Dropped {
+	if s := res.Structured.(StopOut); s.Status != "stopped" || s.Reason != "user" || s.Dropped {
 		t.Fatalf("stop %+v", s)
 	}
 	if _, err := f.call(ToolSend, `{"id":"`+job.ID+`","data":"x"}`); !errors.Is(err, core.ErrSessionExited) {
@@ -201,7 +201,7 @@ func TestToolErrors(t *testing.T) {
 		}
 	}
 	// A bad pattern, a running job dropped by id, another owner's job.
-	job := f.mustCall(ToolLaunch, `{"command":"sleep","args":["300"]}`).Structured.(JobOut)
+	job := f.mustCall(ToolLaunch, `{"command":"sleep","args":["300"]}`).Structured.(LaunchOut)
 	if _, err := f.call(ToolRead, `{"id":"`+job.ID+`","pattern":"("}`); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Errorf("bad pattern: %v", err)
 	}
