@@ -1,6 +1,7 @@
 package ptysession
 
 import (
+	"github.com/ptyseam/ptyseam/testharness"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +13,9 @@ import (
 // whose sessions stream their output, see tapper).
 func onService(t *testing.T, f func(t *testing.T, s *Sessions)) {
 	t.Helper()
-	for _, sm := range seams {
-		if sm.name == "service" {
-			f(t, New(sm.new(t), Options{}))
+	for _, sm := range testharness.Seams() {
+		if sm.Name == "service" {
+			f(t, New(sm.New(t), Options{}))
 			return
 		}
 	}

@@ -272,9 +272,20 @@ func RenderWait(r WaitResult, conds []WaitCondition) string {
 	if r.Kind == WaitExit && r.Status != nil {
 		fmt.Fprintf(&b, "; %s", *r.Status)
 	}
+	shown := r.Output != "" && strings.Contains(r.Output, r.Line)
+	if r.LineNumber != nil && shown {
+		fmt.Fprintf(&b, "; line %d", *r.LineNumber)
+	}
+	if r.Skipped > 0 {
+		fmt.Fprintf(&b, "; %s of new output skipped, pty_read pages them", plural(int(r.Skipped), "older line"))
+	}
 	b.WriteString("]")
-	if r.LineNumber != nil {
+	if r.LineNumber != nil && !shown {
 		fmt.Fprintf(&b, "\nline %d: %s", *r.LineNumber, r.Line)
+	}
+	if r.Output != "" {
+		b.WriteString("\n")
+		b.WriteString(r.Output)
 	}
 	if r.Row != nil {
 		fmt.Fprintf(&b, "\nrow %d: %s", *r.Row, r.Line)

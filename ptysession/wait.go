@@ -125,6 +125,13 @@ type WaitResult struct {
 	// Status is the target's status when the wait ended (WaitOutput,
 	// WaitExit).
 	Status *core.Status `json:"status,omitempty"`
+	// Output is, when an output, input or exit condition on one of the
+	// owner's sessions fired, what that session printed that the owner
+	// had not been given yet (as [Sessions.Tail] returns it: the matching
+	// line, the question, the last words); the owner's tail position
+	// moves past it. Skipped counts the older lines left out of it.
+	Output  string `json:"output,omitempty"`
+	Skipped int64  `json:"skipped,omitempty"`
 	// WaitedMs is how long the wait took.
 	WaitedMs int64 `json:"waitedMs"`
 }
@@ -215,8 +222,11 @@ func (w *Watch) Check(ctx context.Context) (res WaitResult, ok bool, err error) 
 // (Fired false, no error) or ctx ends (CANCELLED). Targets are the
 // owner's sessions, or ids one of sources knows (its jobs); a target that
 // is neither is NO_SESSION, another owner's FOREIGN_SESSION. The server
-// checks the conditions every 100 ms, so the caller need not poll. Bad
-// input is INVALID_ARGUMENT naming the field.
+// checks the conditions every 100 ms, so the caller need not poll. When an
+// output, input or exit condition on one of the owner's sessions fires,
+// the result's Output is that session's unseen output and the owner's tail
+// moves past it (see [WaitResult.Output]). Bad input is INVALID_ARGUMENT
+// naming the field.
 func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest, sources ...WaitSource) (WaitResult, error) {
 	const op = "wait"
 	if owner == nil {
@@ -263,6 +273,7 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 			if ok {
 				res.Fired, res.Condition, res.Kind = true, i, w.cond.Kind
 				res.WaitedMs = time.Since(start).Milliseconds()
+				s.withOutput(&res, w)
 				return res, nil
 			}
 		}
@@ -279,6 +290,24 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 			return WaitResult{}, cancelled(op, "", ctx.Err())
 		}
 	}
+}
+
+// withOutput gives res the output the owner has not seen of the session
+// whose condition fired, for the conditions that are about its output
+// (output, input, exit): the model sees the line, the question or the last
+// words in context, and a later tail does not return them again. A screen
+// condition leaves the tail alone: the screen, not the stream, shows a
+// full-screen program.
+func (s *Sessions) withOutput(res *WaitResult, w *Watch) {
+	sw, ok := w.w.(sessionWatcher)
+	if !ok || w.cond.Kind == WaitScreen || w.cond.Kind == WaitPort {
+		return
+	}
+	d, err := s.consume(sw.owner, sw.id, s.opts.TailLines)
+	if err != nil {
+		return // the session ended meanwhile: the condition's own fields stand
+	}
+	res.Output, res.Skipped = d.Text, d.Skipped
 }
 
 // portAccepts reports whether TCP port on this host (localhost, IPv4 or

@@ -104,3 +104,43 @@ func TestWait(t *testing.T) {
 		}
 	})
 }
+
+// A wait that fires on a session's output returns what the session printed
+// that the caller had not seen, the matching line in it, and moves the
+// tail past it: the next tail does not repeat it. A wait on a job or a
+// port leaves the output where it is.
+func TestWaitReturnsTheUnseenOutputOnce(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("waiter")
+		ctx := testCtx(t)
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		// The loop prints after the send returned (its deadline is short
+		// and its quiet window long, so nothing but the deadline ends it).
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.5; for i in 1 2 3; do echo step-$i; done; echo all-done",
+			Timeout: 200 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		w, err := s.Wait(ctx, owner, WaitRequest{
+			Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(r.SessionID), Pattern: `^all-done$`}},
+			Timeout:    30 * time.Second,
+		})
+		if err != nil || !w.Fired {
+			t.Fatalf("wait: %+v %v", w, err)
+		}
+		if !strings.Contains(w.Output, "step-1\nstep-2\nstep-3\nall-done\n") {
+			t.Fatalf("the wait's output %q lacks the lines up to the match", w.Output)
+		}
+		text := RenderWait(w, []WaitCondition{{Kind: WaitOutput, Target: string(r.SessionID), Pattern: `^all-done$`}})
+		if strings.Count(text, "all-done") != 2 { // the condition's pattern, and the line once
+			t.Fatalf("the text shows the matching line other than once in the output:\n%s", text)
+		}
+		waitPrompt(t, s, owner, r.SessionID)
+		tail, err := s.Tail(ctx, owner, r.SessionID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(tail.Text, "step-") || strings.Contains(tail.Text, "all-done") {
+			t.Fatalf("the tail after the wait repeats its output: %q", tail.Text)
+		}
+	})
+}

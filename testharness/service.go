@@ -5,10 +5,10 @@ import (
 	"io"
 	"log/slog"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // NewLocalService returns a core.Service with the local PTY backends
@@ -25,7 +25,7 @@ func NewLocalService(t testing.TB, opts core.Options) *core.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
 		defer cancel()
 		if err := svc.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)

@@ -26,51 +26,12 @@ import (
 // TestMain checks for leaked goroutines and surviving child processes.
 func TestMain(m *testing.M) { testharness.VerifyTestMain(m) }
 
-// A seam is one implementation of core.Terminals the facade is tested
-// over: the real service and the testharness's reference registry, both
-// running the real local PTY backends.
-type seam struct {
-	name string
-	new  func(t *testing.T) core.Terminals
-}
-
-var seams = []seam{
-	{"service", func(t *testing.T) core.Terminals {
-		svc := core.New(core.Options{Logger: quietLogger()})
-		if err := localpty.Register(svc); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-			defer cancel()
-			if err := svc.Shutdown(ctx); err != nil {
-				t.Errorf("service shutdown: %v", err)
-			}
-		})
-		return svc
-	}},
-	{"registry", func(t *testing.T) core.Terminals {
-		reg := testharness.NewRegistry()
-		if err := localpty.Register(reg); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-			defer cancel()
-			if err := reg.Shutdown(ctx); err != nil {
-				t.Errorf("registry shutdown: %v", err)
-			}
-		})
-		return reg
-	}},
-}
-
 // forEachSeam runs f against a facade over every seam.
 func forEachSeam(t *testing.T, opts ptysession.Options, f func(t *testing.T, s *ptysession.Sessions)) {
 	t.Helper()
-	for _, sm := range seams {
-		t.Run(sm.name, func(t *testing.T) {
-			f(t, ptysession.New(sm.new(t), opts))
+	for _, sm := range testharness.Seams() {
+		t.Run(sm.Name, func(t *testing.T) {
+			f(t, ptysession.New(sm.New(t), opts))
 		})
 	}
 }
@@ -233,9 +194,9 @@ func newBenchService(b *testing.B) *core.Service {
 // whose sessions stream their output, see tapper).
 func onService(t *testing.T, f func(t *testing.T, s *ptysession.Sessions)) {
 	t.Helper()
-	for _, sm := range seams {
-		if sm.name == "service" {
-			f(t, ptysession.New(sm.new(t), ptysession.Options{}))
+	for _, sm := range testharness.Seams() {
+		if sm.Name == "service" {
+			f(t, ptysession.New(sm.New(t), ptysession.Options{}))
 			return
 		}
 	}

@@ -28,8 +28,8 @@ func WaitTool(s *ptysession.Sessions, sources ...ptysession.WaitSource) tools.To
 				"prompt, the shell's prompt again (input; terminals and PTY jobs), or a session's screen changes or " +
 				"shows a row matching pattern (screen). " +
 				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
-				"build to finish. Returns which condition fired (condition, its index) with the matching line (for input: " +
-				"the question) and its line number, or fired false when timeoutMs passed (default 30000, at most " +
+				"build to finish. Returns which condition fired (condition, its index), the matching line's number and the " +
+				"session's output you have not seen (as pty_tail), or fired false when timeoutMs passed (default 30000, at most " +
 				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Only output printed after the " +
 				"wait starts counts, unless a condition sets fromLine.",
 			InputSchema:  waitInput(max),

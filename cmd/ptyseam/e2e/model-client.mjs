@@ -40,9 +40,7 @@ const streamOf = (name, sc) => {
     case "pty_read":
       return undefined;
     case "pty_wait":
-      // The matched line is not counted: pty_wait does not move the tail,
-      // so the next pty_tail returns it again (docs/mcp.md).
-      return undefined;
+      return sc.output;
     default:
       return sc.initialOutput ?? sc.delta ?? sc.output;
   }
@@ -199,16 +197,18 @@ assert.equal(sig.structuredContent.delivered, true);
 assert.match(sig.structuredContent.output, /caught-int/);
 
 // A loop that outlives its send: the send returns what was printed so far,
-// pty_wait the line it waited for, pty_tail the rest; no output twice but
-// the line pty_wait matched (noOutputTwice below).
+// each pty_wait what followed up to its line, pty_tail the rest; no output
+// twice (noOutputTwice below).
 const loop = await call("pty_send", { id, data: "for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.4; done; echo loop-done", timeoutMs: 700 });
 assert.notEqual(loop.structuredContent.waitReason, "prompt");
 const tick = await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^tick 5$" }], timeoutMs: 30000 });
 assert.equal(tick.structuredContent.line, "tick 5");
-await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^loop-done$" }], timeoutMs: 30000 });
+assert.match(tick.structuredContent.output, /tick 5\n/);
+const done = await call("pty_wait", { id, conditions: [{ kind: "output", pattern: "^loop-done$" }], timeoutMs: 30000 });
 const rest = await call("pty_tail", { id });
-assert.doesNotMatch(rest.structuredContent.text, /tick 1\n/);
-assert.match(rest.structuredContent.text, /tick 6\nloop-done\n/);
+const after = done.structuredContent.output + rest.structuredContent.text;
+assert.doesNotMatch(after, /tick [1-5]\n/);
+assert.match(after, /tick 6\nloop-done\n/);
 
 // bg_launch waits for readiness: a URL, a line, a port. Each bound is the
 // largest allowed (60 s): a wait returns at its event, and the bound only
