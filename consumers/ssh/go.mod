@@ -17,7 +17,6 @@ require github.com/hashicorp/yamux v0.1.2 // indirect
 
 require (
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/ptyseam/ptyseam/internal v0.1.0
 	github.com/stretchr/testify v1.12.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
