@@ -1,7 +1,7 @@
 # ptyseam: make demo runs the end-to-end demo, make test runs every test.
 GO       ?= go
 # RELEASED are the modules published to importers (see docs/releasing.md).
-RELEASED := internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/docker consumers/jobs screen sandbox remote cmd/ptyseam
+RELEASED := internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/docker consumers/k8s consumers/jobs screen sandbox remote cmd/ptyseam
 MODULES  := $(RELEASED) hardening bench tools/releasecheck
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 # WINDOWS are the modules that build for Windows (docs/jobs.md, Windows).
