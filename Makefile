@@ -12,7 +12,7 @@ FUZZTIME ?= 10s
 N        ?= 5
 K        ?= 2
 
-.PHONY: all demo test test-windows test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
+.PHONY: all demo test test-k8s test-windows test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
 
 all: lint test
 
@@ -28,6 +28,10 @@ deps:
 test: deps release-check
 	TESTFLAGS="$(TESTFLAGS)" WINDOWS_MODULES="$(WINDOWS)" bash scripts/test.sh $(MODULES)
 	bash scripts/wine-test.sh
+
+## test-k8s: only the Kubernetes backend's tests, on a private one-node cluster (make test runs them too; the first run builds kube-apiserver and kubelet, 10-25 min)
+test-k8s: deps
+	cd consumers/k8s && $(GO) test $(TESTFLAGS) ./...
 
 ## test-windows: the Windows test binaries of the jobs layer and the ConPTY backend under Wine (scripts/wine-test.sh)
 test-windows: deps

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,22 @@ func sessionPods(t testing.TB, c *k8stest.Cluster) []string {
 		names = append(names, p.Namespace+"/"+p.Name)
 	}
 	return names
+}
+
+// newPod returns the one pod in after that is not in before.
+func newPod(t testing.TB, before, after []string) (ns, name string) {
+	t.Helper()
+	var found []string
+	for _, p := range after {
+		if !slices.Contains(before, p) {
+			found = append(found, p)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("new session pods: %v, want one", found)
+	}
+	ns, name, _ = strings.Cut(found[0], "/")
+	return ns, name
 }
 
 // podExists asks the API server whether a pod is there.

@@ -84,8 +84,12 @@ var shared struct {
 	err error
 }
 
-// startTimeout bounds a cluster's start.
+// startTimeout bounds a cluster's start once it holds the host's lock.
 const startTimeout = 3 * time.Minute
+
+// lockWait bounds the wait for another test process's cluster to stop
+// (a package's whole run, in make test).
+const lockWait = 30 * time.Minute
 
 // Shared returns this process's cluster, starting it on first use. It
 // skips tb (fails it under CI) when the cluster cannot run here.
@@ -95,9 +99,7 @@ func Shared(tb testing.TB) *Cluster {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if shared.c == nil && shared.err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-		defer cancel()
-		shared.c, shared.err = Start(ctx)
+		shared.c, shared.err = Start(context.Background())
 		if shared.err == nil {
 			tb.Logf("k8stest: cluster %s up: API server ready after %v, node Ready after %v",
 				Release, shared.c.Timings.APIReady.Round(time.Millisecond), shared.c.Timings.NodeReady.Round(time.Millisecond))
@@ -107,6 +109,25 @@ func Shared(tb testing.TB) *Cluster {
 		tb.Fatalf("k8stest: %v", shared.err)
 	}
 	return shared.c
+}
+
+// StartTest starts a cluster of tb's own, stopped when tb ends (for test
+// packages whose TestMain does not call Stop). It skips tb (fails it
+// under CI) when the cluster cannot run here.
+func StartTest(tb testing.TB) *Cluster {
+	tb.Helper()
+	Require(tb)
+	c, err := Start(context.Background())
+	if err != nil {
+		tb.Fatalf("k8stest: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			tb.Errorf("k8stest: %v", err)
+		}
+	})
+	tb.Logf("k8stest: cluster %s up: node Ready after %v", Release, c.Timings.NodeReady.Round(time.Millisecond))
+	return c
 }
 
 // Stop ends the shared cluster, if one was started, and removes its
@@ -174,12 +195,16 @@ func Require(tb testing.TB) {
 
 // Start runs a private cluster and waits until its node is Ready and its
 // images are imported. The caller must Stop it. Clusters of concurrent
-// processes take turns: Start waits for the host's lock.
+// processes take turns: Start first waits for the host's lock (up to
+// lockWait, whatever ctx says), then ctx and startTimeout bound the
+// start.
 func Start(ctx context.Context) (*Cluster, error) {
 	if m := Missing(); m != "" {
 		return nil, errors.New(m)
 	}
-	unlock, err := lockHost(ctx)
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockWait)
+	unlock, err := lockHost(lctx)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +214,8 @@ func Start(ctx context.Context) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{Dir: dir, bin: BinDir(), unlock: unlock}
+	ctx, cancel = context.WithTimeout(ctx, startTimeout)
+	defer cancel()
 	if err := c.start(ctx); err != nil {
 		return nil, errors.Join(err, c.Stop())
 	}
@@ -215,6 +242,11 @@ func (c *Cluster) start(ctx context.Context) error {
 		return err
 	}
 	c.Config.QPS, c.Config.Burst = 200, 400
+	// Inline the certificates: client-go watches certificate files with
+	// goroutines that outlive every client (a leak check sees them).
+	if err := inlineTLS(c.Config); err != nil {
+		return err
+	}
 	if c.Client, err = kubernetes.NewForConfig(c.Config); err != nil {
 		return err
 	}
@@ -380,6 +412,26 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+// inlineTLS replaces cfg's certificate, key and CA files by their
+// contents.
+func inlineTLS(cfg *rest.Config) error {
+	tls := &cfg.TLSClientConfig
+	for _, f := range []struct {
+		path *string
+		data *[]byte
+	}{{&tls.CertFile, &tls.CertData}, {&tls.KeyFile, &tls.KeyData}, {&tls.CAFile, &tls.CAData}} {
+		if *f.path == "" {
+			continue
+		}
+		b, err := os.ReadFile(*f.path)
+		if err != nil {
+			return err
+		}
+		*f.data, *f.path = b, ""
+	}
+	return nil
 }
 
 // KubeconfigFor writes an administrator's kubeconfig that reaches the

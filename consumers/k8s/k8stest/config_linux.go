@@ -99,7 +99,7 @@ func (c *Cluster) etcdArgs() []string {
 		"--listen-client-urls", client, "--advertise-client-urls", client,
 		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
 		"--initial-cluster", "k8stest=" + peer, "--listen-metrics-urls", "",
-		"--log-level", "warn"}
+		"--logger", "zap", "--log-level", "warn"}
 }
 
 // apiserverArgs runs the API server on loopback: RBAC and Node
