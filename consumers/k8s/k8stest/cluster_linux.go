@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -144,17 +145,34 @@ func Stop() error {
 }
 
 // BinDir is the folder of the built kube-apiserver and kubelet:
-// $PTYSEAM_K8S_BIN, else the cache folder scripts/k8s/build.sh writes.
+// $PTYSEAM_K8S_BIN, else the cache folder scripts/k8s/build.sh writes
+// (${XDG_CACHE_HOME:-$HOME/.cache}/ptyseam/k8s/RELEASE/bin), looked for
+// also under the user's home from the password database, since test
+// processes run with a private HOME (testenv.PrivateHome).
 func BinDir() string {
 	if d := os.Getenv("PTYSEAM_K8S_BIN"); d != "" {
 		return d
 	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
+	var caches []string
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		caches = append(caches, x)
 	}
-	return filepath.Join(cache, "ptyseam", "k8s", Release, "bin")
+	if home, err := os.UserHomeDir(); err == nil {
+		caches = append(caches, filepath.Join(home, ".cache"))
+	}
+	if u, err := user.Current(); err == nil && u.HomeDir != "" {
+		caches = append(caches, filepath.Join(u.HomeDir, ".cache"))
+	}
+	if len(caches) == 0 {
+		return ""
+	}
+	for _, c := range caches {
+		d := filepath.Join(c, "ptyseam", "k8s", Release, "bin")
+		if _, err := os.Stat(filepath.Join(d, "kube-apiserver")); err == nil {
+			return d
+		}
+	}
+	return filepath.Join(caches[0], "ptyseam", "k8s", Release, "bin")
 }
 
 // Missing returns what the cluster needs and this machine lacks, each
