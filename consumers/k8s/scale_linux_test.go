@@ -27,7 +27,7 @@ func scaleSessions() int {
 func TestScale(t *testing.T) {
 	b, c := newBackend(t)
 	n := scaleSessions()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	before := sessionPods(t, c)
 	tg := shellTarget()
