@@ -3,11 +3,13 @@ package k8s
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
@@ -47,28 +49,11 @@ func TestFacadePodShell(t *testing.T) {
 		}
 		return r
 	}
-	const n = 20
-	var trues, reads []time.Duration
-	for range n {
-		start := time.Now()
-		if r := send("true", 0); r.WaitReason != core.WaitPrompt {
-			t.Fatalf("send true settled on %q", r.WaitReason)
-		}
-		trues = append(trues, time.Since(start))
-	}
-	if r := send(`python3 -c 'while True: print("got", input())'`, 0); r.WaitReason != core.WaitStdinRead {
-		t.Fatalf("python3 settled on %q: %q", r.WaitReason, r.Delta)
-	}
-	for i := range n {
-		start := time.Now()
-		r := send(fmt.Sprintf("x%d", i), 0)
-		if r.WaitReason != core.WaitStdinRead || !strings.Contains(r.Delta, fmt.Sprintf("got x%d", i)) {
-			t.Fatalf("python3 read settled on %q: %q", r.WaitReason, r.Delta)
-		}
-		reads = append(reads, time.Since(start))
-	}
-	t.Logf("k8s pod settles (n=%d): true on the prompt p50 %v p99 %v; python3 on its read p50 %v p99 %v",
-		n, percentile(trues, 50), percentile(trues, 99), percentile(reads, 50), percentile(reads, 99))
+	trues, reads := measureSettles(t, ctx, s, owner, id)
+	lt, lr := localSettles(t, ctx)
+	t.Logf("settles (n=%d), k8s pod vs local in the same run: true on the prompt p50 %v (local %v), p99 %v (local %v); python3 on its read p50 %v (local %v), p99 %v (local %v)",
+		settleSends, percentile(trues, 50), percentile(lt, 50), percentile(trues, 99), percentile(lt, 99),
+		percentile(reads, 50), percentile(lr, 50), percentile(reads, 99), percentile(lr, 99))
 	if sr, err := s.Signal(ctx, owner, id, "SIGINT"); err != nil || !sr.Delivered {
 		t.Fatalf("SIGINT to python3: %+v %v", sr, err)
 	}
@@ -93,4 +78,63 @@ func TestFacadePodShell(t *testing.T) {
 	if after := sessionPods(t, c); len(after) != before {
 		t.Fatalf("session pods after Close: %v, want %d", after, before)
 	}
+}
+
+// settleSends is how many sends measureSettles times of each kind.
+const settleSends = 20
+
+// measureSettles times settleSends sends of `true` (settling on the
+// prompt), then starts a python3 input() loop and times as many lines
+// (each settling on python3's read), failing t on another settle.
+func measureSettles(t *testing.T, ctx context.Context, s *ptysession.Sessions, owner *core.Owner, id core.SessionID) (trues, reads []time.Duration) {
+	t.Helper()
+	send := func(data string) ptysession.SendResult {
+		t.Helper()
+		r, err := s.Send(ctx, owner, id, ptysession.SendRequest{SendRequest: core.SendRequest{Data: data}})
+		if err != nil {
+			t.Fatalf("send %q: %v", data, err)
+		}
+		return r
+	}
+	for range settleSends {
+		start := time.Now()
+		if r := send("true"); r.WaitReason != core.WaitPrompt {
+			t.Fatalf("send true settled on %q", r.WaitReason)
+		}
+		trues = append(trues, time.Since(start))
+	}
+	if r := send(`python3 -c 'while True: print("got", input())'`); r.WaitReason != core.WaitStdinRead {
+		t.Fatalf("python3 settled on %q: %q", r.WaitReason, r.Delta)
+	}
+	for i := range settleSends {
+		start := time.Now()
+		r := send(fmt.Sprintf("x%d", i))
+		if r.WaitReason != core.WaitStdinRead || !strings.Contains(r.Delta, fmt.Sprintf("got x%d", i)) {
+			t.Fatalf("python3 read settled on %q: %q", r.WaitReason, r.Delta)
+		}
+		reads = append(reads, time.Since(start))
+	}
+	return trues, reads
+}
+
+// localSettles measures the same settles on a local bash (core/localpty)
+// in this process, for comparison.
+func localSettles(t *testing.T, ctx context.Context) (trues, reads []time.Duration) {
+	t.Helper()
+	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err := localpty.Register(svc); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := svc.Shutdown(context.WithoutCancel(ctx)); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	}()
+	s := ptysession.New(svc, ptysession.Options{})
+	owner := core.NewOwner("local")
+	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return measureSettles(t, ctx, s, owner, op.SessionID)
 }
