@@ -1,7 +1,7 @@
 # ptyseam: make demo runs the end-to-end demo, make test runs every test.
 GO       ?= go
 # RELEASED are the modules published to importers (see docs/releasing.md).
-RELEASED := internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/docker consumers/jobs screen sandbox remote cmd/ptyseam
+RELEASED := internal core ptysession testharness consumers/gdbmi consumers/ssh consumers/docker consumers/k8s consumers/jobs screen sandbox remote cmd/ptyseam
 MODULES  := $(RELEASED) hardening bench tools/releasecheck
 PKGS     := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 # WINDOWS are the modules that build for Windows (docs/jobs.md, Windows).
@@ -12,7 +12,7 @@ FUZZTIME ?= 10s
 N        ?= 5
 K        ?= 2
 
-.PHONY: all demo test test-windows test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
+.PHONY: all demo test test-k8s test-windows test-loaded deps lint vet fmt bench fuzz soak cross release-check tidy
 
 all: lint test
 
@@ -28,6 +28,10 @@ deps:
 test: deps release-check
 	TESTFLAGS="$(TESTFLAGS)" WINDOWS_MODULES="$(WINDOWS)" bash scripts/test.sh $(MODULES)
 	bash scripts/wine-test.sh
+
+## test-k8s: only the Kubernetes backend's tests, on a private one-node cluster (make test runs them too; the first run builds kube-apiserver and kubelet, 10-25 min)
+test-k8s: deps
+	cd consumers/k8s && $(GO) test $(TESTFLAGS) ./...
 
 ## test-windows: the Windows test binaries of the jobs layer and the ConPTY backend under Wine (scripts/wine-test.sh)
 test-windows: deps

@@ -26,6 +26,13 @@ command -v npm     >/dev/null || need+=(npm)
 # The docker backend's tests start their own dockerd (consumers/docker/dockertest);
 # nothing is started here.
 [ -x /usr/sbin/dockerd ]      || need+=(docker.io)
+# The k8s backend's tests start their own one-node cluster (consumers/k8s/k8stest):
+# etcd, containerd and runc from Debian, pods made from busybox-static and bash-static.
+[ -x /usr/bin/etcd ]          || need+=(etcd-server)
+[ -x /usr/bin/containerd ]    || need+=(containerd)
+[ -x /usr/sbin/runc ]         || need+=(runc)
+[ -x /bin/busybox ]           || need+=(busybox-static)
+[ -x /bin/bash-static ]       || need+=(bash-static)
 # Wine runs the Windows test binaries of the jobs layer (scripts/wine-test.sh).
 command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || need+=(wine64)
 
@@ -55,3 +62,7 @@ if [ -f "$web/package.json" ] && { [ ! -f "$web/static/vendor/xterm.js" ] || [ !
   echo "deps: npm ci and build in $web"
   (cd "$web" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
 fi
+
+# kube-apiserver and kubelet for the k8s tests, built from the pinned release into a
+# cache folder (a no-op when built; a cold build takes 10-25 minutes on two cores).
+bash scripts/k8s/build.sh >/dev/null

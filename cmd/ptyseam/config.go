@@ -41,7 +41,10 @@ type config struct {
 	// DockerTargets is the file of container targets pty_open may
 	// target (docker.go).
 	DockerTargets string
-	Tools         string
+	// K8sTargets is the file of Kubernetes targets pty_open may target
+	// (k8s.go).
+	K8sTargets string
+	Tools      string
 	// Watch configures the watch page (watch.go).
 	Watch watchFlags
 	// Jobs configures the background jobs (jobflags.go).
@@ -82,6 +85,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")
 	fs.StringVar(&c.RemoteHosts, "remote-hosts", "", "JSON `FILE` of remote hosts pty_open may open a shell on (its target argument);\nthe credentials stay in the file, the model only names a host (see docs/ssh.md)")
 	fs.StringVar(&c.DockerTargets, "docker-targets", "", "JSON `FILE` of container targets pty_open may open a shell in (its target argument): each names an image\n(a new container per session, no network by default, removed at close) or an existing container, with mounts and limits;\nthe images and containers named there are the only ones allowed (see docs/docker.md)")
+	fs.StringVar(&c.K8sTargets, "k8s-targets", "", "JSON `FILE` of Kubernetes targets pty_open may open a shell in (its target argument): each names a pod template\n(a new pod per session, deleted at close) or an existing pod, with the kubeconfig; every session runs on a ptyseam\nagent copied into its pod; the images and pods named there are the only ones allowed (see docs/k8s.md)")
 	fs.StringVar(&c.Tools, "tools", profileStandard, "the tool `PROFILE`: standard (the core tools plus pty_screen, pty_list, pty_secret, bg_launch,\nbg_read and bg_stop, without output schemas), core (pty_open, pty_send, pty_tail, pty_close, pty_keys,\npty_signal, pty_wait and pty_read, without output schemas) or full (every tool, with output schemas)")
 	fs.StringVar(&c.LogLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error (terminal bytes are never logged)")
 	fs.Usage = func() {

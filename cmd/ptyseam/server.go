@@ -41,6 +41,7 @@ type toolServer struct {
 	server   *mcp.Server
 
 	closeDocker func() error // the docker backend's, when configured
+	closeK8s    func() error // the k8s backend's, when configured
 	secrets     *secretDesk  // pty_secret's pages handed out as links
 	// dropRemote ends every connection to a far side's agent (remote.go):
 	// at shutdown, after remoteCloseGrace, for far sides that do not
@@ -86,6 +87,15 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		}
 		if cfg.Sandbox.On {
 			return nil, fmt.Errorf("--sandbox and --docker-targets cannot be combined: a container shell runs outside this host's sandbox")
+		}
+	}
+	if cfg.K8sTargets != "" {
+		// A pod target is a shell too, confined by the cluster.
+		if len(cfg.Allow) > 0 {
+			return nil, fmt.Errorf("--allow and --k8s-targets cannot be combined: a pod target opens a shell, which an allowlist forbids")
+		}
+		if cfg.Sandbox.On {
+			return nil, fmt.Errorf("--sandbox and --k8s-targets cannot be combined: a pod shell runs outside this host's sandbox")
 		}
 	}
 	if cfg.RemoteHosts != "" {
@@ -167,6 +177,19 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	for name, t := range dtargets {
 		if _, dup := targets[name]; dup {
 			return nil, fmt.Errorf("target %q is both in --remote-hosts and in --docker-targets", name)
+		}
+		if targets == nil {
+			targets = map[string]ptysession.Target{}
+		}
+		targets[name] = t
+	}
+	ktargets, closeK8s, err := k8sTargets(cfg, svc, log)
+	if err != nil {
+		return nil, err
+	}
+	for name, t := range ktargets {
+		if _, dup := targets[name]; dup {
+			return nil, fmt.Errorf("target %q is named twice among --remote-hosts, --docker-targets and --k8s-targets", name)
 		}
 		if targets == nil {
 			targets = map[string]ptysession.Target{}
@@ -257,7 +280,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(secretTool(svc, secrets, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{closeDocker: closeDocker, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
+	ts = &toolServer{closeDocker: closeDocker, closeK8s: closeK8s, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
 		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc),
 		leaseFor: cfg.Lease, leases: make(map[string]*lease), leaseOf: make(map[*core.Owner]*lease)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
@@ -476,6 +499,9 @@ func (ts *toolServer) shutdown(ctx context.Context) error {
 	// (none, unless one outlived its sessions) ends now.
 	ts.dropTimer.Stop()
 	ts.dropRemote()
+	if ts.closeK8s != nil {
+		err = errors.Join(err, ts.closeK8s())
+	}
 	if ts.closeDocker != nil {
 		err = errors.Join(err, ts.closeDocker())
 	}

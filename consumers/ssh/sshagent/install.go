@@ -3,8 +3,6 @@ package sshagent
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -16,26 +14,11 @@ import (
 	"github.com/ptyseam/ptyseam/remote"
 )
 
-// agentName is the cache file name of a binary: the protocol version and
-// the binary's SHA-256, so that a cached file is the exact binary.
-func agentName(sum string) string {
-	return fmt.Sprintf("agent-v%d-%s", remote.ProtocolVersion, sum)
-}
+// agentName is the cache file name of a binary (remote.AgentFileName).
+func agentName(sum string) string { return remote.AgentFileName(sum) }
 
-// sha256File hashes a local file.
-func sha256File(path string) (string, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", 0, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
+// sha256File hashes a local file (remote.HashFile).
+func sha256File(path string) (string, int64, error) { return remote.HashFile(path) }
 
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path"
+	"strings"
+
+	k8spkg "github.com/ptyseam/ptyseam/consumers/k8s"
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
+)
+
+// k8sTargetsFile is the deployer's list of Kubernetes targets pty_open
+// may open a shell in (--k8s-targets). The model names a target; the
+// kubeconfig, the pod templates and the pods stay here, and the images
+// and pods named here are the only ones the backend accepts. Every
+// session runs on a ptyseam agent copied into its pod. Example:
+//
+//	{"kubeconfig": "/etc/ptyseam/kubeconfig", "agentBinary": "self",
+//	 "targets": {"py": {
+//	    "description": "a Python sandbox pod",
+//	    "namespace": "sandboxes", "image": "python:3.12-slim",
+//	    "runtimeClassName": "gvisor",
+//	    "resources": {"limits": {"cpu": "1", "memory": "512Mi"}},
+//	    "workingDir": "/tmp", "env": {"LANG": "C.UTF-8"}},
+//	  "build": {"namespace": "ci", "pod": "build-env-0", "container": "main"}}}
+type k8sTargetsFile struct {
+	// Kubeconfig is the path of the kubeconfig (default: $KUBECONFIG,
+	// ~/.kube/config, else the in-cluster service account).
+	Kubeconfig string `json:"kubeconfig"`
+	// Context is the kubeconfig context (its current one when empty).
+	Context string `json:"context"`
+	// AgentBinary is the path of a static ptyseam binary for the nodes
+	// (CGO_ENABLED=0 GOOS=linux), or "self" (the default) for this
+	// executable, which must then be static.
+	AgentBinary string               `json:"agentBinary"`
+	Targets     map[string]k8sTarget `json:"targets"`
+}
+
+// k8sTarget is one configured target: a pod template (image) or an
+// existing pod, with the fields of k8s.Target (docs/k8s.md).
+type k8sTarget struct {
+	Description string `json:"description"`
+	// Shell is "bash" (the default: the agent's bash with the prompt
+	// marker) or the absolute path of another shell (settles on
+	// silence).
+	Shell string            `json:"shell"`
+	Env   map[string]string `json:"env"`
+	k8spkg.Target
+}
+
+// maxK8sTargets bounds the file.
+const maxK8sTargets = 256
+
+// parseK8sTargets decodes and checks a targets file. It reads no other
+// file and contacts no API server.
+func parseK8sTargets(data []byte) (k8sTargetsFile, error) {
+	var f k8sTargetsFile
+	if len(data) > maxRemoteHostsBytes {
+		return f, fmt.Errorf("the file is larger than %d bytes", maxRemoteHostsBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return f, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return f, errors.New("trailing data after the JSON object")
+	}
+	switch {
+	case len(f.Targets) == 0:
+		return f, errors.New(`no targets: want {"targets": {"NAME": {"image": ...}}}`)
+	case len(f.Targets) > maxK8sTargets:
+		return f, fmt.Errorf("%d targets: at most %d", len(f.Targets), maxK8sTargets)
+	case f.Kubeconfig != "" && !path.IsAbs(f.Kubeconfig):
+		return f, errors.New("kubeconfig is an absolute path")
+	case f.AgentBinary != "" && f.AgentBinary != "self" && !path.IsAbs(f.AgentBinary):
+		return f, errors.New(`agentBinary is "self" or an absolute path`)
+	}
+	for name, t := range f.Targets {
+		switch {
+		case !remoteNameRx.MatchString(name):
+			return f, fmt.Errorf("target name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
+		case strings.ContainsAny(t.Image+t.Pod+t.Namespace+t.Container, " \t\r\n\x00"):
+			return f, fmt.Errorf("%s: image, pod, namespace and container must not have spaces", name)
+		case t.Shell != "" && t.Shell != "bash" && !path.IsAbs(t.Shell):
+			return f, fmt.Errorf("%s: shell is \"bash\" or an absolute path", name)
+		case len(t.Description) > 200 || strings.ContainsAny(t.Description, "\x00\r\n"):
+			return f, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
+		}
+		if _, err := ptysession.ExportLine(t.Env); err != nil {
+			return f, fmt.Errorf("%s: env: %w", name, err)
+		}
+		if err := t.target().Validate(); err != nil {
+			return f, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return f, nil
+}
+
+// target builds the backend's target.
+func (t k8sTarget) target() *k8spkg.Target {
+	kt := t.Target
+	kt.Shell, kt.Env = nil, nil
+	if t.Shell != "" && t.Shell != "bash" {
+		kt.Shell = []string{t.Shell}
+	}
+	for k, v := range t.Env {
+		kt.Env = append(kt.Env, k+"="+v)
+	}
+	return &kt
+}
+
+// k8sTargets reads the targets file (if configured), registers the k8s
+// backend on svc with the file's images and pods as its allowlist, and
+// returns the facade's targets and the backend's closer.
+func k8sTargets(cfg config, svc core.Registrar, log *slog.Logger) (map[string]ptysession.Target, func() error, error) {
+	if cfg.K8sTargets == "" {
+		return nil, nil, nil
+	}
+	data, err := os.ReadFile(cfg.K8sTargets)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--k8s-targets: %w", err)
+	}
+	f, err := parseK8sTargets(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--k8s-targets %s: %w", cfg.K8sTargets, err)
+	}
+	opts := k8spkg.BackendOptions{Kubeconfig: f.Kubeconfig, Context: f.Context, Logger: log, AgentBinary: f.AgentBinary}
+	if f.AgentBinary == "" || f.AgentBinary == "self" {
+		if opts.AgentBinary, err = os.Executable(); err != nil {
+			return nil, nil, fmt.Errorf("--k8s-targets: agentBinary self: %w", err)
+		}
+	}
+	targets := make(map[string]ptysession.Target, len(f.Targets))
+	for name, t := range f.Targets {
+		kt := t.target()
+		if kt.Image != "" {
+			opts.AllowedImages = append(opts.AllowedImages, kt.Image)
+		} else {
+			ns := kt.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			opts.AllowedPods = append(opts.AllowedPods, ns+"/"+kt.Pod)
+		}
+		// The agent's shell marks its prompts itself.
+		targets[name] = ptysession.Target{Backend: k8spkg.Type, Options: kt, Description: t.Description}
+	}
+	b, err := k8spkg.Register(svc, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--k8s-targets: %w", err)
+	}
+	return targets, b.Close, nil
+}

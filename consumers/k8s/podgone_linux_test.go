@@ -1,0 +1,64 @@
+package k8s
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Deleting a session's pod under it ends a running send with
+// session_exit and ReasonPodGone, and later calls fail with errors
+// matching ErrPodGone (and remote.ErrConnectionLost); Close then
+// succeeds and leaves no pod.
+func TestPodDeletedUnderSession(t *testing.T) {
+	b, c := newBackend(t)
+	svc := newService(t, b)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	owner := core.NewOwner("test")
+	tg := shellTarget()
+	tg.Shell = []string{"/bin/bash"}
+	before := sessionPods(t, c)
+	sp, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: Type, Options: tg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, pod := newPod(t, before, sessionPods(t, c))
+	sleep := fmt.Sprintf("sleep 2%d", time.Now().UnixNano()%1000000)
+	op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: sleep, QuietWindow: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
+	waitHostProcs(t, wctx, sleep, true)
+	wcancel()
+	deleted := time.Now()
+	grace := int64(0)
+	if err := c.Client.CoreV1().Pods(ns).Delete(ctx, pod, metav1.DeleteOptions{GracePeriodSeconds: &grace}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := op.Wait(ctx)
+	t.Logf("the send ended %v after the pod's deletion: %s", time.Since(deleted), res.Status)
+	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != ReasonPodGone {
+		t.Fatalf("the send after the deletion: %+v, %v; want session_exit, exited (%s)", res, err, ReasonPodGone)
+	}
+	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
+	if !errors.Is(err, core.ErrSessionExited) || !errors.Is(err, ErrPodGone) || !errors.Is(err, remote.ErrConnectionLost) {
+		t.Fatalf("a send after the deletion: %v; want SESSION_EXITED matching ErrPodGone and remote.ErrConnectionLost", err)
+	}
+	if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+	if podExists(t, c, ns, pod) {
+		t.Fatalf("pod %s/%s still there after Close", ns, pod)
+	}
+	if left := hostProcs(sleep); len(left) > 0 {
+		t.Fatalf("processes of the deleted pod left: %v", left)
+	}
+}
