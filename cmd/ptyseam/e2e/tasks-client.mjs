@@ -74,7 +74,7 @@ const task = async (name, fn) => {
     t.resultBytes += bytes(r);
     t.neededBytes += need;
     t.perCall.push(`${tool} ${bytes(r)}/${need}`);
-    if (debug) console.error(`${name} ${tool} ${JSON.stringify(args)} -> ${bytes(r)} B, needed ${need}: ${JSON.stringify(r.structuredContent ?? r.content).slice(0, 600)}`);
+    if (debug) console.error(`${name} ${tool} ${JSON.stringify(args)} -> ${bytes(r)} B, needed ${need}: ${JSON.stringify(r.content)} ${JSON.stringify(r.structuredContent)}`);
     return r;
   };
   await fn(call);
