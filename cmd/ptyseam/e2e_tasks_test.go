@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,16 +34,16 @@ func TestRealMCPClientEverydayTasks(t *testing.T) {
 	defer cancel()
 	t.Setenv("SSH_COMMAND", fmt.Sprintf("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -i %s -p %d %s@%s",
 		kh, key, srv.Port, srv.User, srv.Host))
-	_ = os.Unsetenv("DEBUG_TASKS")
 	last := runNode(t, ctx, node, dir, "tasks-client.mjs", bin, t.TempDir(), strconv.Itoa(testenv.ReservePort(t)))
 	var summary struct {
 		OK    bool `json:"ok"`
 		Tasks map[string]struct {
-			Calls       int     `json:"calls"`
-			ResultBytes int     `json:"resultBytes"`
-			NeededBytes int     `json:"neededBytes"`
-			Ratio       float64 `json:"ratio"`
-			OverKnown   bool    `json:"overKnown"`
+			Calls       int      `json:"calls"`
+			ResultBytes int      `json:"resultBytes"`
+			NeededBytes int      `json:"neededBytes"`
+			Ratio       float64  `json:"ratio"`
+			OverKnown   bool     `json:"overKnown"`
+			PerCall     []string `json:"perCall"`
 		} `json:"tasks"`
 	}
 	if err := json.Unmarshal([]byte(last), &summary); err != nil || !summary.OK {
@@ -55,7 +55,8 @@ func TestRealMCPClientEverydayTasks(t *testing.T) {
 		if f.OverKnown {
 			note = " (over 2: the per-result envelope, docs/mcp.md)"
 		}
-		t.Logf("%-9s %2d calls, %5d result bytes, %5d needed, ratio %.2f%s", name, f.Calls, f.ResultBytes, f.NeededBytes, f.Ratio, note)
+		t.Logf("%-9s %2d calls, %5d result bytes, %5d needed, ratio %.2f%s; per call, result/needed: %s",
+			name, f.Calls, f.ResultBytes, f.NeededBytes, f.Ratio, note, strings.Join(f.PerCall, ", "))
 	}
 	waitNoSurvivors(t)
 }

@@ -86,7 +86,6 @@ const task = async (name, fn) => {
   t.ratio = Math.round((t.resultBytes / t.neededBytes) * 100) / 100;
   tasks[name] = t;
   if (t.resultBytes > 2 * t.neededBytes && !overKnown.has(name)) overBudget.push(`${name}: ${t.resultBytes} result bytes for ${t.neededBytes} needed (per call, result/needed: ${t.perCall.join(", ")})`);
-  if (!debug) delete t.perCall;
 };
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
 
