@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { bytes, noOutputTwice as checkOnce, record } from "./budget.mjs";
 
 const [bin, workdir, portArg, ...flags] = process.argv.slice(2);
 const textResults = flags.includes("--text-results");
@@ -26,62 +27,19 @@ const client = new Client({ name: "ptyseam-model-e2e", version: "1.0.0" });
 await client.connect(transport);
 
 const figures = {};
-// bytes is what a client holds of a result: its content and its
-// structured content, as JSON.
-const bytes = (r) => JSON.stringify(r.content).length + (r.structuredContent ? JSON.stringify(r.structuredContent).length : 0);
 const text = (r) => r.content.map((c) => c.text).join("");
 // given holds, per session, the line-mode output each result returned
 // (initialOutput, delta, a signal's output, a tail's text), in order.
 const given = new Map();
-const streamOf = (name, sc) => {
-  switch (name) {
-    case "pty_tail":
-      return sc.text;
-    case "pty_read":
-      return undefined;
-    case "pty_wait":
-      return sc.output;
-    default:
-      return sc.initialOutput ?? sc.delta ?? sc.output;
-  }
-};
 const call = async (name, args) => {
   const r = await client.callTool({ name, arguments: args });
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
-  const sc = r.structuredContent;
-  const sid = args?.id ?? sc?.sessionId ?? sc?.target;
-  const out = sc && sid ? streamOf(name, sc) : undefined;
-  if (out) given.set(sid, [...(given.get(sid) ?? []), out]);
+  record(given, name, args, r.structuredContent);
   return r;
 };
-
-// noOutputTwice checks that no result returned output an earlier one
-// returned: the lines of every result's line-mode output (cut markers
-// aside) are found in the session's scrollback in order, each after the
-// lines of the results before it. It pages the scrollback with pty_read.
-const noOutputTwice = async (sid) => {
-  const lines = [];
-  for (let start = 0; ; ) {
-    const page = (await client.callTool({ name: "pty_read", arguments: { id: sid, start, lines: 1000 } })).structuredContent;
-    lines.push(...page.text.split("\n").slice(0, page.lines));
-    if (page.lines === 0 || page.end >= page.total) break;
-    start = page.end;
-  }
-  let at = 0;
-  for (const out of given.get(sid) ?? []) {
-    const segs = out.split("\n");
-    if (!out.endsWith("\n")) segs.pop(); // an unfinished line: its end comes later
-    for (const [k, seg] of segs.entries()) {
-      const line = seg.trimEnd(); // the scrollback keeps no trailing blanks
-      if (line === "" || /^\[\.\.\. lines? [\d-]+ cut/.test(line)) continue;
-      // The first may end a line an earlier result began (a prompt).
-      const i = lines.findIndex((l, j) => j >= at && (k === 0 ? l.endsWith(line) : l === line));
-      assert.ok(i >= 0, `output returned twice, or not in order: ${JSON.stringify(line)} (scrollback line ${at} on)`);
-      at = i + 1;
-    }
-  }
-  return lines.reduce((n, l) => n + l.length + 1, 0);
-};
+// noOutputTwice (budget.mjs) checks that no result returned output an
+// earlier one returned, against the session's scrollback.
+const noOutputTwice = (sid) => checkOnce(client, given, sid);
 
 const { tools } = await client.listTools();
 figures.toolListBytes = JSON.stringify({ tools }).length;

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/internal/testenv"
+)
+
+// TestRealMCPClientEverydayTasks runs tasks-client.mjs: issue 38's
+// everyday tasks (git rebase -i in vi, a Python class and pdb, a gdb
+// watchpoint, an http.server, an installer with a password, ssh typed in
+// a terminal, a loop that outlives its send, an interrupt) as a model
+// does them, each with its result bytes, needed bytes and no output
+// returned twice.
+func TestRealMCPClientEverydayTasks(t *testing.T) {
+	node, dir := requireNode(t)
+	for _, tool := range []string{"git", "vi", "python3", "gdb", "gcc", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the tasks need %s: %v", tool, err)
+		}
+	}
+	bin := serverBinary(t)
+	srv, key, kh := loopbackKey(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	t.Setenv("SSH_COMMAND", fmt.Sprintf("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -i %s -p %d %s@%s",
+		kh, key, srv.Port, srv.User, srv.Host))
+	last := runNode(t, ctx, node, dir, "tasks-client.mjs", bin, t.TempDir(), strconv.Itoa(testenv.ReservePort(t)))
+	var summary struct {
+		OK    bool `json:"ok"`
+		Tasks map[string]struct {
+			Calls       int      `json:"calls"`
+			ResultBytes int      `json:"resultBytes"`
+			NeededBytes int      `json:"neededBytes"`
+			Ratio       float64  `json:"ratio"`
+			OverKnown   bool     `json:"overKnown"`
+			PerCall     []string `json:"perCall"`
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(last), &summary); err != nil || !summary.OK {
+		t.Fatalf("client summary %q: %v", last, err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(summary.Tasks)) {
+		f := summary.Tasks[name]
+		note := ""
+		if f.OverKnown {
+			note = " (over 2: the per-result envelope, docs/mcp.md)"
+		}
+		t.Logf("%-9s %2d calls, %5d result bytes, %5d needed, ratio %.2f%s; per call, result/needed: %s",
+			name, f.Calls, f.ResultBytes, f.NeededBytes, f.Ratio, note, strings.Join(f.PerCall, ", "))
+	}
+	waitNoSurvivors(t)
+}
