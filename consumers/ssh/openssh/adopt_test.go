@@ -59,7 +59,7 @@ func TestAdoptALoggedInSession(t *testing.T) {
 	}
 	// What was passed over is still there to page.
 	page, err := box.Read(ctx, ptysession.ReadRequest{Start: 0, Count: 1000})
-	if err != nil || !strings.Contains(page.Text, "=== adopt banner ===") || !strings.Contains(page.Text, "password: ") {
+	if err != nil || !strings.Contains(page.Text, "=== adopt banner ===") || !strings.Contains(page.Text, "password:") {
 		t.Fatalf("read: %v %q", err, page.Text)
 	}
 
