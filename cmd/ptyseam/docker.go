@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path"
@@ -80,16 +77,8 @@ const maxDockerTargets = 256
 // file and contacts no engine.
 func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
 	var f dockerTargetsFile
-	if len(data) > maxRemoteHostsBytes {
-		return f, fmt.Errorf("the file is larger than %d bytes", maxRemoteHostsBytes)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := decodeTargetsFile(data, &f); err != nil {
 		return f, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return f, errors.New("trailing data after the JSON object")
 	}
 	switch {
 	case len(f.Targets) == 0:

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"regexp"
@@ -86,17 +83,9 @@ var remoteNameRx = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // parseRemoteHosts decodes and checks a hosts file. It reads no other file.
 func parseRemoteHosts(data []byte) (map[string]remoteHost, error) {
-	if len(data) > maxRemoteHostsBytes {
-		return nil, fmt.Errorf("the file is larger than %d bytes", maxRemoteHostsBytes)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var f remoteHostsFile
-	if err := dec.Decode(&f); err != nil {
+	if err := decodeTargetsFile(data, &f); err != nil {
 		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON object")
 	}
 	if len(f.Hosts) == 0 {
 		return nil, errors.New(`no hosts: want {"hosts": {"NAME": {"host": ..., "user": ..., ...}}}`)
