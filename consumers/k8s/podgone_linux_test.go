@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptyseam/ptyseam/consumers/k8s/k8stest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -17,6 +19,27 @@ import (
 // matching ErrPodGone (and remote.ErrConnectionLost); Close then
 // succeeds and leaves no pod.
 func TestPodDeletedUnderSession(t *testing.T) {
+	podGoneUnderSession(t, "deletion", func(ctx context.Context, c *k8stest.Cluster, ns, pod string) error {
+		grace := int64(0)
+		return c.Client.CoreV1().Pods(ns).Delete(ctx, pod, metav1.DeleteOptions{GracePeriodSeconds: &grace})
+	})
+}
+
+// An eviction (the API a drain or a descheduler uses) ends the session
+// as a deletion does: with ReasonPodGone and errors matching ErrPodGone.
+func TestPodEvictedUnderSession(t *testing.T) {
+	podGoneUnderSession(t, "eviction", func(ctx context.Context, c *k8stest.Cluster, ns, pod string) error {
+		grace := int64(0)
+		return c.Client.CoreV1().Pods(ns).EvictV1(ctx, &policyv1.Eviction{
+			ObjectMeta:    metav1.ObjectMeta{Name: pod, Namespace: ns},
+			DeleteOptions: &metav1.DeleteOptions{GracePeriodSeconds: &grace},
+		})
+	})
+}
+
+// podGoneUnderSession ends a session's pod with end while a send runs
+// and checks what the send, a later send and Close make of it.
+func podGoneUnderSession(t *testing.T, what string, end func(ctx context.Context, c *k8stest.Cluster, ns, pod string) error) {
 	b, c := newBackend(t)
 	svc := newService(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -38,19 +61,18 @@ func TestPodDeletedUnderSession(t *testing.T) {
 	wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
 	waitHostProcs(t, wctx, sleep, true)
 	wcancel()
-	deleted := time.Now()
-	grace := int64(0)
-	if err := c.Client.CoreV1().Pods(ns).Delete(ctx, pod, metav1.DeleteOptions{GracePeriodSeconds: &grace}); err != nil {
+	ended := time.Now()
+	if err := end(ctx, c, ns, pod); err != nil {
 		t.Fatal(err)
 	}
 	res, err := op.Wait(ctx)
-	t.Logf("the send ended %v after the pod's deletion: %s", time.Since(deleted), res.Status)
+	t.Logf("the send ended %v after the pod's %s: %s", time.Since(ended), what, res.Status)
 	if err != nil || res.WaitReason != core.WaitSessionExit || res.Status.Reason != ReasonPodGone {
-		t.Fatalf("the send after the deletion: %+v, %v; want session_exit, exited (%s)", res, err, ReasonPodGone)
+		t.Fatalf("the send after the %s: %+v, %v; want session_exit, exited (%s)", what, res, err, ReasonPodGone)
 	}
 	_, err = svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: "true"})
 	if !errors.Is(err, core.ErrSessionExited) || !errors.Is(err, ErrPodGone) || !errors.Is(err, remote.ErrConnectionLost) {
-		t.Fatalf("a send after the deletion: %v; want SESSION_EXITED matching ErrPodGone and remote.ErrConnectionLost", err)
+		t.Fatalf("a send after the %s: %v; want SESSION_EXITED matching ErrPodGone and remote.ErrConnectionLost", what, err)
 	}
 	if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {
 		t.Fatal(err)
