@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
@@ -21,6 +22,9 @@ const toolSecret = "pty_secret"
 const (
 	maxSecretMessage  = 300
 	defaultSecretWait = 5 * time.Minute
+	// secretFollow bounds how long pty_secret, once the user entered the
+	// secret, waits for the program to ask for input again or exit.
+	secretFollow = 10 * time.Second
 )
 
 // Outcomes of pty_secret: all the model learns.
@@ -45,6 +49,14 @@ type secretResult struct {
 	URL string `json:"url,omitempty"`
 	// ExpiresInMs is how long the page stays open, with outcome link.
 	ExpiresInMs int64 `json:"expiresInMs,omitempty"`
+	// Output is, with outcome entered, what the program printed once it
+	// took the secret, up to its next question or its exit (the secret
+	// itself shows as [secret]); the caller's tail moves past it.
+	Output string `json:"output,omitempty"`
+	// Status is, with outcome entered, the session's status when the
+	// program asked for input again or exited; absent when neither came
+	// within the follow-up wait.
+	Status *core.Status `json:"status,omitempty"`
 }
 
 type mcpSessionKey struct{}
@@ -68,9 +80,12 @@ func mcpSessionFrom(ctx context.Context) *mcp.ServerSession {
 // session hides it in everything it shows afterwards. A client with
 // URL-mode elicitation opens the page for its user during the call; with
 // any other client the call returns the page's link for the model to
-// hand to its user, and desk keeps the page open. The secret is never
-// logged and never in a result.
-func secretTool(svc *core.Service, desk *secretDesk, maxWait time.Duration) tools.Tool {
+// hand to its user, and desk keeps the page open. Once the secret is
+// typed, the call waits (at most secretFollow) for the program to ask for
+// input again or exit, and returns what it printed, as pty_wait would, so
+// that the model needs no second call. The secret is never logged and
+// never in a result.
+func secretTool(svc *core.Service, sessions *ptysession.Sessions, desk *secretDesk, maxWait time.Duration) tools.Tool {
 	return tools.Tool{
 		Definition: tools.Definition{
 			Name:  toolSecret,
@@ -78,7 +93,7 @@ func secretTool(svc *core.Service, desk *secretDesk, maxWait time.Duration) tool
 			Description: "When a program in a session waits for a password (pty_send settled on stdin_read and the prompt " +
 				"hides input), let the user type it on a one-time page that shows which program asks; it goes into the terminal " +
 				"with Enter, never to you (output shows [secret]). Any client: with URL-mode elicitation the client opens the page " +
-				"(outcome entered, refused or timed_out); otherwise outcome link gives a url to hand the user, then pty_wait. " +
+				"(outcome entered, with what the program printed next; refused or timed_out); otherwise outcome link gives a url to hand the user, then pty_wait. " +
 				"Refused when a shell or command-line code reads the prompt. Never ask the user for a secret.",
 			InputSchema: tools.MustInferSchema[secretArgs](tools.NonEmpty("id"), tools.Length("message", 1, maxSecretMessage),
 				tools.Range("timeoutMs", 1, maxWait.Milliseconds())),
@@ -93,8 +108,10 @@ func secretTool(svc *core.Service, desk *secretDesk, maxWait time.Duration) tool
 			if err != nil {
 				return tools.Result{}, tools.AsToolError(err, secretHints[core.CodeOf(err)])
 			}
+			if res.Outcome == secretEntered {
+				return followSecret(ctx, sessions, owner, a.ID, min(secretFollow, maxWait)), nil
+			}
 			text := map[string]string{
-				secretEntered: "[the user entered the secret into " + a.ID + "; read what follows with pty_tail or pty_wait]",
 				secretRefused: "[the user declined: nothing was typed into " + a.ID + "]",
 				secretTimeout: "[the user entered nothing in time: nothing was typed into " + a.ID + "]",
 				secretLink: fmt.Sprintf("[give the user this one-time link, where they type the secret for %s: %s (open for %d s; do "+
@@ -103,6 +120,25 @@ func secretTool(svc *core.Service, desk *secretDesk, maxWait time.Duration) tool
 			return tools.Result{Structured: res, Text: text}, nil
 		}),
 	}
+}
+
+// followSecret waits, at most wait, for the program that took a secret in
+// session id to ask for input again or exit, and returns the entered
+// outcome with what it printed meanwhile.
+func followSecret(ctx context.Context, sessions *ptysession.Sessions, owner *core.Owner, id string, wait time.Duration) tools.Result {
+	res := secretResult{Outcome: secretEntered}
+	w, err := sessions.Wait(ctx, owner, ptysession.WaitRequest{Timeout: wait, Conditions: []ptysession.WaitCondition{
+		{Kind: ptysession.WaitInput, Target: id}, {Kind: ptysession.WaitExit, Target: id}}})
+	switch {
+	case err != nil || !w.Fired:
+		return tools.Result{Structured: res, Text: "[the user entered the secret; read what follows with pty_wait or pty_tail]"}
+	case w.Kind == ptysession.WaitExit && w.Status != nil:
+		res.Output, res.Status = w.Output, w.Status
+		return tools.Result{Structured: res, Text: fmt.Sprintf("[the user entered the secret; session %s]\n%s", *w.Status, w.Output)}
+	}
+	running := core.Running
+	res.Output, res.Status = w.Output, &running
+	return tools.Result{Structured: res, Text: "[the user entered the secret; the program waits for input]\n" + w.Output}
 }
 
 var secretHints = map[core.Code]string{

@@ -277,7 +277,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		return nil, err
 	}
 	secrets := newSecretDesk(log)
-	if err := disp.Add(secretTool(svc, secrets, cfg.MaxTimeout)); err != nil {
+	if err := disp.Add(secretTool(svc, sessions, secrets, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
 	ts = &toolServer{closeDocker: closeDocker, closeK8s: closeK8s, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),

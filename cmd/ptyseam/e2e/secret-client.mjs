@@ -89,8 +89,10 @@ r = await ok("pty_send", { id, data: `python3 ${ask}` });
 assert.equal(r.structuredContent.waitReason, "stdin_read");
 assert.match(r.structuredContent.delta, /Password: $/);
 r = await ok("pty_secret", { id, message: "The password for the test account", timeoutMs: 60000 });
-assert.deepEqual(r.structuredContent, { outcome: "entered" });
+assert.equal(r.structuredContent.outcome, "entered");
 assert.match(text(r), /entered the secret/);
+// The call waited for the program to take the secret: its answer came with it.
+assert.match(r.structuredContent.output ?? "", /^got \d+ chars sha [0-9a-f]{12}/m, JSON.stringify(r.structuredContent));
 assert.equal(asked.length, 1);
 assert.equal(asked[0].message, "The password for the test account");
 // From the session's first line (fromLine 0): the program may have printed
