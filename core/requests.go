@@ -112,8 +112,9 @@ type SpawnOutput struct {
 	// InitialOutput is the cleaned output, bounded by the result bound
 	// (the newest part is kept).
 	InitialOutput string `json:"initialOutput"`
-	// Truncated reports that older parts of InitialOutput were dropped.
-	Truncated bool `json:"truncated"`
+	// Truncated reports that older parts of InitialOutput were dropped
+	// (omitted from the JSON when false).
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // SendRequest is one write to a session: the service's, the ptysession
@@ -159,8 +160,9 @@ type SendResult struct {
 	Status Status `json:"status"`
 	// WaitReason explains why the send returned.
 	WaitReason WaitReason `json:"waitReason"`
-	// Truncated reports that older parts of Delta were dropped.
-	Truncated bool `json:"truncated"`
+	// Truncated reports that older parts of Delta were dropped (omitted
+	// from the JSON when false).
+	Truncated bool `json:"truncated,omitempty"`
 	// Skipped counts whole lines dropped from Delta.
 	Skipped int64 `json:"skipped,omitempty"`
 	// Cut lists the line ranges left out of Delta when a send with

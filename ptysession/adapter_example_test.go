@@ -101,8 +101,8 @@ func Example_adapter() {
 	// terminal_send [name data]
 	// terminal_read [name]
 	// terminal_close [name]
-	// terminal_open: "[session … opened, …; running; settled: prompt; command exit code 0]"
-	// terminal_send: "[prompt; command exit code 0; session running]\n42\n"
+	// terminal_open: "[session … opened, …; settled: prompt; command exit code 0]"
+	// terminal_send: "[prompt; command exit code 0]\n42\n"
 	// terminal_read: "[no new output]"
 	// terminal_close: "session build closed"
 	// terminal_send: "error: send: NO_SESSION: the owner has no session named \"build\": open it first (Terminal.Open)"

@@ -13,15 +13,18 @@ import (
 // text the pty_* tools and the MCP server return for the same result.
 
 // RenderOpen renders an open for a model (pty_open's text):
-// "[session pty_… opened, pid 123; running; settled: prompt; command exit code 0]" and the
-// initial output, or "(no output)".
+// "[session pty_… opened, pid 123; settled: prompt; command exit code 0]"
+// and the initial output, or "(no output)". The session's status is named
+// when it is not running ("; exited 0").
 func RenderOpen(r OpenResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[session %s opened", r.SessionID)
 	if r.PID > 0 {
 		fmt.Fprintf(&b, ", pid %d", r.PID)
 	}
-	fmt.Fprintf(&b, "; %s", r.Status)
+	if r.Status.Kind != core.StatusRunning {
+		fmt.Fprintf(&b, "; %s", r.Status)
+	}
 	if r.WaitReason != "" {
 		fmt.Fprintf(&b, "; settled: %s", r.WaitReason)
 	}
@@ -37,7 +40,8 @@ func RenderOpen(r OpenResult) string {
 }
 
 // RenderSend renders a send for a model (pty_send's text): the summary
-// "[prompt; command exit code 0; session running]" with the notes the
+// "[prompt; command exit code 0]" (and "; session exited 0" once the
+// session is no longer running) with the notes the
 // result calls for (the busy program holding the terminal and the input
 // waiting unread, an incomplete command or statement, a silence on a
 // remote shell whose reads cannot be seen, what was cut), a person's hand
@@ -57,7 +61,9 @@ func RenderSend(r SendResult) string {
 	if r.SilenceNote != "" {
 		b.WriteString("; " + r.SilenceNote)
 	}
-	fmt.Fprintf(&b, "; session %s", r.Status)
+	if r.Status.Kind != core.StatusRunning {
+		fmt.Fprintf(&b, "; session %s", r.Status)
+	}
 	if r.Truncated {
 		b.WriteString(cutNote(r.Cut, r.Skipped, fmt.Sprintf("%d older lines cut", r.Skipped)))
 	}
@@ -159,19 +165,19 @@ func RenderRead(r ReadResult) string {
 }
 
 // RenderSignal renders a signal to the session called id for a model
-// (pty_signal's text): what was delivered to which process group, then
-// the output that followed, or "(no output followed)".
+// (pty_signal's text): what was delivered to which process group
+// ("[SIGINT delivered to process group 123]"), then the output that
+// followed, or "(no output followed)".
 func RenderSignal(id string, r SignalResult) string {
 	if !r.Delivered {
-		return fmt.Sprintf("%s was not delivered to session %s", r.Signal, id)
+		return fmt.Sprintf("[%s was not delivered to session %s]", r.Signal, id)
 	}
-	s := fmt.Sprintf("%s delivered to session %s", r.Signal, id)
+	s := "[" + string(r.Signal) + " delivered"
 	if r.TargetPGID > 0 {
-		s += fmt.Sprintf(" (process group %d", r.TargetPGID)
+		s += fmt.Sprintf(" to process group %d", r.TargetPGID)
 		if r.Leader {
 			s += ", the session's shell"
 		}
-		s += ")"
 		if r.Leader && r.Signal == "SIGHUP" {
 			s += "; a hangup ends the shell, and the session's program with it"
 		}
@@ -179,6 +185,7 @@ func RenderSignal(id string, r SignalResult) string {
 	if r.Truncated {
 		s += "; older output cut"
 	}
+	s += "]"
 	if r.Output == "" {
 		return s + "\n(no output followed)"
 	}
@@ -262,13 +269,19 @@ func RenderSearch(pattern string, r SearchResult) string {
 	return b.String()
 }
 
-// RenderWait is pty_wait's text for a wait on conds.
+// RenderWait is pty_wait's text for a wait on conds: "[condition 0
+// fired after 3100 ms; line 9]" and the output, with the condition
+// described when there were several ("...: output of pty_… matching
+// "done"; line 9]").
 func RenderWait(r WaitResult, conds []WaitCondition) string {
 	if !r.Fired {
 		return fmt.Sprintf("[timeout after %d ms: no condition held; the programs keep running]", r.WaitedMs)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[condition %d fired after %d ms: %s", r.Condition, r.WaitedMs, conds[r.Condition])
+	fmt.Fprintf(&b, "[condition %d fired after %d ms", r.Condition, r.WaitedMs)
+	if len(conds) > 1 {
+		fmt.Fprintf(&b, ": %s", conds[r.Condition])
+	}
 	if r.Kind == WaitExit && r.Status != nil {
 		fmt.Fprintf(&b, "; %s", *r.Status)
 	}

@@ -16,7 +16,7 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{nil, []string{"[inferred_idle; session running]"}, []string{"holds the terminal"}},
+		{nil, []string{"[inferred_idle]"}, []string{"holds the terminal"}},
 		{&core.ForegroundProgram{Group: 41, Name: "python3", UnreadInput: 11}, []string{"python3 (pgid 41) holds the terminal and is busy", "11 bytes you typed wait unread", "an interrupt discards them"}, nil},
 		{&core.ForegroundProgram{Group: 41, Reading: true, UnreadInput: -1}, []string{"a program (pgid 41) holds the terminal and reads it"}, []string{"unread"}},
 	} {
@@ -40,7 +40,7 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 	running := core.Status{Kind: core.StatusRunning}
 	got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true}})
-	for _, w := range []string{"[stdin_read; the command is incomplete", "becomes part of it", "pty_signal SIGINT", "; session running]"} {
+	for _, w := range []string{"[stdin_read; the command is incomplete", "becomes part of it", "pty_signal SIGINT", "abandon it]"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("summary %q lacks %q", got, w)
 		}
@@ -53,5 +53,25 @@ func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 	}
 	if got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running}}); strings.Contains(got, "incomplete") {
 		t.Errorf("summary %q speaks of an incomplete command", got)
+	}
+}
+
+// TestSummariesNameTheStatusOnlyWhenNotRunning: a running session is what
+// every call expects, so the summaries of a send and an open name the
+// session's status only once it has ended.
+func TestSummariesNameTheStatusOnlyWhenNotRunning(t *testing.T) {
+	running := core.Status{Kind: core.StatusRunning}
+	exited := core.Status{Kind: core.StatusExited, ExitCode: 3}
+	for _, c := range []struct {
+		got, want string
+	}{
+		{RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitPrompt, Status: running}}), "[prompt]\n"},
+		{RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitSessionExit, Status: exited}}), "[session_exit; session exited 3]\n"},
+		{RenderOpen(OpenResult{SessionID: "pty_a", Status: running}), "[session pty_a opened]\n"},
+		{RenderOpen(OpenResult{SessionID: "pty_a", Status: exited}), "[session pty_a opened; exited 3]\n"},
+	} {
+		if !strings.HasPrefix(c.got, c.want) {
+			t.Errorf("summary %q, want it to start %q", c.got, c.want)
+		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 //
 // Structured form (the default): structuredContent holds every field
 // (delta, initialOutput, text, screen rows, ...) and the text content only
-// the one-line headline of the rendering ("[prompt; command exit code 0;
-// session running]"). Hosts that pass structured content to the model
+// the one-line headline of the rendering ("[prompt; command exit code
+// 0]"). Hosts that pass structured content to the model
 // (Claude Code, VS Code) show the payload once; the MCP TypeScript client
 // validates it against the tool's output schema.
 //

@@ -61,10 +61,12 @@ type Delta struct {
 	// with "\r" and repeats the whole new line, as a terminal shows it.
 	Text string `json:"text"`
 	// Truncated reports that output between the cursor and Text was
-	// dropped; it is never set when nothing was.
-	Truncated bool `json:"truncated"`
-	// Skipped counts whole lines dropped between the cursor and Text.
-	Skipped int64 `json:"skipped"`
+	// dropped; it is never set when nothing was (and omitted from the
+	// JSON when false).
+	Truncated bool `json:"truncated,omitempty"`
+	// Skipped counts whole lines dropped between the cursor and Text
+	// (omitted from the JSON when 0).
+	Skipped int64 `json:"skipped,omitempty"`
 }
 
 // Marks counts the shell-integration markers (OSC 133) seen in the stream.

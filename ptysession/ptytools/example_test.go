@@ -52,7 +52,7 @@ func ExampleTools() {
 	res, _ = d.Call(ctx, owner, "pty_close", json.RawMessage(`{"id":"`+string(id)+`"}`), tools.CallOptions{})
 	fmt.Println(res.Structured.(ptysession.CloseResult).Closed)
 	// Output:
-	// [stdin_read; session running]
+	// [stdin_read]
 	// ping
 	// ping
 	// INVALID_ARGUMENT: field "lines": must be at least 0, got -5

@@ -181,7 +181,7 @@ func TestToolsEndToEnd(t *testing.T) {
 			}
 			waitPrompt(t, s, owner, core.SessionID(id))
 		}
-		if !strings.HasPrefix(sendText, "[prompt; command exit code 0; session running]\n") || !strings.Contains(sendText, "\nhi 'there'\n") {
+		if !strings.HasPrefix(sendText, "[prompt; command exit code 0]\n") || !strings.Contains(sendText, "\nhi 'there'\n") {
 			t.Fatalf("send text %q", sendText)
 		}
 		// The send's output is not returned again.
@@ -198,7 +198,7 @@ func TestToolsEndToEnd(t *testing.T) {
 			t.Fatalf("read %v / %q", m, res.Text)
 		}
 		res, m = call(t, d, schemas, owner, ToolSignal, fmt.Sprintf(`{"id":%q,"signal":"SIGINT"}`, id))
-		if m["delivered"] != true || !strings.HasPrefix(res.Text, "SIGINT delivered to session "+id) {
+		if m["delivered"] != true || !strings.HasPrefix(res.Text, "[SIGINT delivered to process group ") {
 			t.Fatalf("signal %v / %q", m, res.Text)
 		}
 		res, m = call(t, d, schemas, owner, ToolClose, fmt.Sprintf(`{"id":%q}`, id))

@@ -9,8 +9,8 @@ import (
 // A server that carries the output in a result's structured content sends
 // the rendering's first line as its text.
 func ExampleHeadline() {
-	fmt.Println(tools.Headline("[prompt; command exit code 0; session running]\nls\nnotes.txt\n"))
-	// Output: [prompt; command exit code 0; session running]
+	fmt.Println(tools.Headline("[prompt; command exit code 0; session exited 0]\nls\nnotes.txt\n"))
+	// Output: [prompt; command exit code 0; session exited 0]
 }
 
 // CompactSchema drops what only documents a schema and keeps what

@@ -9,7 +9,7 @@ import (
 
 func TestHeadline(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"[prompt; session running]\nls\nfile\n", "[prompt; session running]"},
+		{"[prompt; session exited 0]\nls\nfile\n", "[prompt; session exited 0]"},
 		{"session pty_x closed", "session pty_x closed"},
 		{"", ""},
 		{strings.Repeat("é", 200), strings.Repeat("é", (MaxHeadlineBytes-3)/2) + "..."},

@@ -16,6 +16,7 @@ export const streamOf = (name, sc) => {
     case "pty_read":
       return undefined;
     case "pty_wait":
+    case "pty_secret":
       return sc.output;
     default:
       return sc.initialOutput ?? sc.delta ?? sc.output;

@@ -127,17 +127,19 @@ type LineOut struct {
 	Partial bool   `json:"partial,omitempty"`
 }
 
-// ReadOut is bg_read's result.
+// ReadOut is bg_read's result. First, Dropped, Truncated and More are
+// left out of the JSON while zero: nothing was dropped or cut, and the
+// read reached the end.
 type ReadOut struct {
 	ID        string     `json:"id"`
 	Status    jobs.State `json:"status"`
 	Lines     []LineOut  `json:"lines"`
 	Next      int64      `json:"next"`
 	Total     int64      `json:"total"`
-	First     int64      `json:"first"`
-	Dropped   int64      `json:"dropped"`
-	Truncated bool       `json:"truncated"`
-	More      bool       `json:"more"`
+	First     int64      `json:"first,omitempty"`
+	Dropped   int64      `json:"dropped,omitempty"`
+	Truncated bool       `json:"truncated,omitempty"`
+	More      bool       `json:"more,omitempty"`
 }
 
 // ListOut is bg_list's result.

@@ -29,9 +29,12 @@ func renderLaunch(in jobs.Info) string {
 	return b.String()
 }
 
-func renderRead(id, pattern string, r jobs.ReadResult) string {
+// renderRead renders a read: "[job running; 1 matching line of 2; read
+// on from line 2]", then each line after its number. The job's id and the
+// pattern are the caller's own arguments, not repeated.
+func renderRead(pattern string, r jobs.ReadResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[job %s %s; ", id, r.State)
+	fmt.Fprintf(&b, "[job %s; ", r.State)
 	noun := "line"
 	if pattern != "" {
 		noun = "matching line"
@@ -40,14 +43,11 @@ func renderRead(id, pattern string, r jobs.ReadResult) string {
 	case len(r.Lines) == 0:
 		b.WriteString("no " + noun + "s")
 	case len(r.Lines) == 1:
-		fmt.Fprintf(&b, "1 %s (line %d)", noun, r.Lines[0].N)
+		fmt.Fprintf(&b, "1 %s", noun)
 	default:
-		fmt.Fprintf(&b, "%d %ss (lines %d-%d)", len(r.Lines), noun, r.Lines[0].N, r.Lines[len(r.Lines)-1].N)
+		fmt.Fprintf(&b, "%d %ss", len(r.Lines), noun)
 	}
-	if pattern != "" {
-		fmt.Fprintf(&b, " for %q", pattern)
-	}
-	fmt.Fprintf(&b, "; %d lines in all", r.Total)
+	fmt.Fprintf(&b, " of %d", r.Total)
 	if r.Dropped > 0 {
 		fmt.Fprintf(&b, "; %d requested lines were already dropped", r.Dropped)
 	}

@@ -171,7 +171,7 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, a readArgs, _ fun
 	for i, l := range res.Lines {
 		out.Lines[i] = LineOut{N: l.N, Text: l.Text, Partial: l.Partial}
 	}
-	return h.done(out, renderRead(a.ID, a.Pattern, res), nil)
+	return h.done(out, renderRead(a.Pattern, res), nil)
 }
 
 func (h handlers) list(ctx context.Context, owner *core.Owner, a listArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {
