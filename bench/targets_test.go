@@ -22,17 +22,17 @@ import (
 	"github.com/ptyseam/ptyseam/remote"
 )
 
-// staticAgent builds cmd/ptyseam without cgo once per benchmark binary
-// (removed by TestMain): the agent every remote target runs, a container
-// included.
+// staticAgent builds the slim agent (remote/cmd/ptyseam-agent) without
+// cgo once per benchmark binary (removed by TestMain): the agent every
+// remote target runs, a container included.
 var staticAgent = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "ptyseam-bench-agent-")
 	if err != nil {
 		return "", err
 	}
 	builtDirs.add(dir)
-	bin := filepath.Join(dir, "ptyseam")
-	cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "github.com/ptyseam/ptyseam/cmd/ptyseam")
+	bin := filepath.Join(dir, "ptyseam-agent")
+	cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "github.com/ptyseam/ptyseam/remote/cmd/ptyseam-agent")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", &buildError{err: err, out: string(out)}

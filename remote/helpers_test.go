@@ -20,7 +20,7 @@ import (
 // not a timing assertion (testenv.HangBound, the workspace's one bound).
 const waitLimit = testenv.HangBound
 
-// agentBinary is the `ptyseam` binary the tests run as `ptyseam agent`.
+// agentBinary is the slim `ptyseam-agent` binary the tests run as the agent.
 func agentBinary(t testing.TB) string { return remotetest.Binary(t) }
 
 // pipeStream is the host's end of two pipes to an agent process.

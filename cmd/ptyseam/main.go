@@ -11,6 +11,7 @@ import (
 	"os/signal"
 
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/remote"
 	"github.com/ptyseam/ptyseam/sandbox"
 )
 
@@ -32,8 +33,9 @@ func main() {
 	survivePipeErrors()
 	// The server's processes that leave their session are re-parented
 	// here, not to init, so that closing a session finds them even without
-	// cgroup v2. Only the server: it starts every child through localpty.
-	if len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == agentCommand) {
+	// cgroup v2. Only the server (the agent does the same in
+	// remote.RunAgent): it starts every child through localpty.
+	if len(os.Args) > 1 && os.Args[1] == "mcp" {
 		if err := localpty.BecomeSubreaper(ctx, nil); err != nil {
 			fmt.Fprintf(os.Stderr, "ptyseam: %v\n", err)
 		}
@@ -55,7 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "play":
 		return runPlay(ctx, args[1:], stdout, stderr)
 	case agentCommand: // run on the far side by a host's remote backend
-		return runAgent(ctx, args[1:], stderr)
+		return remote.RunAgent(ctx, args[1:], stderr)
 	case sandbox.Command: // internal: the launcher of sandboxed sessions
 		return runLauncher(args[1:], stderr)
 	case "help", "-h", "--help":

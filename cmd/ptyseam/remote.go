@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -30,6 +31,12 @@ import (
 //	  "db": {"sshConfigAlias": "db-prod"}}}
 type remoteHostsFile struct {
 	Hosts map[string]remoteHost `json:"hosts"`
+	// AgentBinary is the agent uploaded to hosts with ptyseamAgent: ""
+	// or "self" for this binary, or the absolute path of another, such as
+	// the slim ptyseam-agent (remote/cmd/ptyseam-agent), a fifteenth of
+	// this binary's size. It must be built for the hosts' OS and
+	// architecture.
+	AgentBinary string `json:"agentBinary"`
 }
 
 // remoteHost is one configured host.
@@ -59,9 +66,9 @@ type remoteHost struct {
 	// on silence.
 	Shell string `json:"shell"`
 	// PtyseamAgent runs the host's shells through `ptyseam agent` there
-	// (this binary, uploaded on first use to the host's ~/.cache/ptyseam
-	// and checked by SHA-256; the host must be of this binary's OS and
-	// architecture): sends then also settle on stdin_read, and closing a
+	// (the file's agentBinary, by default this binary, uploaded on first
+	// use to the host's ~/.cache/ptyseam and checked by SHA-256; the host
+	// must be of its OS and architecture): sends then also settle on stdin_read, and closing a
 	// session ends its whole process tree there (docs/remote.md).
 	PtyseamAgent bool `json:"ptyseamAgent"`
 }
@@ -82,36 +89,38 @@ const (
 var remoteNameRx = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // parseRemoteHosts decodes and checks a hosts file. It reads no other file.
-func parseRemoteHosts(data []byte) (map[string]remoteHost, error) {
+func parseRemoteHosts(data []byte) (remoteHostsFile, error) {
 	var f remoteHostsFile
 	if err := decodeTargetsFile(data, &f); err != nil {
-		return nil, err
+		return f, err
 	}
-	if len(f.Hosts) == 0 {
-		return nil, errors.New(`no hosts: want {"hosts": {"NAME": {"host": ..., "user": ..., ...}}}`)
-	}
-	if len(f.Hosts) > maxRemoteHosts {
-		return nil, fmt.Errorf("%d hosts: at most %d", len(f.Hosts), maxRemoteHosts)
+	switch {
+	case len(f.Hosts) == 0:
+		return f, errors.New(`no hosts: want {"hosts": {"NAME": {"host": ..., "user": ..., ...}}}`)
+	case len(f.Hosts) > maxRemoteHosts:
+		return f, fmt.Errorf("%d hosts: at most %d", len(f.Hosts), maxRemoteHosts)
+	case f.AgentBinary != "" && f.AgentBinary != "self" && !filepath.IsAbs(f.AgentBinary):
+		return f, errors.New(`agentBinary is "self" or an absolute path`)
 	}
 	for name, h := range f.Hosts {
 		switch {
 		case !remoteNameRx.MatchString(name):
-			return nil, fmt.Errorf("host name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
+			return f, fmt.Errorf("host name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
 		case h.SSHConfigAlias != "" && !remoteNameRx.MatchString(h.SSHConfigAlias):
-			return nil, fmt.Errorf("%s: sshConfigAlias %q: use letters, digits, '.', '_' and '-'", name, h.SSHConfigAlias)
+			return f, fmt.Errorf("%s: sshConfigAlias %q: use letters, digits, '.', '_' and '-'", name, h.SSHConfigAlias)
 		case (h.Host == "" && h.SSHConfigAlias == "") || strings.ContainsAny(h.Host, " \t\r\n\x00"):
-			return nil, fmt.Errorf("%s: host is empty or has spaces", name)
+			return f, fmt.Errorf("%s: host is empty or has spaces", name)
 		case (h.User == "" && h.SSHConfigAlias == "") || strings.ContainsAny(h.User, " \t\r\n\x00"):
-			return nil, fmt.Errorf("%s: user is empty or has spaces", name)
+			return f, fmt.Errorf("%s: user is empty or has spaces", name)
 		case h.Port < 0 || h.Port > 65535:
-			return nil, fmt.Errorf("%s: port %d out of range", name, h.Port)
+			return f, fmt.Errorf("%s: port %d out of range", name, h.Port)
 		case len(h.IdentityFiles) == 0 && h.PasswordFile == "" && !h.Agent && h.SSHConfigAlias == "":
-			return nil, fmt.Errorf("%s: no credentials: set identityFiles, passwordFile or agent", name)
+			return f, fmt.Errorf("%s: no credentials: set identityFiles, passwordFile or agent", name)
 		case len(h.Description) > 200 || strings.ContainsAny(h.Description, "\x00\r\n"):
-			return nil, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
+			return f, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
 		}
 	}
-	return f.Hosts, nil
+	return f, nil
 }
 
 // remoteTargets reads the hosts file (if configured), registers the ssh
@@ -138,10 +147,11 @@ func remoteHostTargets(cfg config, svc *core.Service, log *slog.Logger) (map[str
 	if err != nil {
 		return nil, nil, fmt.Errorf("--remote-hosts: %w", err)
 	}
-	hosts, err := parseRemoteHosts(data)
+	file, err := parseRemoteHosts(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--remote-hosts %s: %w", cfg.RemoteHosts, err)
 	}
+	hosts := file.Hosts
 	targets := make(map[string]ptysession.Target, len(hosts))
 	sshBackend := sshpkg.NewBackend(sshpkg.BackendOptions{Logger: log})
 	var agents *sshagent.Dialer
@@ -171,9 +181,14 @@ func remoteHostTargets(cfg config, svc *core.Service, log *slog.Logger) (map[str
 			PromptMarker: h.Shell == "" || h.Shell == "bash"}
 		if h.PtyseamAgent {
 			if agents == nil {
-				exe, err := agentBinary()
-				if err != nil {
-					return nil, nil, fmt.Errorf("--remote-hosts: %s: ptyseamAgent: this binary: %w", name, err)
+				exe := file.AgentBinary
+				if exe == "" || exe == "self" {
+					if exe, err = agentBinary(); err != nil {
+						return nil, nil, fmt.Errorf("--remote-hosts: %s: ptyseamAgent: this binary: %w", name, err)
+					}
+				}
+				if _, err := os.Stat(exe); err != nil {
+					return nil, nil, fmt.Errorf("--remote-hosts: agentBinary: %w", err)
 				}
 				agents = sshagent.New(sshBackend, sshagent.Options{Logger: log,
 					Binaries: map[string]string{runtime.GOOS + "/" + runtime.GOARCH: exe}})

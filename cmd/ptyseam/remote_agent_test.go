@@ -13,13 +13,20 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 )
 
 // A host marked ptyseamAgent in --remote-hosts runs its shells through
-// this binary uploaded as `ptyseam agent` (a real sshd on loopback): a
-// Python REPL's 6*7 settles on stdin_read, which the plain ssh type can
+// the agent uploaded there (a real sshd on loopback): this binary as
+// `ptyseam agent`, or the slim ptyseam-agent the file's agentBinary names.
+// A Python REPL's 6*7 settles on stdin_read, which the plain ssh type can
 // only reach by silence.
 func TestRemoteHostThroughAgent(t *testing.T) {
+	t.Run("self", func(t *testing.T) { testRemoteHostThroughAgent(t, "self") })
+	t.Run("slim", func(t *testing.T) { testRemoteHostThroughAgent(t, remotetest.Binary(t)) })
+}
+
+func testRemoteHostThroughAgent(t *testing.T, agent string) {
 	srv := sshdtest.Start(t, sshdtest.Options{})
 	bin := serverBinary(t)
 	if err := os.Chmod(filepath.Dir(bin), 0o755); err != nil {
@@ -38,7 +45,7 @@ func TestRemoteHostThroughAgent(t *testing.T) {
 	if err := os.WriteFile(pw, []byte(srv.Password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hosts, _ := json.Marshal(map[string]any{"hosts": map[string]any{"box": map[string]any{
+	hosts, _ := json.Marshal(map[string]any{"agentBinary": agent, "hosts": map[string]any{"box": map[string]any{
 		"host": srv.Host, "port": srv.Port, "user": srv.User, "passwordFile": pw,
 		"knownHostsFiles": []string{kh}, "ptyseamAgent": true,
 	}}})

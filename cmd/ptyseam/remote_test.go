@@ -1,13 +1,15 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestParseRemoteHosts(t *testing.T) {
 	good := `{"hosts": {"box-1": {"host": "10.0.0.5", "user": "deploy", "identityFiles": ["/k"], "description": "staging"}}}`
-	hosts, err := parseRemoteHosts([]byte(good))
+	f, err := parseRemoteHosts([]byte(good))
+	hosts := f.Hosts
 	if err != nil || hosts["box-1"].Host != "10.0.0.5" || hosts["box-1"].IdentityFiles[0] != "/k" {
 		t.Fatalf("%+v %v", hosts, err)
 	}
@@ -21,6 +23,7 @@ func TestParseRemoteHosts(t *testing.T) {
 		"empty":          {`{"hosts": {}}`, "no hosts"},
 		"trailing":       {`{"hosts": {"a": {"host": "h", "user": "u", "agent": true}}} {}`, "trailing"},
 		"not json":       {`hosts:`, "invalid character"},
+		"relative agent": {`{"agentBinary": "bin/ptyseam-agent", "hosts": {"a": {"host": "h", "user": "u", "agent": true}}}`, "absolute path"},
 	} {
 		if _, err := parseRemoteHosts([]byte(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", name, err, c.want)
@@ -32,9 +35,13 @@ func FuzzParseRemoteHosts(f *testing.F) {
 	f.Add([]byte(`{"hosts": {"box": {"host": "h", "user": "u", "agent": true}}}`))
 	f.Add([]byte(`{"hosts": {"a": {"host": "h", "user": "u", "port": -1, "identityFiles": ["x"]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		hosts, err := parseRemoteHosts(data)
+		file, err := parseRemoteHosts(data)
 		if err != nil {
 			return
+		}
+		hosts := file.Hosts
+		if a := file.AgentBinary; a != "" && a != "self" && !filepath.IsAbs(a) {
+			t.Fatalf("accepted agentBinary %q", a)
 		}
 		if len(hosts) == 0 || len(hosts) > maxRemoteHosts {
 			t.Fatalf("%d hosts accepted", len(hosts))

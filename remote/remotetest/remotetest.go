@@ -1,6 +1,6 @@
 // Package remotetest holds what tests of the remote protocol and of its
-// transports (consumers/ssh/sshagent) share: the `ptyseam` binary they run
-// as the agent, and a backend wrapper that lists its sessions' processes
+// transports (consumers/ssh/sshagent) share: the `ptyseam-agent` binary
+// they run as the agent, and a backend wrapper that lists its sessions' processes
 // on the far side. It imports no test framework, only the standard
 // library's testing.
 package remotetest
@@ -30,9 +30,11 @@ var build struct {
 	err  error
 }
 
-// Binary builds cmd/ptyseam once per test process, static (CGO off) and
-// stripped as a deployer ships it, into a directory every user can read (an sshd test
-// user runs it), and returns its path. testenv.RemoveRegistered (which
+// Binary builds the slim agent (remote/cmd/ptyseam-agent) once per test
+// process, static (CGO off) and stripped as a deployer ships it, into a
+// directory every user can read (an sshd test user runs it), and returns
+// its path. It takes `agent` as its first argument like `ptyseam agent`,
+// whose tests run the server binary itself (cmd/ptyseam). testenv.RemoveRegistered (which
 // testharness.Cleanup, RunMarked and VerifyTestMain run) removes it.
 func Binary(t testing.TB) string {
 	t.Helper()
@@ -42,13 +44,13 @@ func Binary(t testing.TB) string {
 			build.err = err
 			return
 		}
-		path := filepath.Join(dir, "ptyseam")
+		path := filepath.Join(dir, "ptyseam-agent")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s -w", "-o", path, "github.com/ptyseam/ptyseam/cmd/ptyseam")
+		cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s -w", "-o", path, "github.com/ptyseam/ptyseam/remote/cmd/ptyseam-agent")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			build.err = fmt.Errorf("go build cmd/ptyseam: %v\n%s", err, out)
+			build.err = fmt.Errorf("go build remote/cmd/ptyseam-agent: %v\n%s", err, out)
 			_ = os.RemoveAll(dir)
 			return
 		}
