@@ -58,7 +58,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 		for k, v := range t.Labels {
 			labels[k] = v
 		}
-		labels[LabelSession] = sp.marker
+		labels[LabelSession] = sp.Marker
 		id, err := b.createContainer(ctx, client.ContainerCreateOptions{HostConfig: hc, Config: &container.Config{
 			Image: t.Image, Cmd: []string{AgentPath, "agent"}, User: t.User, WorkingDir: t.WorkingDir, Env: t.Env, Labels: labels,
 			// StdinOnce: the engine closes the agent's stdin when the
@@ -66,7 +66,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 			// everything it started at once instead of when the
 			// protocol's keepalive finds the host gone.
 			OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
-		}}, sp.marker)
+		}}, sp.Marker)
 		if id == "" {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 		}
 		return fail("connecting to the agent", err)
 	}
-	req := core.BackendRequest{Command: sp.argv, Dir: sp.dir, Env: sp.env, Size: sp.size, Marker: sp.marker}
+	req := sp.BackendRequest
 	typ := remote.AgentExec
 	if sp.shell {
 		// The agent's shell type: Target.Shell, or its own default (an

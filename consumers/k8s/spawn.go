@@ -33,7 +33,7 @@ func (b *Backend) spawn(ctx context.Context, sp spawnParams) (core.BackendSessio
 	}
 	container := t.Container
 	if t.Image != "" {
-		name, err := b.createPod(ctx, t, sp.marker)
+		name, err := b.createPod(ctx, t, sp.Marker)
 		s.pod, s.created = name, name != ""
 		if err != nil {
 			return fail(err)
@@ -76,7 +76,7 @@ func (b *Backend) spawn(ctx context.Context, sp spawnParams) (core.BackendSessio
 		}
 		return fail(&core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "connecting to the agent in pod " + s.ns + "/" + s.pod, Err: err})
 	}
-	req := core.BackendRequest{Command: sp.argv, Dir: sp.dir, Env: sp.env, Size: sp.size, Marker: sp.marker}
+	req := sp.BackendRequest
 	typ := remote.AgentExec
 	if sp.shell {
 		// The agent's shell type: Target.Shell, or its own default (an
