@@ -13,6 +13,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/k8s/k8stest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,7 +33,7 @@ func newBackend(t testing.TB) (*Backend, *k8stest.Cluster) {
 // backendOn returns a backend with client configuration cfg.
 func backendOn(t testing.TB, cfg *rest.Config) *Backend {
 	t.Helper()
-	b, err := NewBackend(BackendOptions{Config: cfg, AgentBinary: agentBinary(t), Logger: slog.New(slog.DiscardHandler)})
+	b, err := NewBackend(BackendOptions{Config: cfg, AgentBinary: remotetest.Binary(t), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
