@@ -117,7 +117,7 @@ func serviceOn(tb testing.TB, host string, agent bool) *core.Service {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = b.Close() })
-	return newTerminalsService(tb, b)
+	return remotetest.NewService(tb, b)
 }
 
 // bashTarget is a bash session's target: in a new container from d's

@@ -59,25 +59,8 @@ func shellTarget(extra ...string) *Target {
 // the targets, shut down when t ends.
 func newFacade(t *testing.T, b *Backend, targets map[string]ptysession.Target) (*ptysession.Sessions, *core.Service) {
 	t.Helper()
-	svc := newService(t, b)
+	svc := remotetest.NewService(t, b)
 	return ptysession.New(svc, ptysession.Options{Targets: targets}), svc
-}
-
-// newService is a service with b registered, shut down when t ends.
-func newService(t testing.TB, b *Backend) *core.Service {
-	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := svc.Register(b); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-	})
-	return svc
 }
 
 // sessionPods lists the pods the backend created that the API holds.
