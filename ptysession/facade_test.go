@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // These tests run against the real service and the reference registry
@@ -296,7 +297,7 @@ func TestSignalForeground(t *testing.T) {
 		}
 		// Whether the send settled early or timed out, the shell may not
 		// have started sleep yet on a loaded machine: wait until it has.
-		waitForegroundJob(t, r.PID)
+		testharness.WaitForegroundJob(t, r.PID)
 		sr, err := s.Signal(ctx, owner, r.SessionID, "int")
 		if err != nil || !sr.Delivered || sr.Signal != "SIGINT" || sr.Leader {
 			t.Fatalf("signal: %+v %v", sr, err)

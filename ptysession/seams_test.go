@@ -14,6 +14,10 @@ import (
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
+// waitLimit bounds every wait for behaviour in the tests: a hang guard,
+// not a timing assertion (testenv.HangBound, the workspace's one bound).
+const waitLimit = testenv.HangBound
+
 // forEachSeam runs f against a facade over every seam.
 func forEachSeam(t *testing.T, opts Options, f func(t *testing.T, s *Sessions)) {
 	t.Helper()

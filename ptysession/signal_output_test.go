@@ -125,7 +125,7 @@ func TestSignalOutputMovesTheTailPosition(t *testing.T) {
 		// sleep: under load the shell may not have started it yet, and a
 		// SIGINT that reaches the shell instead leaves sleep running and
 		// no prompt to follow. Signal once sleep holds the terminal.
-		waitForegroundJob(t, r.PID)
+		testharness.WaitForegroundJob(t, r.PID)
 		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
 		if err != nil || !sr.Delivered {
 			t.Fatalf("signal: %+v %v", sr, err)

@@ -13,6 +13,11 @@
 //     io.ReadWriteCloser: a local pipe, an ssh exec channel (package
 //     remote/sshagent), a container's exec stream.
 //
+// A backend that starts the agent in a place of its own (a container, a
+// pod) wraps each agent session in a [Session], which adds the backend's
+// teardown and its reading of a lost stream, and resolves its requests
+// with [TargetDefaults] and [CheckAllowed].
+//
 // The stream is multiplexed with github.com/hashicorp/yamux after a one-line
 // hello each way that negotiates the protocol version. Every call is one
 // yamux stream that starts with a length-prefixed JSON frame; a session's

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path"
 	"strings"
 
 	dockerpkg "github.com/ptyseam/ptyseam/consumers/docker"
@@ -70,9 +69,6 @@ type dockerTarget struct {
 	ReadOnlyRoot bool   `json:"readOnlyRoot"`
 }
 
-// maxDockerTargets bounds the file.
-const maxDockerTargets = 256
-
 // parseDockerTargets decodes and checks a targets file. It reads no other
 // file and contacts no engine.
 func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
@@ -80,37 +76,28 @@ func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
 	if err := decodeTargetsFile(data, &f); err != nil {
 		return f, err
 	}
+	if err := checkTargetsFile(len(f.Targets), f.AgentBinary); err != nil {
+		return f, err
+	}
 	switch {
-	case len(f.Targets) == 0:
-		return f, errors.New(`no targets: want {"targets": {"NAME": {"image": ...}}}`)
-	case len(f.Targets) > maxDockerTargets:
-		return f, fmt.Errorf("%d targets: at most %d", len(f.Targets), maxDockerTargets)
 	case strings.ContainsAny(f.Host, " \t\r\n\x00"):
 		return f, errors.New("host has spaces")
-	case f.AgentBinary != "" && f.AgentBinary != "self" && !path.IsAbs(f.AgentBinary):
-		return f, errors.New(`agentBinary is "self" or an absolute path`)
 	case f.AgentMount && f.AgentBinary == "":
 		return f, errors.New("agentMount needs agentBinary")
 	}
 	for name, t := range f.Targets {
+		if err := checkTarget(name, t.Shell, t.Description, t.Env); err != nil {
+			return f, err
+		}
 		switch {
-		case !remoteNameRx.MatchString(name):
-			return f, fmt.Errorf("target name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
 		case (t.Image == "") == (t.Container == ""):
 			return f, fmt.Errorf("%s: set exactly one of image and container", name)
 		case strings.ContainsAny(t.Image+t.Container+t.User, " \t\r\n\x00"):
 			return f, fmt.Errorf("%s: image, container and user must not have spaces", name)
-		case t.Shell != "" && t.Shell != "bash" && !path.IsAbs(t.Shell):
-			return f, fmt.Errorf("%s: shell is \"bash\" or an absolute path", name)
 		case t.MemoryMB < 0 || t.CPUs < 0 || t.Pids < 0:
 			return f, fmt.Errorf("%s: negative limit", name)
 		case t.MemoryMB > 1<<30 || t.CPUs > 4096 || t.Pids > 1<<22:
 			return f, fmt.Errorf("%s: limit out of range (memoryMB at most 2^30, cpus 4096, pids 2^22)", name)
-		case len(t.Description) > 200 || strings.ContainsAny(t.Description, "\x00\r\n"):
-			return f, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
-		}
-		if _, err := ptysession.ExportLine(t.Env); err != nil {
-			return f, fmt.Errorf("%s: env: %w", name, err)
 		}
 		if err := t.target().Validate(); err != nil {
 			return f, fmt.Errorf("%s: %w", name, err)
@@ -123,12 +110,9 @@ func parseDockerTargets(data []byte) (dockerTargetsFile, error) {
 func (t dockerTarget) target() *dockerpkg.Target {
 	dt := &dockerpkg.Target{Image: t.Image, Container: t.Container, WorkingDir: t.Workdir, User: t.User,
 		Memory: t.MemoryMB << 20, NanoCPUs: int64(t.CPUs * 1e9), PidsLimit: t.Pids,
-		NetworkMode: t.Network, ReadOnlyRootfs: t.ReadOnlyRoot, Shell: []string{"/bin/bash"}}
+		NetworkMode: t.Network, ReadOnlyRootfs: t.ReadOnlyRoot, Shell: []string{"/bin/bash"}, Env: envList(t.Env)}
 	if t.Shell != "" && t.Shell != "bash" {
 		dt.Shell = []string{t.Shell}
-	}
-	for k, v := range t.Env {
-		dt.Env = append(dt.Env, k+"="+v)
 	}
 	for _, m := range t.Mounts {
 		dt.Mounts = append(dt.Mounts, dockerpkg.Mount{Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly})
@@ -143,19 +127,13 @@ func dockerTargets(cfg config, svc *core.Service, log *slog.Logger) (map[string]
 	if cfg.DockerTargets == "" {
 		return nil, nil, nil
 	}
-	data, err := os.ReadFile(cfg.DockerTargets)
+	f, err := readTargetsFile("--docker-targets", cfg.DockerTargets, parseDockerTargets)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--docker-targets: %w", err)
+		return nil, nil, err
 	}
-	f, err := parseDockerTargets(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--docker-targets %s: %w", cfg.DockerTargets, err)
-	}
-	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log, AgentBinary: f.AgentBinary, AgentMount: f.AgentMount}
-	if f.AgentBinary == "self" {
-		if opts.AgentBinary, err = os.Executable(); err != nil {
-			return nil, nil, fmt.Errorf("--docker-targets: agentBinary self: %w", err)
-		}
+	opts := dockerpkg.BackendOptions{Host: f.Host, Logger: log, AgentMount: f.AgentMount}
+	if opts.AgentBinary, err = agentBinaryPath("--docker-targets", f.AgentBinary); err != nil {
+		return nil, nil, err
 	}
 	if opts.AgentBinary != "" {
 		if _, err := os.Stat(opts.AgentBinary); err != nil {

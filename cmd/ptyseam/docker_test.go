@@ -61,7 +61,7 @@ func FuzzParseDockerTargets(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(tf.Targets) == 0 || len(tf.Targets) > maxDockerTargets {
+		if len(tf.Targets) == 0 || len(tf.Targets) > maxTargets {
 			t.Fatalf("%d targets accepted", len(tf.Targets))
 		}
 		for name, dt := range tf.Targets {
@@ -73,32 +73,6 @@ func FuzzParseDockerTargets(f *testing.F) {
 			}
 		}
 	})
-}
-
-// A container target is a shell: refused beside an allowlist or a
-// sandbox, like a remote host.
-func TestDockerTargetsRefusedUnderAllowlistOrSandbox(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "docker.json")
-	if err := os.WriteFile(file, []byte(`{"targets": {"box": {"image": "x"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--allow", "python3", "--docker-targets", file}, "--allow and --docker-targets"},
-		{[]string{"--sandbox", "--docker-targets", file}, "--sandbox and --docker-targets"},
-	} {
-		ts, err := newToolServer(defaultConfig(t, tc.args...), slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err == nil {
-			_ = ts.shutdown(t.Context())
-			t.Errorf("%v: the server started", tc.args)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %q, want it to name %q", tc.args, err, tc.want)
-		}
-	}
 }
 
 // The server with --docker-targets offers the target to pty_open: a bash

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path"
 	"strings"
 
@@ -52,9 +52,6 @@ type k8sTarget struct {
 	k8spkg.Target
 }
 
-// maxK8sTargets bounds the file.
-const maxK8sTargets = 256
-
 // parseK8sTargets decodes and checks a targets file. It reads no other
 // file and contacts no API server.
 func parseK8sTargets(data []byte) (k8sTargetsFile, error) {
@@ -62,29 +59,18 @@ func parseK8sTargets(data []byte) (k8sTargetsFile, error) {
 	if err := decodeTargetsFile(data, &f); err != nil {
 		return f, err
 	}
-	switch {
-	case len(f.Targets) == 0:
-		return f, errors.New(`no targets: want {"targets": {"NAME": {"image": ...}}}`)
-	case len(f.Targets) > maxK8sTargets:
-		return f, fmt.Errorf("%d targets: at most %d", len(f.Targets), maxK8sTargets)
-	case f.Kubeconfig != "" && !path.IsAbs(f.Kubeconfig):
+	if err := checkTargetsFile(len(f.Targets), f.AgentBinary); err != nil {
+		return f, err
+	}
+	if f.Kubeconfig != "" && !path.IsAbs(f.Kubeconfig) {
 		return f, errors.New("kubeconfig is an absolute path")
-	case f.AgentBinary != "" && f.AgentBinary != "self" && !path.IsAbs(f.AgentBinary):
-		return f, errors.New(`agentBinary is "self" or an absolute path`)
 	}
 	for name, t := range f.Targets {
-		switch {
-		case !remoteNameRx.MatchString(name):
-			return f, fmt.Errorf("target name %q: use letters, digits, '.', '_' and '-' (at most 64)", name)
-		case strings.ContainsAny(t.Image+t.Pod+t.Namespace+t.Container, " \t\r\n\x00"):
-			return f, fmt.Errorf("%s: image, pod, namespace and container must not have spaces", name)
-		case t.Shell != "" && t.Shell != "bash" && !path.IsAbs(t.Shell):
-			return f, fmt.Errorf("%s: shell is \"bash\" or an absolute path", name)
-		case len(t.Description) > 200 || strings.ContainsAny(t.Description, "\x00\r\n"):
-			return f, fmt.Errorf("%s: description: one line of at most 200 bytes", name)
+		if err := checkTarget(name, t.Shell, t.Description, t.Env); err != nil {
+			return f, err
 		}
-		if _, err := ptysession.ExportLine(t.Env); err != nil {
-			return f, fmt.Errorf("%s: env: %w", name, err)
+		if strings.ContainsAny(t.Image+t.Pod+t.Namespace+t.Container, " \t\r\n\x00") {
+			return f, fmt.Errorf("%s: image, pod, namespace and container must not have spaces", name)
 		}
 		if err := t.target().Validate(); err != nil {
 			return f, fmt.Errorf("%s: %w", name, err)
@@ -96,12 +82,9 @@ func parseK8sTargets(data []byte) (k8sTargetsFile, error) {
 // target builds the backend's target.
 func (t k8sTarget) target() *k8spkg.Target {
 	kt := t.Target
-	kt.Shell, kt.Env = nil, nil
+	kt.Shell, kt.Env = nil, envList(t.Env)
 	if t.Shell != "" && t.Shell != "bash" {
 		kt.Shell = []string{t.Shell}
-	}
-	for k, v := range t.Env {
-		kt.Env = append(kt.Env, k+"="+v)
 	}
 	return &kt
 }
@@ -113,19 +96,13 @@ func k8sTargets(cfg config, svc core.Registrar, log *slog.Logger) (map[string]pt
 	if cfg.K8sTargets == "" {
 		return nil, nil, nil
 	}
-	data, err := os.ReadFile(cfg.K8sTargets)
+	f, err := readTargetsFile("--k8s-targets", cfg.K8sTargets, parseK8sTargets)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--k8s-targets: %w", err)
+		return nil, nil, err
 	}
-	f, err := parseK8sTargets(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--k8s-targets %s: %w", cfg.K8sTargets, err)
-	}
-	opts := k8spkg.BackendOptions{Kubeconfig: f.Kubeconfig, Context: f.Context, Logger: log, AgentBinary: f.AgentBinary}
-	if f.AgentBinary == "" || f.AgentBinary == "self" {
-		if opts.AgentBinary, err = os.Executable(); err != nil {
-			return nil, nil, fmt.Errorf("--k8s-targets: agentBinary self: %w", err)
-		}
+	opts := k8spkg.BackendOptions{Kubeconfig: f.Kubeconfig, Context: f.Context, Logger: log}
+	if opts.AgentBinary, err = agentBinaryPath("--k8s-targets", cmp.Or(f.AgentBinary, "self")); err != nil {
+		return nil, nil, err
 	}
 	targets := make(map[string]ptysession.Target, len(f.Targets))
 	for name, t := range f.Targets {

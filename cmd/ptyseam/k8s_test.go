@@ -1,11 +1,6 @@
 package main
 
 import (
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -45,32 +40,6 @@ func TestParseK8sTargets(t *testing.T) {
 	} {
 		if _, err := parseK8sTargets([]byte(bad)); err == nil {
 			t.Errorf("accepted %s", bad)
-		}
-	}
-}
-
-// A Kubernetes target is a shell: refused beside an allowlist or a
-// sandbox, like a container target.
-func TestK8sTargetsRefusedUnderAllowlistOrSandbox(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "k8s.json")
-	if err := os.WriteFile(file, []byte(`{"targets": {"pod": {"image": "x"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--allow", "python3", "--k8s-targets", file}, "--allow and --k8s-targets"},
-		{[]string{"--sandbox", "--k8s-targets", file}, "--sandbox and --k8s-targets"},
-	} {
-		ts, err := newToolServer(defaultConfig(t, tc.args...), slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err == nil {
-			_ = ts.shutdown(t.Context())
-			t.Errorf("%v: the server started", tc.args)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %q, want it to name %q", tc.args, err, tc.want)
 		}
 	}
 }

@@ -143,13 +143,9 @@ func remoteHostTargets(cfg config, svc *core.Service, log *slog.Logger) (map[str
 	if cfg.RemoteHosts == "" {
 		return nil, nil, nil
 	}
-	data, err := os.ReadFile(cfg.RemoteHosts)
+	file, err := readTargetsFile("--remote-hosts", cfg.RemoteHosts, parseRemoteHosts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--remote-hosts: %w", err)
-	}
-	file, err := parseRemoteHosts(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--remote-hosts %s: %w", cfg.RemoteHosts, err)
+		return nil, nil, err
 	}
 	hosts := file.Hosts
 	targets := make(map[string]ptysession.Target, len(hosts))

@@ -2,7 +2,6 @@ package docker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -59,7 +58,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 		for k, v := range t.Labels {
 			labels[k] = v
 		}
-		labels[LabelSession] = sp.marker
+		labels[LabelSession] = sp.Marker
 		id, err := b.createContainer(ctx, client.ContainerCreateOptions{HostConfig: hc, Config: &container.Config{
 			Image: t.Image, Cmd: []string{AgentPath, "agent"}, User: t.User, WorkingDir: t.WorkingDir, Env: t.Env, Labels: labels,
 			// StdinOnce: the engine closes the agent's stdin when the
@@ -67,7 +66,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 			// everything it started at once instead of when the
 			// protocol's keepalive finds the host gone.
 			OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
-		}}, sp.marker)
+		}}, sp.Marker)
 		if id == "" {
 			return nil, err
 		}
@@ -124,8 +123,7 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 		}
 		return fail("connecting to the agent", err)
 	}
-	as.conn = conn
-	req := core.BackendRequest{Command: sp.argv, Dir: sp.dir, Env: sp.env, Size: sp.size, Marker: sp.marker}
+	req := sp.BackendRequest
 	typ := remote.AgentExec
 	if sp.shell {
 		// The agent's shell type: Target.Shell, or its own default (an
@@ -137,55 +135,25 @@ func (b *Backend) spawnAgent(ctx context.Context, sp spawnParams) (core.BackendS
 	}
 	rs, err := conn.Spawn(ctx, typ, req)
 	if err != nil {
+		_ = conn.Close()
 		return fail("starting the session on the agent", err)
 	}
-	as.BackendSession = rs
-	go as.watchExit()
+	as.Session = remote.NewSession(conn, rs, remote.SessionHooks{
+		Teardown: as.teardown, Lost: as.lost, Ended: as.watch.stop, Gone: as.isStopped})
 	return as, nil
 }
 
 // agentSession is a session on an agent in a container: the remote
 // session, whose Close also ends the agent and removes a created
-// container.
+// container, and whose lost stream is explained by the container's
+// events (agent_exit.go).
 type agentSession struct {
-	core.BackendSession
-	// Its core.Prober passes the settle question, the prompt marker and
-	// the control characters through to the agent's session, and answers
-	// the exit cause itself; the other questions answer ErrUnsupported.
-	core.UnimplementedProber
+	*remote.Session
 	b           *Backend
-	conn        *remote.Conn
 	stream      *Stream
 	containerID string
 	created     bool
 	watch       *containerWatch // the container's events, from before the agent started
-
-	closer core.CloseGuard
-	exit   core.ExitLatch // set, with its cause, once watchExit has classified the end
-}
-
-// Close closes the session on the agent (which ends its whole process
-// tree and proves it), then the agent's stream, then removes a created
-// container.
-func (s *agentSession) Close(ctx context.Context) error {
-	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
-}
-
-// closeAttempt is one attempt at Close; a failed one may be retried.
-func (s *agentSession) closeAttempt(ctx context.Context) error {
-	err := s.BackendSession.Close(ctx)
-	if err != nil && !errors.Is(err, remote.ErrConnectionLost) && !s.isStopped(ctx) {
-		return err
-	}
-	select {
-	case <-s.exit.Exited():
-	case <-ctx.Done():
-		return &core.CleanupError{Err: ctx.Err()}
-	}
-	if err := s.teardown(ctx); err != nil {
-		return &core.CleanupError{Err: err}
-	}
-	return nil
 }
 
 // teardown ends the agent's stream and removes a created container, or
@@ -193,9 +161,6 @@ func (s *agentSession) closeAttempt(ctx context.Context) error {
 func (s *agentSession) teardown(ctx context.Context) error {
 	if s.watch != nil {
 		s.watch.stop()
-	}
-	if s.conn != nil {
-		_ = s.conn.Close()
 	}
 	if s.stream != nil {
 		_ = s.stream.Close()
@@ -213,46 +178,8 @@ func (s *agentSession) isStopped(ctx context.Context) bool {
 	return err != nil || ins.Container.State == nil || !ins.Container.State.Running
 }
 
-// Exited is closed when the agent's session has ended and the backend
-// knows why (watchExit).
-func (s *agentSession) Exited() <-chan struct{} { return s.exit.Exited() }
-
-// ExitStatus returns the agent's exit status, with Status.Reason
-// ReasonContainerStopped or ReasonEngineLost when the stream to the agent
-// was lost for that reason.
-func (s *agentSession) ExitStatus() core.Status { return s.exit.ExitStatus() }
-
-// ExitCause returns the remote session's cause (a lost stream matches
-// remote.ErrConnectionLost), also matching ErrContainerStopped when the
-// container was stopped under the session, and ErrEngineLost when the
-// stream was lost while the container ran on or ended by itself.
-func (s *agentSession) ExitCause() error { return s.exit.Cause() }
-
 // ContainerID returns the id of the container the session runs in.
 func (s *agentSession) ContainerID() string { return s.containerID }
-
-// Facts reports that the session answers the settle question and, from
-// the agent's session, whether its shell prints the prompt marker.
-func (s *agentSession) Facts() core.Facts {
-	return core.Facts{PromptMarker: core.ProberOf(s.BackendSession).Facts().PromptMarker, WatchesInput: true}
-}
-
-// Foreground forwards to the agent's session (core.Prober).
-func (s *agentSession) Foreground() (core.InputBaseline, error) {
-	return core.ProberOf(s.BackendSession).Foreground()
-}
-
-// InputWait forwards to the agent's session (core.Prober).
-func (s *agentSession) InputWait(base core.InputBaseline, taken uint64) (core.InputWait, error) {
-	return core.ProberOf(s.BackendSession).InputWait(base, taken)
-}
-
-// ControlChar forwards to the agent's session (core.Prober).
-func (s *agentSession) ControlChar(sig core.Signal) (byte, error) {
-	return core.ProberOf(s.BackendSession).ControlChar(sig)
-}
-
-var _ core.Prober = (*agentSession)(nil)
 
 // agentExitWait bounds how long Close waits for the agent's exec to end:
 // the agent's own bound on closing its sessions, and an engine call.

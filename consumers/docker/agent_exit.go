@@ -2,44 +2,30 @@ package docker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/remote"
 )
 
-// watchExit waits for the agent's session to end and, when its stream was
-// lost (not closed by the session), learns why from the container's
-// events (stoppedUnder) before it reports the end: a container stopped
-// under the session gives ErrContainerStopped and Status.Reason
+// lost explains a lost stream to the agent (remote.SessionHooks.Lost)
+// from the container's events (stoppedUnder): a container stopped under
+// the session gives ErrContainerStopped and Status.Reason
 // ReasonContainerStopped; a container that runs on, or ended by itself
 // because its stdin ended (the agent's contract when its stream ends), or
 // an engine that does not answer, gives ErrEngineLost and
 // ReasonEngineLost. Both also match remote.ErrConnectionLost.
-func (s *agentSession) watchExit() {
-	var st core.Status
-	var cause error
-	defer func() { s.exit.SetCause(st, cause) }()
-	defer s.watch.stop() // the session has ended: nothing more to learn
-	<-s.BackendSession.Exited()
-	st = s.BackendSession.ExitStatus()
-	cause = core.ProberOf(s.BackendSession).ExitCause()
-	if cause == nil || !errors.Is(cause, remote.ErrConnectionLost) || s.closer.IsClosing() {
-		return
-	}
-	if s.stoppedUnder(context.Background()) {
-		cause = fmt.Errorf("%w: %w", ErrContainerStopped, cause)
+func (s *agentSession) lost(closing <-chan struct{}, st core.Status, cause error) (core.Status, error) {
+	if s.stoppedUnder(context.Background(), closing) {
 		st.Reason = ReasonContainerStopped
 		s.b.log.Info("docker session ended: container stopped by someone else", "container", s.containerID)
-		return
+		return st, fmt.Errorf("%w: %w", ErrContainerStopped, cause)
 	}
-	cause = fmt.Errorf("%w: %w", ErrEngineLost, cause)
 	st.Reason = ReasonEngineLost
 	s.b.log.Info("docker session ended: the connection to the engine was lost", "container", s.containerID)
+	return st, fmt.Errorf("%w: %w", ErrEngineLost, cause)
 }
 
 // stoppedUnder reports whether someone else stopped, killed or removed
@@ -59,11 +45,12 @@ func (s *agentSession) watchExit() {
 // A cut of the engine connections breaks the events stream at the same
 // moment as the agent's stream: the engine is then asked for the
 // container's state on a new connection (engineSays), and an engine that
-// does not answer means the connection was lost: not stopped. The wait
+// does not answer means the connection was lost: not stopped. A Close
+// that begins (closing) ends the wait: not stopped. The wait
 // for an event is bounded (verdictWait) in case the agent's stream ended
 // alone (the agent was killed inside a container that runs on); the
 // engine is then asked too.
-func (s *agentSession) stoppedUnder(ctx context.Context) bool {
+func (s *agentSession) stoppedUnder(ctx context.Context, closing <-chan struct{}) bool {
 	bound := time.NewTimer(s.verdictWait())
 	defer bound.Stop()
 	for {
@@ -80,7 +67,7 @@ func (s *agentSession) stoppedUnder(ctx context.Context) bool {
 		case <-s.watch.changed:
 		case <-bound.C:
 			return s.engineSays(ctx)
-		case <-s.closer.Closing():
+		case <-closing:
 			return false
 		case <-ctx.Done():
 			return false

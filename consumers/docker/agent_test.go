@@ -3,11 +3,8 @@ package docker
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,45 +12,9 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
-
-var agentBuild struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
-
-// agentBinary builds cmd/ptyseam static, once per test process.
-func agentBinary(t testing.TB) string {
-	t.Helper()
-	agentBuild.once.Do(func() {
-		dir, err := testharness.BuildDir("docker-agent-")
-		if err != nil {
-			agentBuild.err = err
-			return
-		}
-		path := filepath.Join(dir, "ptyseam")
-		cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", path, "github.com/ptyseam/ptyseam/cmd/ptyseam")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			agentBuild.err = errors.New("go build cmd/ptyseam: " + err.Error() + "\n" + string(out))
-			return
-		}
-		agentBuild.dir, agentBuild.path = dir, path
-	})
-	if agentBuild.err != nil {
-		t.Fatal(agentBuild.err)
-	}
-	return agentBuild.path
-}
-
-func removeAgentBinary() {
-	if agentBuild.dir != "" {
-		_ = os.RemoveAll(agentBuild.dir)
-	}
-}
 
 // newAgentBackend returns a backend that runs every session on an agent
 // in its container.
@@ -66,7 +27,7 @@ func newAgentBackend(t testing.TB) (*Backend, *dockertest.Daemon) {
 func newAgentBackendOpts(t testing.TB, mount bool) (*Backend, *dockertest.Daemon) {
 	t.Helper()
 	_, d := newBackend(t)
-	b, err := NewBackend(BackendOptions{Host: d.Host, AgentBinary: agentBinary(t), AgentMount: mount})
+	b, err := NewBackend(BackendOptions{Host: d.Host, AgentBinary: remotetest.Binary(t), AgentMount: mount})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote"
 )
 
 // Type is the backend type string: spawn requests with Type "docker" reach
@@ -99,28 +99,14 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	if t.Image != "" && len(b.opts.AllowedImages) > 0 && !slices.Contains(b.opts.AllowedImages, t.Image) {
-		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Err: ErrImageNotAllowed,
-			Msg: "image " + t.Image + " is not among the deployer's allowed images"}
+	if err := remote.CheckAllowed(ErrImageNotAllowed, "image", t.Image, b.opts.AllowedImages); err != nil {
+		return nil, err
 	}
-	if t.Container != "" && len(b.opts.AllowedContainers) > 0 && !slices.Contains(b.opts.AllowedContainers, t.Container) {
-		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Err: ErrImageNotAllowed,
-			Msg: "container " + t.Container + " is not among the deployer's allowed containers"}
+	if err := remote.CheckAllowed(ErrImageNotAllowed, "container", t.Container, b.opts.AllowedContainers); err != nil {
+		return nil, err
 	}
-	argv := req.Command
-	if len(argv) == 0 {
-		argv = t.shell()
-	}
-	env := append(append([]string{"TERM=" + t.term()}, t.Env...), req.Env...)
-	dir := t.WorkingDir
-	if req.Dir != "" {
-		dir = req.Dir
-	}
-	size := req.Size
-	if size.Rows == 0 || size.Cols == 0 {
-		size = core.DefaultSize
-	}
-	sp := spawnParams{t: t, argv: argv, env: env, dir: dir, size: size, marker: req.Marker, shell: len(req.Command) == 0}
+	defaults := remote.TargetDefaults{Shell: t.shell(), Term: t.term(), Env: t.Env, Dir: t.WorkingDir}
+	sp := spawnParams{t: t, BackendRequest: defaults.Apply(req), shell: len(req.Command) == 0}
 	if b.opts.AgentBinary != "" {
 		return b.spawnAgent(ctx, sp)
 	}
@@ -130,15 +116,12 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	return b.spawnExec(ctx, sp)
 }
 
-// spawnParams is a validated request.
+// spawnParams is a validated request, with the target's defaults
+// applied, and whether it runs the target's shell.
 type spawnParams struct {
-	t      *Target
-	argv   []string
-	env    []string
-	dir    string
-	size   core.Size
-	marker string
-	shell  bool
+	t *Target
+	core.BackendRequest
+	shell bool
 }
 
 var _ core.Backend = (*Backend)(nil)

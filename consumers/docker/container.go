@@ -25,7 +25,7 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 		Init:           &init,
 		ReadonlyRootfs: t.ReadOnlyRootfs,
 		Resources:      container.Resources{Memory: t.Memory, NanoCPUs: t.NanoCPUs},
-		ConsoleSize:    [2]uint{uint(sp.size.Rows), uint(sp.size.Cols)},
+		ConsoleSize:    [2]uint{uint(sp.Size.Rows), uint(sp.Size.Cols)},
 	}
 	if t.PidsLimit > 0 {
 		hc.Resources.PidsLimit = &t.PidsLimit
@@ -37,13 +37,13 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 	for k, v := range t.Labels {
 		labels[k] = v
 	}
-	labels[LabelSession] = sp.marker
+	labels[LabelSession] = sp.Marker
 	cfg := &container.Config{
-		Image: t.Image, Cmd: sp.argv, Env: sp.env, WorkingDir: sp.dir, User: t.User,
+		Image: t.Image, Cmd: sp.Command, Env: sp.Env, WorkingDir: sp.Dir, User: t.User,
 		Tty: true, OpenStdin: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
 		Labels: labels,
 	}
-	id, err := b.createContainer(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: hc}, sp.marker)
+	id, err := b.createContainer(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: hc}, sp.Marker)
 	if id == "" {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (b *Backend) spawnContainer(ctx context.Context, sp spawnParams) (core.Back
 	}
 	// Engines before API 1.42 ignore ConsoleSize: set the size now (a
 	// program that reads it in its first instant may still see 0x0).
-	if _, err := b.cli.ContainerResize(ctx, s.containerID, client.ContainerResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}); err != nil && !s.isExited() && s.running(ctx) {
+	if _, err := b.cli.ContainerResize(ctx, s.containerID, client.ContainerResizeOptions{Height: uint(sp.Size.Rows), Width: uint(sp.Size.Cols)}); err != nil && !s.isExited() && s.running(ctx) {
 		return fail("sizing the container's terminal", err)
 	}
 	b.log.Debug("docker container started", "container", s.containerID, "image", t.Image)

@@ -30,13 +30,13 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 	if ins.Container.State == nil || !ins.Container.State.Running {
 		return nil, spawnErr("container "+t.Container, fmt.Errorf("it is not running"))
 	}
-	if sp.marker == "" {
+	if sp.Marker == "" {
 		return nil, invalid("docker: an exec session needs the request's Marker")
 	}
 	ex, err := b.cli.ExecCreate(ctx, ins.Container.ID, client.ExecCreateOptions{
 		User: t.User, TTY: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
-		Env: append(append([]string{}, sp.env...), markerVar+"="+sp.marker), WorkingDir: sp.dir, Cmd: sp.argv,
-		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)},
+		Env: append(append([]string{}, sp.Env...), markerVar+"="+sp.Marker), WorkingDir: sp.Dir, Cmd: sp.Command,
+		ConsoleSize: client.ConsoleSize{Height: uint(sp.Size.Rows), Width: uint(sp.Size.Cols)},
 	})
 	if err != nil {
 		return nil, spawnErr("creating an exec in container "+t.Container, err)
@@ -54,7 +54,7 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 		return nil, &core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "waiting for container " + t.Container, Err: ctx.Err()}
 	}
 	hj, err := b.cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{TTY: true,
-		ConsoleSize: client.ConsoleSize{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)}})
+		ConsoleSize: client.ConsoleSize{Height: uint(sp.Size.Rows), Width: uint(sp.Size.Cols)}})
 	if err != nil {
 		s.cancel()
 		// The exec may have started, or start later: spend it, then end
@@ -67,7 +67,7 @@ func (b *Backend) spawnExec(ctx context.Context, sp spawnParams) (core.BackendSe
 	s.attach(hj.HijackedResponse)
 	s.follow(func() { s.watchExec(cwait) })
 	// Engines before API 1.42 ignore ConsoleSize: set the size now.
-	_, _ = b.cli.ExecResize(ctx, ex.ID, client.ExecResizeOptions{Height: uint(sp.size.Rows), Width: uint(sp.size.Cols)})
+	_, _ = b.cli.ExecResize(ctx, ex.ID, client.ExecResizeOptions{Height: uint(sp.Size.Rows), Width: uint(sp.Size.Cols)})
 	return s, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -109,14 +110,14 @@ func serviceOn(tb testing.TB, host string, agent bool) *core.Service {
 	tb.Helper()
 	opts := BackendOptions{Host: host}
 	if agent {
-		opts.AgentBinary = agentBinary(tb)
+		opts.AgentBinary = remotetest.Binary(tb)
 	}
 	b, err := NewBackend(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = b.Close() })
-	return newTerminalsService(tb, b)
+	return remotetest.NewService(tb, b)
 }
 
 // bashTarget is a bash session's target: in a new container from d's

@@ -15,7 +15,6 @@ import (
 // survived).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	removeAgentBinary()
 	if err := dockertest.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "dockertest:", err)
 		code = max(code, 1)

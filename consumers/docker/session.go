@@ -49,7 +49,7 @@ type session struct {
 func newSession(b *Backend, sp spawnParams) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &session{
-		b: b, t: sp.t, shell: sp.shell, marker: sp.marker,
+		b: b, t: sp.t, shell: sp.shell, marker: sp.Marker,
 		ctx: ctx, cancel: cancel,
 		closed: make(chan struct{}),
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 )
 
 // A spawn whose caller gives up while the engine creates its container
@@ -36,7 +37,7 @@ func TestSpawnGivenUpDuringCreate(t *testing.T) {
 			p := startEngineProxy(t, d)
 			opts := BackendOptions{Host: p.host}
 			if agent {
-				opts.AgentBinary, opts.AgentMount = agentBinary(t), true
+				opts.AgentBinary, opts.AgentMount = remotetest.Binary(t), true
 			}
 			b, err := NewBackend(opts)
 			if err != nil {

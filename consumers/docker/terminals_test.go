@@ -1,16 +1,14 @@
 package docker
 
 import (
-	"context"
-	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -51,7 +49,7 @@ func testTerminalsContainer(t *testing.T, b *Backend, d *dockertest.Daemon, tg *
 					t.Errorf("session containers after the sub-test: %v, before it: %v", after, before)
 				}
 			})
-			return newTerminalsService(t, b)
+			return remotetest.NewService(t, b)
 		},
 	})
 }
@@ -73,7 +71,7 @@ func testTerminalsExec(t *testing.T, b *Backend, d *dockertest.Daemon) {
 					t.Errorf("processes left in the container after the sub-test:\n%s", strings.Join(left, "\n"))
 				}
 			})
-			return newTerminalsService(t, b)
+			return remotetest.NewService(t, b)
 		},
 	})
 }
@@ -89,24 +87,6 @@ func sessionProcesses(t *testing.T, d *dockertest.Daemon, cid string) []string {
 		left = append(left, line)
 	}
 	return left
-}
-
-// newTerminalsService is a service with b registered, shut down when t
-// ends.
-func newTerminalsService(t testing.TB, b *Backend) *core.Service {
-	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := svc.Register(b); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-	})
-	return svc
 }
 
 func sameSet(a, b []string) bool {

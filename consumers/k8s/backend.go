@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
@@ -135,39 +134,22 @@ func (b *Backend) Spawn(ctx context.Context, req core.BackendRequest) (core.Back
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	if t.Image != "" && len(b.opts.AllowedImages) > 0 && !slices.Contains(b.opts.AllowedImages, t.Image) {
-		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Err: ErrImageNotAllowed,
-			Msg: "image " + t.Image + " is not among the deployer's allowed images"}
+	if err := remote.CheckAllowed(ErrImageNotAllowed, "image", t.Image, b.opts.AllowedImages); err != nil {
+		return nil, err
 	}
-	if p := t.namespace() + "/" + t.Pod; t.Pod != "" && len(b.opts.AllowedPods) > 0 && !slices.Contains(b.opts.AllowedPods, p) {
-		return nil, &core.Error{Code: core.CodeInvalidArgument, Op: "spawn", Err: ErrImageNotAllowed,
-			Msg: "pod " + p + " is not among the deployer's allowed pods"}
+	if err := remote.CheckAllowed(ErrImageNotAllowed, "pod", t.podPath(), b.opts.AllowedPods); err != nil {
+		return nil, err
 	}
-	argv, shell := req.Command, len(req.Command) == 0
-	if shell {
-		argv = t.Shell
-	}
-	env := append(append([]string{"TERM=" + t.term()}, t.Env...), req.Env...)
-	dir := t.WorkingDir
-	if req.Dir != "" {
-		dir = req.Dir
-	}
-	size := req.Size
-	if size.Rows == 0 || size.Cols == 0 {
-		size = core.DefaultSize
-	}
-	return b.spawn(ctx, spawnParams{t: t, argv: argv, env: env, dir: dir, size: size, marker: req.Marker, shell: shell})
+	defaults := remote.TargetDefaults{Shell: t.Shell, Term: t.term(), Env: t.Env, Dir: t.WorkingDir}
+	return b.spawn(ctx, spawnParams{t: t, BackendRequest: defaults.Apply(req), shell: len(req.Command) == 0})
 }
 
-// spawnParams is a validated request.
+// spawnParams is a validated request, with the target's defaults
+// applied, and whether it runs the target's shell (or the agent's).
 type spawnParams struct {
-	t      *Target
-	argv   []string
-	env    []string
-	dir    string
-	size   core.Size
-	marker string
-	shell  bool
+	t *Target
+	core.BackendRequest
+	shell bool
 }
 
 var _ core.Backend = (*Backend)(nil)

@@ -13,6 +13,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/k8s/k8stest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,7 +33,7 @@ func newBackend(t testing.TB) (*Backend, *k8stest.Cluster) {
 // backendOn returns a backend with client configuration cfg.
 func backendOn(t testing.TB, cfg *rest.Config) *Backend {
 	t.Helper()
-	b, err := NewBackend(BackendOptions{Config: cfg, AgentBinary: agentBinary(t), Logger: slog.New(slog.DiscardHandler)})
+	b, err := NewBackend(BackendOptions{Config: cfg, AgentBinary: remotetest.Binary(t), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,25 +59,8 @@ func shellTarget(extra ...string) *Target {
 // the targets, shut down when t ends.
 func newFacade(t *testing.T, b *Backend, targets map[string]ptysession.Target) (*ptysession.Sessions, *core.Service) {
 	t.Helper()
-	svc := newService(t, b)
+	svc := remotetest.NewService(t, b)
 	return ptysession.New(svc, ptysession.Options{Targets: targets}), svc
-}
-
-// newService is a service with b registered, shut down when t ends.
-func newService(t testing.TB, b *Backend) *core.Service {
-	t.Helper()
-	svc := core.New(core.Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := svc.Register(b); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-	})
-	return svc
 }
 
 // sessionPods lists the pods the backend created that the API holds.

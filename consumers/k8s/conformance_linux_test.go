@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"github.com/ptyseam/ptyseam/testharness"
 )
 
@@ -86,6 +87,6 @@ func TestTerminalsExec(t *testing.T) {
 		Request: func(argv []string) core.SpawnRequest {
 			return core.SpawnRequest{Type: Type, Command: argv, Options: tg}
 		},
-		New: func(t *testing.T) core.Terminals { return newService(t, b) },
+		New: func(t *testing.T) core.Terminals { return remotetest.NewService(t, b) },
 	})
 }

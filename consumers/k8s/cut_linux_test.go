@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	"k8s.io/client-go/rest"
 )
 
@@ -23,7 +24,7 @@ func TestAPIServerCutMidSend(t *testing.T) {
 	p := startAPIProxy(t, c.Server)
 	cfg := rest.CopyConfig(c.Config)
 	cfg.Host = "https://" + p.addr
-	svc := newService(t, backendOn(t, cfg))
+	svc := remotetest.NewService(t, backendOn(t, cfg))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("test")

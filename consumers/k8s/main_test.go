@@ -14,7 +14,6 @@ import (
 // processes survived).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	removeAgentBinary()
 	if err := stopCluster(); err != nil {
 		fmt.Fprintln(os.Stderr, "k8stest:", err)
 		code = max(code, 1)

@@ -10,6 +10,7 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/k8s/k8stest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/remote"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -41,7 +42,7 @@ func TestPodEvictedUnderSession(t *testing.T) {
 // and checks what the send, a later send and Close make of it.
 func podGoneUnderSession(t *testing.T, what string, end func(ctx context.Context, c *k8stest.Cluster, ns, pod string) error) {
 	b, c := newBackend(t)
-	svc := newService(t, b)
+	svc := remotetest.NewService(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	owner := core.NewOwner("test")

@@ -33,7 +33,7 @@ func (b *Backend) spawn(ctx context.Context, sp spawnParams) (core.BackendSessio
 	}
 	container := t.Container
 	if t.Image != "" {
-		name, err := b.createPod(ctx, t, sp.marker)
+		name, err := b.createPod(ctx, t, sp.Marker)
 		s.pod, s.created = name, name != ""
 		if err != nil {
 			return fail(err)
@@ -52,12 +52,10 @@ func (b *Backend) spawn(ctx context.Context, sp spawnParams) (core.BackendSessio
 		if p.Status.Phase != corev1.PodRunning {
 			return fail(spawnErr(ErrExecRefused, "pod "+s.ns+"/"+t.Pod, fmt.Errorf("the pod is %s, not Running", p.Status.Phase)))
 		}
-		s.uid = p.UID
 		if container == "" && len(p.Spec.Containers) > 0 {
 			container = p.Spec.Containers[0].Name
 		}
 	}
-	s.container = container
 	st, err := b.startExec(ctx, s.ns, s.pod, container, []string{"/bin/sh", "-c", b.agent.startScript()})
 	if err != nil {
 		return fail(spawnErr(ErrExecRefused, "starting the agent in pod "+s.ns+"/"+s.pod, err))
@@ -78,8 +76,7 @@ func (b *Backend) spawn(ctx context.Context, sp spawnParams) (core.BackendSessio
 		}
 		return fail(&core.Error{Code: core.CodeSpawnFailed, Op: "spawn", Msg: "connecting to the agent in pod " + s.ns + "/" + s.pod, Err: err})
 	}
-	s.conn = conn
-	req := core.BackendRequest{Command: sp.argv, Dir: sp.dir, Env: sp.env, Size: sp.size, Marker: sp.marker}
+	req := sp.BackendRequest
 	typ := remote.AgentExec
 	if sp.shell {
 		// The agent's shell type: Target.Shell, or its own default (an
@@ -88,11 +85,11 @@ func (b *Backend) spawn(ctx context.Context, sp spawnParams) (core.BackendSessio
 	}
 	rs, err := conn.Spawn(ctx, typ, req)
 	if err != nil {
+		_ = conn.Close()
 		return fail(err)
 	}
 	// The session outlives the spawn's context from here on.
 	st.started()
-	s.BackendSession = rs
-	go s.watchExit()
+	s.Session = remote.NewSession(conn, rs, remote.SessionHooks{Teardown: s.teardown, Lost: s.lost})
 	return s, nil
 }

@@ -107,6 +107,15 @@ func (t *Target) namespace() string {
 	return t.Namespace
 }
 
+// podPath is the existing pod's "namespace/name", or "" for a target
+// that creates its pod.
+func (t *Target) podPath() string {
+	if t.Pod == "" {
+		return ""
+	}
+	return t.namespace() + "/" + t.Pod
+}
+
 func (t *Target) term() string {
 	if t.Term == "" {
 		return defaultTerm

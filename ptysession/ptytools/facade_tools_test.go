@@ -12,6 +12,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // BenchmarkCheckInput measures the input schema validation that the
@@ -187,7 +188,7 @@ func TestSignalToolOutputMovesTheTailPosition(t *testing.T) {
 		if res, err := s.Send(testCtx(t), owner, r.SessionID, ptysession.SendRequest{Data: "sleep 300", QuietWindow: 200 * time.Millisecond}); err != nil || res.WaitReason == core.WaitPrompt {
 			t.Fatalf("sleep 300: %+v %v", res, err)
 		}
-		waitForegroundJob(t, r.PID) // as in TestSignalOutputMovesTheTailPosition
+		testharness.WaitForegroundJob(t, r.PID) // as in TestSignalOutputMovesTheTailPosition
 		_, m := call(t, d, schemas, owner, ToolSignal, fmt.Sprintf(`{"id":%q,"signal":"SIGINT"}`, id))
 		if out, _ := m["output"].(string); m["delivered"] != true || strings.TrimSpace(lastLine(out)) == "" {
 			t.Fatalf("signal %v, want the prompt that followed in output", m)

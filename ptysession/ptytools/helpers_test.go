@@ -10,8 +10,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,32 +133,6 @@ func assertHealthy(t *testing.T, s *ptysession.Sessions, owner *core.Owner, id c
 // waitLimit bounds every wait for behaviour in the tests: a hang guard,
 // not a timing assertion (testenv.HangBound, the workspace's one bound).
 const waitLimit = testenv.HangBound
-
-// waitForegroundJob waits until a job, not the shell shellPID itself, is
-// the foreground process group of the shell's terminal: a signal sent to
-// the foreground now reaches the job. ps reports the terminal's foreground
-// group (tpgid) on Linux and macOS alike.
-func waitForegroundJob(t *testing.T, shellPID int) {
-	t.Helper()
-	if shellPID <= 0 {
-		t.Fatalf("no shell pid (%d) to watch", shellPID)
-	}
-	deadline := time.Now().Add(waitLimit)
-	for {
-		out, err := exec.Command("ps", "-o", "tpgid=", "-p", strconv.Itoa(shellPID)).Output()
-		if err != nil {
-			t.Fatalf("ps -o tpgid= -p %d: %v", shellPID, err)
-		}
-		pgid, err := strconv.Atoi(strings.TrimSpace(string(out)))
-		if err == nil && pgid > 0 && pgid != shellPID {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no job took the terminal of shell %d within %s (foreground group %q)", shellPID, waitLimit, strings.TrimSpace(string(out)))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // benchSession opens a session on the real service that echoes each line
 // back (cat on the exec backend).
