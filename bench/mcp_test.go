@@ -22,8 +22,12 @@ import (
 )
 
 // ptyseamBinary builds cmd/ptyseam once per benchmark binary (removed by
-// TestMain).
+// TestMain), or returns PTYSEAM_BENCH_PTYSEAM, a ptyseam binary built
+// beforehand (to compare two builds).
 var ptyseamBinary = sync.OnceValues(func() (string, error) {
+	if bin := os.Getenv("PTYSEAM_BENCH_PTYSEAM"); bin != "" {
+		return bin, nil
+	}
 	dir, err := os.MkdirTemp("", "ptyseam-bench-")
 	if err != nil {
 		return "", err
