@@ -14,8 +14,12 @@ import (
 // for leaked goroutines and removes the built binaries. With
 // PTYSEAM_BENCH_STRICT=1 it sets CI, so that the sshd and dockerd kits
 // (sshdtest, dockertest) fail a benchmark that cannot run here instead of
-// skipping it.
+// skipping it. A binary started with PTYSEAM_BENCH_MCP_SERVER set is a
+// minimal MCP server (serveMinimal) and runs no benchmark.
 func TestMain(m *testing.M) {
+	if kind := os.Getenv(minimalServerEnv); kind != "" {
+		os.Exit(serveMinimal(kind, os.Getenv(minimalHTTPEnv)))
+	}
 	if strict() && os.Getenv("CI") == "" {
 		_ = os.Setenv("CI", "true")
 	}

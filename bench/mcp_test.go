@@ -22,8 +22,12 @@ import (
 )
 
 // ptyseamBinary builds cmd/ptyseam once per benchmark binary (removed by
-// TestMain).
+// TestMain), or returns PTYSEAM_BENCH_PTYSEAM, a ptyseam binary built
+// beforehand (to compare two builds).
 var ptyseamBinary = sync.OnceValues(func() (string, error) {
+	if bin := os.Getenv("PTYSEAM_BENCH_PTYSEAM"); bin != "" {
+		return bin, nil
+	}
 	dir, err := os.MkdirTemp("", "ptyseam-bench-")
 	if err != nil {
 		return "", err
@@ -59,7 +63,17 @@ func connectStdio(b *testing.B) *mcp.ClientSession {
 	b.Helper()
 	cmd := exec.Command(serverBinary(b), "mcp", "--log-level", "error")
 	cmd.Env = os.Environ()
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	return connectCommand(b, cmd)
+}
+
+// benchClient is the benchmarks' MCP client.
+var benchClient = &mcp.Implementation{Name: "bench", Version: "1"}
+
+// connectCommand starts cmd, an MCP server on stdio, as the client's
+// subprocess and returns the client session.
+func connectCommand(b *testing.B, cmd *exec.Cmd) *mcp.ClientSession {
+	b.Helper()
+	client := mcp.NewClient(benchClient, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -81,14 +95,26 @@ func (t bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // connects the streamable HTTP client to it.
 func connectHTTP(b *testing.B) *mcp.ClientSession {
 	b.Helper()
+	return connectHTTPCommand(b, func(addr, token string) *exec.Cmd {
+		cmd := exec.Command(serverBinary(b), "mcp", "--http", addr, "--token", token, "--log-level", "info")
+		cmd.Env = os.Environ()
+		return cmd
+	})
+}
+
+// connectHTTPCommand starts the command server returns for a free
+// loopback address and a bearer token, an MCP server that prints "serving
+// MCP over HTTP" on stderr once it listens, and connects the streamable
+// HTTP client to it with the token.
+func connectHTTPCommand(b *testing.B, server func(addr, token string) *exec.Cmd) *mcp.ClientSession {
+	b.Helper()
 	// A reserved port: one picked free and released could be taken by
 	// another process before the server binds it.
 	addr := fmt.Sprintf("127.0.0.1:%d", testenv.ReservePort(b))
 	var raw [24]byte
 	_, _ = rand.Read(raw[:])
 	token := hex.EncodeToString(raw[:])
-	cmd := exec.Command(serverBinary(b), "mcp", "--http", addr, "--token", token, "--log-level", "info")
-	cmd.Env = os.Environ()
+	cmd := server(addr, token)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -101,7 +127,7 @@ func connectHTTP(b *testing.B) *mcp.ClientSession {
 		defer close(drained)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), "serving MCP over HTTP") {
+			if strings.Contains(sc.Text(), servingHTTP) {
 				close(ready)
 				break
 			}
@@ -117,11 +143,11 @@ func connectHTTP(b *testing.B) *mcp.ClientSession {
 	select {
 	case <-ready:
 	case <-drained:
-		b.Fatal("ptyseam mcp --http exited before serving")
+		b.Fatalf("%s exited before serving", cmd)
 	case <-time.After(time.Minute):
-		b.Fatal("ptyseam mcp --http did not start within a minute")
+		b.Fatalf("%s did not start within a minute", cmd)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	client := mcp.NewClient(benchClient, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
 		Endpoint:   "http://" + addr + "/",
 		HTTPClient: &http.Client{Transport: bearerTransport{token}},
@@ -175,49 +201,122 @@ func timed(f func()) time.Duration {
 // no-op round trips on the same connection: the protocol's ping request
 // (no tool runs) and pty_list (a tool call that lists one session).
 // Sub-benchmarks: stdio (the server is the client's subprocess) and http
-// (the streamable HTTP transport on loopback). Samples interleave;
+// (the streamable HTTP transport on loopback). Beside ptyseam, the same
+// client drives two minimal servers of the same tools straight onto the
+// ptysession facade (mcpmin_test.go), one on the official Go SDK ("sdk-"
+// metrics) and one on github.com/mark3labs/mcp-go ("mcpgo-" metrics):
+// ptyseam's send/list against the sdk server's is what ptyseam's tool
+// layer adds, the sdk server's against the mcpgo server's what the
+// library does. Samples interleave across the servers;
 // PTYSEAM_BENCH_MCP_N sets the samples per side (default 500).
 func BenchmarkMCPOverhead(b *testing.B) {
 	for _, tr := range []string{"stdio", "http"} {
 		b.Run(tr, func(b *testing.B) {
 			n := envInt("PTYSEAM_BENCH_MCP_N", 500)
-			var cs *mcp.ClientSession
-			if tr == "stdio" {
-				cs = connectStdio(b)
-			} else {
-				cs = connectHTTP(b)
+			servers := []*overheadServer{{}, {kind: "sdk"}, {kind: "mcpgo"}}
+			for _, s := range servers {
+				s.connect(b, tr)
+				s.id = structured(b, callTool(b, s.cs, "pty_open", map[string]any{"command": "bash"}))["sessionId"].(string)
+				defer callTool(b, s.cs, "pty_close", map[string]any{"id": s.id})
 			}
-			ctx := context.Background()
-			id := structured(b, callTool(b, cs, "pty_open", map[string]any{"command": "bash"}))["sessionId"].(string)
-			defer callTool(b, cs, "pty_close", map[string]any{"id": id})
-			var sendS, pingS, listS []time.Duration
-			reasons := map[string]int{}
 			for b.Loop() {
 				for range n {
-					sendS = append(sendS, timed(func() {
-						m := structured(b, callTool(b, cs, "pty_send", map[string]any{"id": id, "data": "true"}))
-						r, _ := m["waitReason"].(string)
-						reasons[r]++
-					}))
-					pingS = append(pingS, timed(func() {
-						if err := cs.Ping(ctx, nil); err != nil {
-							b.Fatal(err)
-						}
-					}))
-					listS = append(listS, timed(func() { callTool(b, cs, "pty_list", nil) }))
+					for _, s := range servers {
+						s.sample(b)
+					}
 				}
 			}
-			if reasons["prompt"] != len(sendS) {
-				b.Errorf("not every send settled on the prompt: %v", reasons)
+			for _, s := range servers {
+				s.report(b)
 			}
-			send, ping, list := percentile(sendS, 50), percentile(pingS, 50), percentile(listS, 50)
-			b.ReportMetric(ms(send), "send-p50-ms")
-			b.ReportMetric(ms(percentile(sendS, 99)), "send-p99-ms")
-			b.ReportMetric(ms(ping), "ping-p50-ms")
-			b.ReportMetric(ms(list), "list-p50-ms")
-			b.ReportMetric(float64(send)/float64(ping), "send/ping-p50")
-			b.ReportMetric(float64(send)/float64(list), "send/list-p50")
 		})
+	}
+}
+
+// overheadServer is one server of BenchmarkMCPOverhead and its samples.
+type overheadServer struct {
+	kind                string // "" for ptyseam, else the minimal server's library
+	cs                  *mcp.ClientSession
+	id                  string
+	sendS, pingS, listS []time.Duration
+	reasons             map[string]int
+}
+
+// name is the server's name in messages.
+func (s *overheadServer) name() string {
+	if s.kind == "" {
+		return "ptyseam"
+	}
+	return s.kind
+}
+
+// connect starts the server on transport tr and connects to it.
+func (s *overheadServer) connect(b *testing.B, tr string) {
+	b.Helper()
+	switch {
+	case s.kind == "" && tr == "stdio":
+		s.cs = connectStdio(b)
+	case s.kind == "":
+		s.cs = connectHTTP(b)
+	case tr == "stdio":
+		cmd, err := minimalCommand(s.kind, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.cs = connectCommand(b, cmd)
+	default:
+		s.cs = connectHTTPCommand(b, func(addr, _ string) *exec.Cmd {
+			cmd, err := minimalCommand(s.kind, addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return cmd
+		})
+	}
+}
+
+// sample times one send, one ping (ptyseam's only) and one pty_list.
+func (s *overheadServer) sample(b *testing.B) {
+	b.Helper()
+	if s.reasons == nil {
+		s.reasons = map[string]int{}
+	}
+	s.sendS = append(s.sendS, timed(func() {
+		m := structured(b, callTool(b, s.cs, "pty_send", map[string]any{"id": s.id, "data": "true"}))
+		r, _ := m["waitReason"].(string)
+		s.reasons[r]++
+	}))
+	// Only ptyseam's ping is timed: the protocol version mcp-go
+	// negotiates over HTTP (2026-07-28) has no ping.
+	if s.kind == "" {
+		s.pingS = append(s.pingS, timed(func() {
+			if err := s.cs.Ping(context.Background(), nil); err != nil {
+				b.Fatal(err)
+			}
+		}))
+	}
+	s.listS = append(s.listS, timed(func() { callTool(b, s.cs, "pty_list", nil) }))
+}
+
+// report reports the server's metrics, ptyseam's without a prefix.
+func (s *overheadServer) report(b *testing.B) {
+	b.Helper()
+	name, prefix := s.name(), ""
+	if s.kind != "" {
+		prefix = s.kind + "-"
+	}
+	if s.reasons["prompt"] != len(s.sendS) {
+		b.Errorf("%s: not every send settled on the prompt: %v", name, s.reasons)
+	}
+	send, list := percentile(s.sendS, 50), percentile(s.listS, 50)
+	b.ReportMetric(ms(send), prefix+"send-p50-ms")
+	b.ReportMetric(ms(list), prefix+"list-p50-ms")
+	b.ReportMetric(float64(send)/float64(list), prefix+"send/list-p50")
+	if s.kind == "" {
+		b.ReportMetric(ms(percentile(s.sendS, 99)), "send-p99-ms")
+		ping := percentile(s.pingS, 50)
+		b.ReportMetric(ms(ping), "ping-p50-ms")
+		b.ReportMetric(float64(send)/float64(ping), "send/ping-p50")
 	}
 }
 

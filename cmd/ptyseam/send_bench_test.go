@@ -18,7 +18,9 @@ import (
 // the no-op `pty_list`, through the tool server and the Go SDK's client
 // over its in-memory transport: what the server adds to a send beyond the
 // transport, for profiling (go test -bench SendInProcess -cpuprofile, or
-// -memprofile; compare the send's allocs/op with the list's).
+// -memprofile; compare the send's allocs/op with the list's). send-15k
+// prints 15 KB of prose (the GPL's start) per send, where encoding the
+// result weighs more.
 func BenchmarkSendInProcess(b *testing.B) {
 	cfg, err := parseConfig(nil, io.Discard)
 	if err != nil {
@@ -31,6 +33,12 @@ func BenchmarkSendInProcess(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			benchCall(b, cs, "pty_send", map[string]any{"id": id, "data": "true"})
+		}
+	})
+	b.Run("send-15k", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			benchCall(b, cs, "pty_send", map[string]any{"id": id, "data": "head -c 15000 /usr/share/common-licenses/GPL-3"})
 		}
 	})
 	b.Run("list", func(b *testing.B) {

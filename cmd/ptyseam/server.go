@@ -201,7 +201,9 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	// What pty_keys and pty_screen show as a screen is not returned again
 	// as a stream by the next pty_send or pty_tail.
 	screens.FollowTails(sessions)
-	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes})
+	// The structured results come back encoded: the dispatcher encodes
+	// each to bound it, and the SDK sends a json.RawMessage as it is.
+	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes, EncodeStructured: true})
 	if err != nil {
 		return nil, err
 	}

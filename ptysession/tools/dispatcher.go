@@ -29,6 +29,13 @@ type Options struct {
 	// output schema and turns a mismatch into an INTERNAL error. Tests and
 	// new tools turn it on; it costs a marshal and a walk per call.
 	ValidateOutput bool
+	// EncodeStructured makes Call return every Result.Structured as its
+	// JSON encoding (a json.RawMessage), which the dispatcher makes anyway
+	// to bound it, instead of the handler's value. A server that sends the
+	// result over the wire then does not encode it a second time; the
+	// bytes are those encoding/json makes of the value. Off, Structured is
+	// the handler's value unless it had to be cut.
+	EncodeStructured bool
 }
 
 // CallOptions modify one call.
@@ -194,7 +201,7 @@ func (d *Dispatcher) Call(ctx context.Context, owner *core.Owner, name string, a
 				Err:     &core.Error{Code: core.CodeInternal, Msg: "unbounded structured result", Err: berr},
 			})
 		}
-		if cut {
+		if cut || d.opts.EncodeStructured {
 			res.Structured = b
 		}
 	}

@@ -62,6 +62,30 @@ func newTestDispatcher(t *testing.T, opts Options) *Dispatcher {
 	return d
 }
 
+// TestCallEncodesStructured checks EncodeStructured: the structured
+// result comes back as the bytes encoding/json makes of the handler's
+// value, cut or not.
+func TestCallEncodesStructured(t *testing.T) {
+	d := newTestDispatcher(t, Options{EncodeStructured: true, MaxTextBytes: 1000})
+	owner := core.NewOwner("agent")
+	res, err := d.Call(context.Background(), owner, "echo", json.RawMessage(`{"text":"<a&b>"}`), CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(map[string]any{"text": "<a&b>", "chars": 5})
+	if raw, ok := res.Structured.(json.RawMessage); !ok || string(raw) != string(want) {
+		t.Fatalf("structured = %#v, want %s", res.Structured, want)
+	}
+	res, err = d.Call(context.Background(), owner, "echo", json.RawMessage(`{"text":"x","repeat":5000}`), CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := res.Structured.(json.RawMessage)
+	if !ok || len(raw) > 2000 {
+		t.Fatalf("cut structured = %T of %d bytes, want a json.RawMessage within 2000", res.Structured, len(raw))
+	}
+}
+
 func TestCallReturnsResultAndProgress(t *testing.T) {
 	d := newTestDispatcher(t, Options{})
 	owner := core.NewOwner("agent")

@@ -110,8 +110,15 @@ func (c *checker) validate(doc []byte) error {
 
 // decodeJSON decodes exactly one JSON value.
 func decodeJSON(doc []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(doc))
 	var v any
+	// json.Unmarshal takes what the decoder below takes (one value, white
+	// space around it), without the decoder's copy of doc; the decoder
+	// only says what is wrong with a document Unmarshal refuses.
+	if json.Unmarshal(doc, &v) == nil {
+		return v, nil
+	}
+	v = nil
+	dec := json.NewDecoder(bytes.NewReader(doc))
 	if err := dec.Decode(&v); err != nil {
 		if err == io.EOF {
 			return nil, errors.New("empty document")
