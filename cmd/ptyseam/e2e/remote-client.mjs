@@ -3,30 +3,11 @@
 // Usage: node remote-client.mjs PATH_TO_PTYSEAM HOSTS_FILE HOST_NAME USER
 // It asserts as it goes and prints one JSON summary line on success.
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connectWithTargets } from "./targets.mjs";
 
 const [bin, hostsFile, hostName, user] = process.argv.slice(2);
-const transport = new StdioClientTransport({
-  command: bin,
-  args: ["mcp", "--log-level", "error", "--remote-hosts", hostsFile],
-  env: { ...process.env },
-  stderr: "inherit",
-});
-const client = new Client({ name: "ptyseam-e2e-remote", version: "1.0.0" });
-await client.connect(transport);
-
-const call = (name, args) => client.callTool({ name, arguments: args });
-const ok = async (name, args) => {
-  const r = await call(name, args);
-  assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
-  return r.structuredContent;
-};
-
 // pty_open names the host; its schema lists the configured ones.
-const { tools } = await client.listTools();
-const open = tools.find((t) => t.name === "pty_open");
-assert.ok(open.inputSchema.properties.target.enum.includes(hostName), JSON.stringify(open.inputSchema.properties.target));
+const { client, call, ok } = await connectWithTargets(bin, "--remote-hosts", hostsFile, "ptyseam-e2e-remote", hostName);
 
 const opened = await ok("pty_open", { command: "bash", target: hostName });
 assert.equal(opened.status.kind, "running");
