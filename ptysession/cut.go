@@ -22,26 +22,9 @@ const (
 	// CutKeepErrors keeps the first lines, the newest lines and the lines
 	// between that look like errors (compiler and test failures,
 	// tracebacks, panics), and replaces each run of lines left out with a
-	// marker line naming its line numbers (see [CutLines]).
+	// marker line naming its line numbers (see [core.CutLines]).
 	CutKeepErrors
 )
-
-// MaxKeptErrorLines is the most error-looking lines a cut keeps (see
-// [core.CutLines]).
-const MaxKeptErrorLines = core.MaxKeptErrorLines
-
-// CutResult is what [CutLines] kept (= core.CutResult).
-type CutResult = core.CutResult
-
-// CutLines fits text into maxLines lines and maxBytes bytes, keeping its
-// first, newest and error-looking lines (see [core.CutLines]).
-func CutLines(text string, last int64, maxLines, maxBytes int) (CutResult, bool) {
-	return core.CutLines(text, last, maxLines, maxBytes)
-}
-
-// LooksLikeError reports whether line looks like an error message (see
-// [core.LooksLikeError]).
-func LooksLikeError(line string) bool { return core.LooksLikeError(line) }
 
 // cutNote is the part of a result's summary line that says what was cut:
 // the ranges, or what (older output) when no ranges are known. skipped

@@ -96,7 +96,7 @@ func checkCutDelta(t *testing.T, s *Sessions, owner *core.Owner, id core.Session
 				t.Fatalf("read of %v from %d: %+v %v", r, from, pg, err)
 			}
 			for _, l := range strings.Split(strings.TrimSuffix(pg.Text, "\n"), "\n") {
-				if LooksLikeError(l) {
+				if core.LooksLikeError(l) {
 					t.Errorf("range %v left out the error line %q", r, l)
 				}
 			}

@@ -55,7 +55,7 @@ type Options struct {
 	// keep when they exceed MaxResultBytes or the tail's line budget:
 	// CutNewest (the default) keeps the newest output, CutKeepErrors the
 	// head, the tail and the error-looking lines between, with the ranges
-	// left out in the result's Cut field (see [CutLines]).
+	// left out in the result's Cut field (see [core.CutLines]).
 	Cut CutPolicy
 	// MaxSendBytes bounds the data of one send (default
 	// core.DefaultMaxSendBytes, 1 MiB).

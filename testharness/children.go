@@ -81,8 +81,8 @@ func Child(t testing.TB, args ...string) []string {
 }
 
 // Cleanup removes the children binary and kills any process still running
-// it, and removes the directories given to [RemoveAtCleanup]. It returns an error naming such survivors: a test that leaves a child
-// behind has leaked a process. Calling it when nothing was built is a no-op.
+// it, and removes the process's private home. It returns an error naming
+// such survivors: a test that leaves a child behind has leaked a process. Calling it when nothing was built is a no-op.
 func Cleanup() error {
 	built.mu.Lock()
 	defer built.mu.Unlock()

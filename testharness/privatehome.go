@@ -20,12 +20,6 @@ func ProcessDir(prefix string) (string, error) { return testenv.ProcessDir(prefi
 // process sweeps it when this one is killed first.
 func BuildDir(prefix string) (string, error) { return testenv.BuildDir(prefix) }
 
-// RemoveAtCleanup registers a directory of the test process's own that
-// [Cleanup] removes with everything in it. A TestMain that ends in
-// [RunMarked] or [VerifyTestMain] exits the process there, so its deferred
-// calls never run: register what they would have removed.
-func RemoveAtCleanup(dir string) { testenv.RemoveAtCleanup(dir) }
-
 // mustPrivateHome gives the process a HOME and XDG base directories of its
 // own (testenv.PrivateHome: the programs the tests start no longer read
 // and write the user's, which every test process and the people on the

@@ -88,9 +88,6 @@ func (f *Framer) Flush(dst []Line) []Line {
 	return dst
 }
 
-// Pending returns the number of bytes of an unfinished line held back.
-func (f *Framer) Pending() int { return len(f.partial) }
-
 func (f *Framer) emit(dst []Line, line []byte) []Line {
 	f.num++
 	if len(line) == 0 {

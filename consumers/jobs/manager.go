@@ -162,12 +162,6 @@ func (m *Manager) ownedJobs(owner *core.Owner) []*job {
 	return out
 }
 
-func (m *Manager) isClosed() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.closed
-}
-
 // Shutdown stops every running job (reason shutdown: SIGTERM, then SIGKILL
 // after the grace period), closes every job's session so that no process
 // any job started survives, ends event delivery after the queued events,

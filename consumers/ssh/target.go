@@ -112,12 +112,3 @@ func (t *Target) closeGrace() time.Duration {
 	}
 	return t.CloseGrace
 }
-
-// key identifies a shared connection.
-type connKey struct {
-	host string
-	port int
-	user string
-}
-
-func (t *Target) key() connKey { return connKey{t.Host, t.port(), t.User} }

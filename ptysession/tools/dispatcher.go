@@ -221,21 +221,6 @@ func (d *Dispatcher) CheckInput(name string, args json.RawMessage) error {
 	return e.in.validate(args)
 }
 
-// CheckOutput validates a structured result against the named tool's
-// output schema (nil if the tool has none).
-func (d *Dispatcher) CheckOutput(name string, structured any) error {
-	d.mu.RLock()
-	e, ok := d.tools[name]
-	d.mu.RUnlock()
-	if !ok {
-		return core.Errorf(core.CodeInvalidArgument, "unknown tool %q", name)
-	}
-	if e.out == nil {
-		return nil
-	}
-	return checkOutput(e.out, structured)
-}
-
 func checkOutput(c *checker, structured any) error {
 	b, err := json.Marshal(structured)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -221,9 +220,4 @@ func (f *Framer) Feed(p []byte) (Result, bool) {
 		f.dropped = true
 	}
 	return Result{}, false
-}
-
-// String describes the framer for debugging (no output bytes).
-func (f *Framer) String() string {
-	return fmt.Sprintf("shellrun.Framer{started: %v, buffered: %d}", f.started, len(f.buf))
 }

@@ -385,11 +385,6 @@ func (s *Server) Logs() string {
 	return string(b)
 }
 
-// DropConnections kills every per-connection sshd process and the
-// sessions' programs, as a crash of the connections would, and keeps the
-// listener.
-func (s *Server) DropConnections() { s.killTree(s.cmd.Process.Pid) }
-
 // Kill kills sshd and everything it started at once (SIGKILL), as a
 // crash of the server would. It returns when they are gone.
 func (s *Server) Kill() { s.kill(true) }
