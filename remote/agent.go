@@ -299,6 +299,15 @@ func (a *agent) call(ctx context.Context, req request) response {
 			return response{Echo: m.String()}
 		}
 		return response{}
+	case opReader:
+		r, err := s.probe.DescribeReader()
+		if unsupportedAnswer(err) {
+			return response{Error: unsupported(req.Op)}
+		}
+		if err != nil {
+			return response{Error: toWireError(req.Op, err)}
+		}
+		return response{Reader: toWireReader(r)}
 	case opSignal:
 		res, err := s.be.Signal(ctx, core.SignalRequest{Signal: core.Signal(req.Signal), AllowLeader: req.AllowLeader})
 		return response{Signal: &wireSignalResult{Delivered: res.Delivered, TargetPGID: res.TargetPGID, Leader: res.Leader, Method: res.Method},

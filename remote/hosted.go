@@ -14,9 +14,10 @@ import (
 // runs the backend's teardown, and a lost stream is explained by the
 // backend before the session reports its end.
 //
-// Its core.Prober passes the settle question, the prompt marker and the
-// control characters through to the agent's session, and answers the
-// exit cause itself; the other questions answer core.ErrUnsupported.
+// Its core.Prober passes the settle question, the prompt marker, the
+// control characters, the echo mode and who reads the terminal through
+// to the agent's session, and answers the exit cause itself; the other
+// questions answer core.ErrUnsupported.
 // Create it with NewSession.
 type Session struct {
 	core.BackendSession
@@ -133,6 +134,16 @@ func (s *Session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 // ControlChar forwards to the agent's session (core.Prober).
 func (s *Session) ControlChar(sig core.Signal) (byte, error) {
 	return core.ProberOf(s.BackendSession).ControlChar(sig)
+}
+
+// EchoMode forwards to the agent's session (core.Prober).
+func (s *Session) EchoMode() (core.EchoMode, error) {
+	return core.ProberOf(s.BackendSession).EchoMode()
+}
+
+// DescribeReader forwards to the agent's session (core.Prober).
+func (s *Session) DescribeReader() (core.TerminalReader, error) {
+	return core.ProberOf(s.BackendSession).DescribeReader()
 }
 
 var _ core.Prober = (*Session)(nil)

@@ -3,6 +3,8 @@ package remote_test
 import (
 	"context"
 	"errors"
+	"io"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -103,5 +105,48 @@ func TestSessionLostAsTheBackendSays(t *testing.T) {
 	}
 	if h.teardown.Load() != 1 || h.lost.Load() != 1 || h.ended.Load() != 1 {
 		t.Errorf("teardown %d, lost %d, ended %d: want 1 each", h.teardown.Load(), h.lost.Load(), h.ended.Load())
+	}
+}
+
+// A Session passes the questions a secret needs (the echo mode, who reads
+// the terminal) to the agent's session, so that pty_secret can type into
+// a container's or a pod's password prompt.
+func TestSessionForwardsSecretQuestions(t *testing.T) {
+	c, _ := connectPipe(t)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	rs, err := c.Spawn(ctx, remote.AgentExec, core.BackendRequest{Command: []string{"python3", "-c", "import getpass; getpass.getpass('pw: ')"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h hookCounts
+	s := remote.NewSession(c, rs, h.hooks())
+	t.Cleanup(func() {
+		if err := s.Close(context.Background()); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	go func() { _, _ = io.Copy(io.Discard, s) }()
+	p := core.ProberOf(s)
+	for {
+		m, err := p.EchoMode()
+		if err != nil {
+			t.Fatalf("EchoMode: %v", err)
+		}
+		if m == core.EchoHidden {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("echo mode %v, want hidden at getpass's prompt", m)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	r, err := p.DescribeReader()
+	if err != nil {
+		t.Fatalf("DescribeReader: %v", err)
+	}
+	if len(r.Programs) != 1 || !slices.Contains(r.Programs[0].Argv, "import getpass; getpass.getpass('pw: ')") {
+		t.Fatalf("DescribeReader: %+v, want the python3 that asks", r)
 	}
 }

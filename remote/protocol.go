@@ -31,6 +31,7 @@ const (
 	opInputWait   = "input_wait"   // core.Prober.InputWait
 	opControlChar = "control_char" // core.Prober.ControlChar
 	opEchoMode    = "echo_mode"    // core.Prober.EchoMode
+	opReader      = "reader"       // core.Prober.DescribeReader
 	opSignal      = "signal"
 	opResize      = "resize"
 	opClose       = "close"
@@ -91,6 +92,9 @@ type response struct {
 	// echo_mode: "on", "hidden", "by_program" (absent: unknown)
 	Echo string `json:"echo,omitempty"`
 
+	// reader
+	Reader *wireReader `json:"reader,omitempty"`
+
 	// signal
 	Signal *wireSignalResult `json:"signal,omitempty"`
 }
@@ -122,6 +126,43 @@ type wireInputWait struct {
 	Waiting bool         `json:"waiting"`
 	New     bool         `json:"new"`
 	Relay   bool         `json:"relay"`
+}
+
+// wireReader is core.TerminalReader.
+type wireReader struct {
+	Group    int                 `json:"group"`
+	Leader   bool                `json:"leader,omitempty"`
+	Programs []wireReaderProgram `json:"programs,omitempty"`
+}
+
+type wireReaderProgram struct {
+	PID     int      `json:"pid"`
+	Exe     string   `json:"exe,omitempty"`
+	Argv    []string `json:"argv,omitempty"`
+	Reading bool     `json:"reading,omitempty"`
+}
+
+// maxReaderArgs bounds the arguments kept of each program an agent
+// describes, as core.MaxReaderPrograms bounds the programs.
+const maxReaderArgs = 64
+
+func toWireReader(r core.TerminalReader) *wireReader {
+	w := &wireReader{Group: r.Group, Leader: r.Leader}
+	for _, p := range r.Programs {
+		w.Programs = append(w.Programs, wireReaderProgram{PID: p.PID, Exe: p.Exe, Argv: p.Argv, Reading: p.Reading})
+	}
+	return w
+}
+
+// reader decodes w, keeping at most core.MaxReaderPrograms programs of
+// at most maxReaderArgs arguments each: the agent is not trusted to
+// bound them.
+func (w *wireReader) reader() core.TerminalReader {
+	r := core.TerminalReader{Group: w.Group, Leader: w.Leader}
+	for _, p := range w.Programs[:min(len(w.Programs), core.MaxReaderPrograms)] {
+		r.Programs = append(r.Programs, core.ReaderProgram{PID: p.PID, Exe: p.Exe, Argv: p.Argv[:min(len(p.Argv), maxReaderArgs)], Reading: p.Reading})
+	}
+	return r
 }
 
 type wireSignalResult struct {

@@ -297,6 +297,26 @@ func (s *session) EchoMode() (core.EchoMode, error) {
 	return core.EchoUnknown, nil
 }
 
+// DescribeReader asks the agent who reads the far side's terminal
+// (core.Prober): core.ErrUnsupported when the agent's backend cannot tell
+// or the agent does not know the call.
+func (s *session) DescribeReader() (core.TerminalReader, error) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opReader, Session: s.id})
+	var e *core.Error
+	if errors.As(err, &e) && e.Code == core.CodeUnsupported {
+		return core.TerminalReader{}, core.ErrUnsupported
+	}
+	if err != nil {
+		return core.TerminalReader{}, err
+	}
+	if resp.Reader == nil {
+		return core.TerminalReader{}, core.Errorf(core.CodeInternal, "the agent answered reader without a reader")
+	}
+	return resp.Reader.reader(), nil
+}
+
 var (
 	_ core.BackendSession = (*session)(nil)
 	_ core.Prober         = (*session)(nil)

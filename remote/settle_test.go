@@ -2,6 +2,7 @@ package remote_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -66,6 +67,26 @@ func TestEchoModeOverPipe(t *testing.T) {
 	remotetest.WantSettled(t, "read -rs", remotetest.Send(t, svc, owner, id, "read -rs pw"), core.WaitStdinRead, "")
 	if off, known, err := svc.EchoOff(owner, id); err != nil || !known || !off {
 		t.Fatalf("in read -rs: off %v known %v (%v), want a hidden line", off, known, err)
+	}
+	remotetest.WantSettled(t, "answer", remotetest.Send(t, svc, owner, id, "not-a-secret"), core.WaitPrompt, "")
+}
+
+// Who reads the far side's terminal reaches the host (the reader call):
+// the shell blocked in `read -rs` is named, with its pid and arguments,
+// as the secret page shows it to a person.
+func TestReaderOverPipe(t *testing.T) {
+	svc, owner, id, _, _ := shellOverPipe(t)
+	remotetest.WantSettled(t, "read -rs", remotetest.Send(t, svc, owner, id, "read -rs pw"), core.WaitStdinRead, "")
+	r, err := svc.Reader(owner, id)
+	if err != nil {
+		t.Fatalf("Reader: %v", err)
+	}
+	if !r.Leader || len(r.Programs) == 0 {
+		t.Fatalf("Reader: %+v, want the session's own shell", r)
+	}
+	p := r.Programs[0]
+	if p.PID <= 0 || !p.Reading || len(p.Argv) == 0 || !strings.Contains(p.Argv[0], "bash") || !strings.HasSuffix(p.Exe, "bash") {
+		t.Fatalf("Reader: %+v, want bash blocked reading the terminal", p)
 	}
 	remotetest.WantSettled(t, "answer", remotetest.Send(t, svc, owner, id, "not-a-secret"), core.WaitPrompt, "")
 }
