@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // FuzzReadFrame: any bytes either decode into a request that encodes
@@ -78,5 +80,48 @@ func FuzzHello(f *testing.F) {
 		if rest := len(data) - r.Len(); rest != end {
 			t.Fatalf("consumed %d bytes, the hello ends at %d", rest, end)
 		}
+	})
+}
+
+// FuzzResponse: whatever an agent answers, the host's decoding of it
+// never panics and keeps its bounds: a terminal's reader holds at most
+// core.MaxReaderPrograms programs of at most maxReaderArgs arguments.
+func FuzzResponse(f *testing.F) {
+	for _, resp := range []response{
+		{Reader: &wireReader{Group: 7, Programs: []wireReaderProgram{{PID: 7, Exe: "/usr/bin/sudo", Argv: []string{"sudo", "true"}, Reading: true}}}},
+		{Wait: &wireInputWait{Now: wireBaseline{Group: 3, Leader: true, Wakes: 9}, Reading: true, Waiting: true}},
+		{Status: &wireStatus{ExitCode: 1, Signal: "SIGKILL"}},
+		{Error: &wireError{Code: "CLEANUP_FAILED", Msg: "left", Cleanup: true, Survivors: []int{4}}},
+	} {
+		var b bytes.Buffer
+		_ = writeFrame(&b, resp)
+		f.Add(b.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var resp response
+		if readFrame(bytes.NewReader(data), &resp) != nil {
+			return
+		}
+		if resp.Reader != nil {
+			r := resp.Reader.reader()
+			if len(r.Programs) > core.MaxReaderPrograms {
+				t.Fatalf("%d programs kept", len(r.Programs))
+			}
+			for _, p := range r.Programs {
+				if len(p.Argv) > maxReaderArgs {
+					t.Fatalf("%d arguments kept", len(p.Argv))
+				}
+			}
+		}
+		if resp.Wait != nil {
+			_ = resp.Wait.inputWait()
+		}
+		if resp.Status != nil {
+			_ = resp.Status.status()
+		}
+		if resp.Error != nil {
+			_ = resp.Error.err()
+		}
+		_ = resp.Baseline.baseline()
 	})
 }
