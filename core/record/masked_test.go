@@ -53,8 +53,14 @@ func TestMaskedRawPromptInputIsNotRecorded(t *testing.T) {
 	}
 	secrets := []string{"Sent-Whole-Pw-Kqzv", "Sent-Whole-Code-Wjxh", "Typed-Pw-Zvqk", "Typed-Code-Xhjw"} // tails no timestamp or path holds
 	for i, prompt := range []string{"Password: ", "code> ", "Password: ", "code> "} {
-		if res := send(t, svc, owner, s.ID, "python3 "+script+" '"+prompt+"'"); res.WaitReason != core.WaitStdinRead {
-			t.Fatalf("prompt settled on %s: %q", res.WaitReason, res.Delta)
+		// Silence never settles the prompt's send: on a loaded machine
+		// python's start outlasts the quiet window.
+		op, err := svc.Send(ctxT(t), owner, s.ID, core.SendRequest{Data: "python3 " + script + " '" + prompt + "'", Timeout: time.Minute, QuietWindow: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := op.Wait(ctxT(t)); err != nil || res.WaitReason != core.WaitStdinRead {
+			t.Fatalf("prompt settled on %s: %q (%v)", res.WaitReason, res.Delta, err)
 		}
 		want := "got " + strconv.Itoa(len(secrets[i])) + " keys"
 		if i < 2 {
