@@ -11,24 +11,17 @@ import (
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
-// newService returns the real seam with the local PTY backends.
-func newService() *core.Service {
-	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err := localpty.Register(svc); err != nil {
-		panic(err)
-	}
-	return svc
-}
-
 // Open a program, type a line into it, tail what it printed, and close it.
 // Here the program is cat on the "exec" backend (argv, no shell): the
 // terminal echoes the line and cat prints it back.
 func Example() {
 	ctx := context.Background()
-	svc := newService()
-	defer svc.Shutdown(ctx)
-	s := ptysession.New(svc, ptysession.Options{Backend: "exec"})
-	owner := core.NewOwner("agent-1")
+	s, err := ptysession.NewLocal(ptysession.Options{Backend: "exec"})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Shutdown(ctx)
+	owner := ptysession.NewOwner("agent-1")
 
 	opened, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "cat"})
 	if err != nil {
@@ -55,6 +48,30 @@ func Example() {
 	// again ""
 	// closed: true
 	// closed again: false
+}
+
+// Bring a service of your own (its options, its logger, backends you
+// registered) and put the facade over it: here the local PTY backends on
+// a service whose log is discarded.
+func ExampleNew() {
+	ctx := context.Background()
+	svc := core.New(core.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err := localpty.Register(svc); err != nil {
+		panic(err)
+	}
+	defer svc.Shutdown(ctx)
+	s := ptysession.New(svc, ptysession.Options{})
+	owner := ptysession.NewOwner("agent-1")
+	opened, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash"})
+	if err != nil {
+		panic(err)
+	}
+	sent, err := s.Send(ctx, owner, opened.SessionID, ptysession.SendRequest{Data: "echo $((6*7))", OmitEcho: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(sent.WaitReason, *sent.ExitCode)
+	// Output: prompt 0
 }
 
 // SplitCommand turns a command line into argv for argv backends.

@@ -6,7 +6,6 @@ import (
 	"net"
 	"time"
 
-	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 )
 
@@ -16,10 +15,12 @@ import (
 // counts even if it came before the wait began.
 func ExampleSessions_Wait() {
 	ctx := context.Background()
-	svc := newService()
-	defer svc.Shutdown(ctx)
-	s := ptysession.New(svc, ptysession.Options{})
-	owner := core.NewOwner("example")
+	s, err := ptysession.NewLocal(ptysession.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Shutdown(ctx)
+	owner := ptysession.NewOwner("example")
 	opened, err := s.Open(ctx, owner, ptysession.OpenRequest{Command: "bash"})
 	if err != nil {
 		panic(err)
