@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	"github.com/ptyseam/ptyseam/consumers/docker/dockertest"
-	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // describeContainers says, for a failure message, what the engine knows
@@ -65,9 +65,13 @@ func engineLogLines(d *dockertest.Daemon, s string) []string {
 	return lines
 }
 
+// staleInspectBound bounds staleListEntry's calls to the engine.
+const staleInspectBound = 20 * time.Second
+
 // staleListEntry reports whether the engine lists a container (id) that
 // it has removed, with nothing of it left: its inspection does not know
-// it, no containerd shim runs for it and its directory is gone.
+// it (or does not answer), no containerd shim runs for it and its
+// directory is gone.
 //
 // dockerd 20.10 can list a container it has removed: on a loaded host the
 // exit of a container's program can reach the engine after a forced
@@ -78,16 +82,21 @@ func engineLogLines(d *dockertest.Daemon, s string) []string {
 // left behind counts what the engine still has, not its list.
 func staleListEntry(t testing.TB, cli *client.Client, id string) bool {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	_, err := cli.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
-	if !cerrdefs.IsNotFound(err) {
-		return false
-	}
 	if shimRuns(id) {
 		return false
 	}
-	info, err := cli.Info(ctx, client.InfoOptions{})
+	// The engine can hang an inspection of such an entry (its container
+	// lock held by the exit it handles): past staleInspectBound the shim
+	// and the directory decide.
+	ctx, cancel := context.WithTimeout(context.Background(), staleInspectBound)
+	defer cancel()
+	_, err := cli.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
+	if !cerrdefs.IsNotFound(err) && ctx.Err() == nil {
+		return false
+	}
+	ictx, icancel := context.WithTimeout(context.Background(), staleInspectBound)
+	defer icancel()
+	info, err := cli.Info(ictx, client.InfoOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/remote/remotetest"
 )
 
 // With the agent inside, a container's password prompt takes a secret as
@@ -30,19 +31,7 @@ func TestAgentSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	send := func(line string) core.SendResult {
-		t.Helper()
-		op, err := svc.Send(ctx, owner, sp.ID, core.SendRequest{Data: line})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := op.Wait(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	if res := send(bin + " password"); res.WaitReason != core.WaitStdinRead {
+	if res := remotetest.Send(t, svc, owner, sp.ID, bin+" password"); res.WaitReason != core.WaitStdinRead {
 		t.Fatalf("the password prompt settled as %+v, want stdin_read", res)
 	}
 	if off, known, err := svc.EchoOff(owner, sp.ID); err != nil || !known || !off {
@@ -58,7 +47,7 @@ func TestAgentSecret(t *testing.T) {
 	if err := svc.TypeSecret(ctx, owner, sp.ID, []byte("s3cret-42")); err != nil {
 		t.Fatalf("TypeSecret: %v", err)
 	}
-	send("echo after")
+	remotetest.Send(t, svc, owner, sp.ID, "echo after")
 	page, err := svc.Read(owner, sp.ID, core.PageRequest{Count: 100, Newest: true})
 	if err != nil {
 		t.Fatal(err)
