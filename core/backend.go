@@ -115,4 +115,10 @@ type InputWait struct {
 	// it forwards the terminal to a peer (an ssh client) and its wait says
 	// nothing about the far end. The service does not settle on it.
 	Relay bool
+	// EventLoop: a task reading the terminal waits in an event loop
+	// (epoll) that watches it among other things, as Node's REPL does
+	// while it awaits a promise: its read says it takes input, not that
+	// it has finished. The service settles on such a read only when the
+	// output does not say the program is still at work (settle.go).
+	EventLoop bool
 }

@@ -103,6 +103,8 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		base:     base,
 		deadline: time.Now().Add(timeout),
 		gate:     sess.gateLocked(),
+
+		promptShown: sess.buf.LineOpen(),
 	}
 	sess.noteInputLocked(data, true)
 	sess.atPrompt = false

@@ -23,6 +23,10 @@ type settleParams struct {
 	promptOnly bool
 	// gate says which prompt may settle the wait (promptgate.go).
 	gate promptGate
+	// promptShown: the output ended in an open line when the send wrote
+	// (a program's prompt), so a program on an event loop that ends on a
+	// complete line since has not answered yet (eventLoopBusy).
+	promptShown bool
 	// op is the send this wait is for, if any: the read loop may settle it
 	// first (settleInlineLocked), which ends the wait as preempted.
 	op *operation
@@ -247,7 +251,8 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 		return false, due - quietFor
 	}
 	fg, ok := sess.inputWait(p.base)
-	reading := ok && fg.Waiting && !fg.Relay && !(sess.relay && fg.Now.Leader) && (p.initial || fg.New)
+	reading := ok && fg.Waiting && !fg.Relay && !(sess.relay && fg.Now.Leader) && (p.initial || fg.New) &&
+		!sess.eventLoopBusy(p, fg)
 	switch {
 	case reading && w.candidate:
 		w.leader = fg.Now.Leader
@@ -263,6 +268,23 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 		due = quietFor + probeRepeat
 	}
 	return false, due - quietFor
+}
+
+// eventLoopBusy reports whether a read by an event loop (fg.EventLoop) is
+// a program still at work rather than one waiting for its next input. An
+// event loop watches the terminal while it works (Node's REPL awaiting a
+// promise reads it all along), so its read alone proves nothing. A
+// program that showed a prompt before the send (p.promptShown) and whose
+// output now ends on a complete line has not shown its next prompt: the
+// send waits for it, or for the quiet window. A program that showed no
+// prompt (a line-reading script) settles on its read as any other.
+func (sess *session) eventLoopBusy(p *settleParams, fg InputWait) bool {
+	if !fg.EventLoop || !p.promptShown || p.initial {
+		return false
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return !sess.buf.LineOpen()
 }
 
 // latest returns the latest of the times.

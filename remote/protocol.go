@@ -126,6 +126,9 @@ type wireInputWait struct {
 	Waiting bool         `json:"waiting"`
 	New     bool         `json:"new"`
 	Relay   bool         `json:"relay"`
+	// EventLoop is core.InputWait.EventLoop; an agent that predates it
+	// leaves it out, and its reads settle as they did.
+	EventLoop bool `json:"eventLoop,omitempty"`
 }
 
 // wireReader is core.TerminalReader.
@@ -212,11 +215,11 @@ func (w *wireBaseline) baseline() core.InputBaseline {
 }
 
 func toWireInputWait(iw core.InputWait) *wireInputWait {
-	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay}
+	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop}
 }
 
 func (w *wireInputWait) inputWait() core.InputWait {
-	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay}
+	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop}
 }
 
 // toWireError encodes err; a plain error becomes INTERNAL.

@@ -39,3 +39,25 @@ func TestWireBaselineReaders(t *testing.T) {
 		t.Fatalf("a reader that woke does not differ from a baseline without readers")
 	}
 }
+
+// An answer to input_wait crosses the stream whole, the event loop's flag
+// with it: without it the host settles a Node REPL that awaits a promise
+// on its read, before the answer.
+func TestWireInputWaitRoundTrip(t *testing.T) {
+	for _, iw := range []core.InputWait{
+		{Now: core.InputBaseline{Group: 7, Wakes: 9, Readers: 8}, Reading: true, Waiting: true, New: true, EventLoop: true},
+		{Now: core.InputBaseline{Group: 7, Leader: true}, Reading: true, Relay: true},
+	} {
+		data, err := json.Marshal(toWireInputWait(iw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w wireInputWait
+		if err := json.Unmarshal(data, &w); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.inputWait(); got != iw {
+			t.Fatalf("round trip: %+v, want %+v (frame %s)", got, iw, data)
+		}
+	}
+}

@@ -15,6 +15,7 @@ type foreground struct {
 	PendingOutput int    // output not read from the terminal (-1 unknown; >= 1 while a read is uncounted)
 	PendingInput  int    // typed input the program has not read (-1 unknown)
 	Relay         bool   // a task blocked on the terminal also waits on a TCP socket
+	EventLoop     bool   // a task blocked on the terminal waits in epoll
 	OutputRead    uint64 // bytes Read returned, measured after PendingOutput
 }
 
@@ -44,11 +45,12 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 	}
 	now := core.InputBaseline{Group: st.PGID, Leader: st.Leader, Wakes: st.Switches, Readers: st.Readers}
 	return core.InputWait{
-		Now:     now,
-		Reading: st.ReadingInput,
-		Waiting: st.ReadingInput && st.PendingOutput <= 0 && st.PendingInput <= 0 && st.OutputRead <= taken,
-		New:     now.Differs(base),
-		Relay:   st.Relay,
+		Now:       now,
+		Reading:   st.ReadingInput,
+		Waiting:   st.ReadingInput && st.PendingOutput <= 0 && st.PendingInput <= 0 && st.OutputRead <= taken,
+		New:       now.Differs(base),
+		Relay:     st.Relay,
+		EventLoop: st.EventLoop,
 	}, nil
 }
 

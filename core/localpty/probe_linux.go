@@ -69,6 +69,7 @@ func (s *session) probe() (foreground, error) {
 			if w := s.taskWaitsOnTTY(m.pid, tid, buf[:0]); w.onTTY {
 				blocked = true
 				st.Relay = st.Relay || w.relay
+				st.EventLoop = st.EventLoop || w.eventLoop
 				st.Switches += ts.VoluntarySwitches
 				readers = append(readers, tid)
 			}
@@ -194,6 +195,9 @@ type taskWait struct {
 	// to a peer (an ssh or telnet client) and its wait says nothing about
 	// whether the program at the far end waits for input.
 	relay bool
+	// eventLoop: it waits in epoll, an event loop that may be at work
+	// (timers, other descriptors) while it watches the terminal.
+	eventLoop bool
 }
 
 // taskWaitsOnTTY reports whether the task is blocked waiting for input
@@ -216,7 +220,9 @@ func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) taskWait {
 	case waitPoll:
 		fds = pollInputFDs(pid, sc.Args[0], sc.Args[1])
 	case waitEpoll:
-		fds = epollInputFDs(pid, sc.Args[0], buf)
+		w := s.classifyWait(pid, epollInputFDs(pid, sc.Args[0], buf), buf)
+		w.eventLoop = w.onTTY
+		return w
 	}
 	return s.classifyWait(pid, fds, buf)
 }

@@ -57,6 +57,10 @@ func (b *Buffer) End() Cursor {
 	return Cursor{next: b.completed(), col: len(t), prefix: t}
 }
 
+// LineOpen reports whether the output ends in an unterminated line that is
+// not empty (a prompt waiting for its answer, or text still being written).
+func (b *Buffer) LineOpen() bool { return b.partial() == 1 }
+
 // completed counts the lines ever terminated by a newline.
 func (b *Buffer) completed() int64 { return b.first + int64(b.ring.count) }
 

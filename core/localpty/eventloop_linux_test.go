@@ -1,0 +1,101 @@
+package localpty
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// eventLoopREPL is a REPL in the shape of Node's: the terminal in raw mode,
+// watched by an epoll event loop that also runs timers. It echoes each line
+// itself; "slow" answers 400 ms later (a timer, the terminal still
+// watched, as Node's REPL does while it awaits a promise), anything else at
+// once. With a prompt it prints "> " after each answer; without one
+// ("noprompt" in argv) it answers a line and prints nothing more, as a
+// line-reading script on an event loop does.
+const eventLoopREPL = `
+import os, select, sys, termios, time
+fd = 0
+attrs = termios.tcgetattr(fd)
+attrs[3] &= ~(termios.ICANON | termios.ECHO)
+termios.tcsetattr(fd, termios.TCSANOW, attrs)
+prompt = "" if "noprompt" in sys.argv else "> "
+ep = select.epoll()
+ep.register(fd, select.EPOLLIN)
+def out(s):
+    os.write(1, s.encode())
+out(prompt)
+line, due = b"", None
+while True:
+    timeout = -1 if due is None else max(0, due - time.monotonic())
+    events = ep.poll(timeout)
+    if due is not None and time.monotonic() >= due:
+        due = None
+        out("answer\r\n" + prompt)
+    if not events:
+        continue
+    b = os.read(fd, 1024)
+    if not b:
+        break
+    for c in b:
+        if c in (13, 10):
+            out("\r\n")
+            if line == b"slow":
+                due = time.monotonic() + 0.4
+            elif line == b"exit":
+                sys.exit(0)
+            else:
+                out("ok " + line.decode() + "\r\n" + prompt)
+            line = b""
+        else:
+            line += bytes([c])
+            out(chr(c))
+`
+
+// A send to a REPL on an event loop that reads the terminal while it works
+// settles when its answer and next prompt are there, not when the line's
+// echo is done: the prompt it showed before the send and the complete line
+// it ends on now say it has not answered yet.
+func TestSendToEventLoopREPLWaitsForItsPrompt(t *testing.T) {
+	need(t, "python3")
+	svc := serviceOf(t, NewExec(ExecOptions{Options: shortOpts(false)}))
+	owner := core.NewOwner("event-loop")
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	info, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: TypeExec, Command: pyCmd(eventLoopREPL)})
+	mustf(t, err, "spawn")
+	if !strings.HasSuffix(info.InitialOutput, "> ") {
+		t.Fatalf("initial output %q, want the REPL's prompt", info.InitialOutput)
+	}
+	for _, line := range []string{"fast", "slow", "slow", "fast"} {
+		res := sendWait(t, svc, owner, info.ID, line)
+		want := "ok " + line + "\n> "
+		if line == "slow" {
+			want = "answer\n> "
+		}
+		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, want) {
+			t.Fatalf("send %q: settled as %s after %v with %q, want stdin_read ending %q", line, res.WaitReason, res.Elapsed, res.Delta, want)
+		}
+	}
+}
+
+// The same event loop without a prompt answers a line and reads the next:
+// nothing says it is still working, so a send settles on its read and not
+// on the quiet window.
+func TestSendToEventLoopWithoutPromptSettlesOnRead(t *testing.T) {
+	need(t, "python3")
+	svc := serviceOf(t, NewExec(ExecOptions{Options: shortOpts(false)}))
+	owner := core.NewOwner("event-loop-noprompt")
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	info, err := svc.Spawn(ctx, owner, core.SpawnRequest{Type: TypeExec, Command: append(pyCmd(eventLoopREPL), "noprompt")})
+	mustf(t, err, "spawn")
+	for _, line := range []string{"one", "two"} {
+		res := sendWait(t, svc, owner, info.ID, line)
+		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "ok "+line+"\n") {
+			t.Fatalf("send %q: settled as %s after %v with %q, want stdin_read after its answer", line, res.WaitReason, res.Elapsed, res.Delta)
+		}
+	}
+}
