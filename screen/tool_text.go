@@ -1,19 +1,29 @@
 package screen
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/ptyseam/ptyseam/core"
+)
 
 func renderResize(id string, r ResizeResult) string {
 	return "Session " + id + " resized to " + strconv.Itoa(r.Rows) + " rows x " + strconv.Itoa(r.Cols) +
 		" columns. Look with pty_screen once the program redrew."
 }
 
+// renderKeys renders pty_keys' result in pty_send's form: a bracketed
+// summary ("[stdin_read]", "[prompt; left the full-screen program: …]",
+// "; session exited 0" once the session is not running), then the screen.
 func renderKeys(r KeysToolResult) string {
-	head := "waitReason: " + string(r.WaitReason) + ", status: " + r.Status.String()
+	head := "[" + string(r.WaitReason)
 	if r.LeftFullScreen {
-		head += ", left the full-screen program; rows new on the normal screen follow"
+		head += "; left the full-screen program: rows new on the normal screen follow"
 	}
 	if r.Discarded > 0 {
-		head += ", the program discarded " + strconv.Itoa(r.Discarded) + " bytes of the keys unread: send them again with paced:true"
+		head += "; the program discarded " + strconv.Itoa(r.Discarded) + " bytes of the keys unread: send them again with paced:true"
 	}
-	return head + "\n" + r.Screen.Text()
+	if r.Status.Kind != core.StatusRunning {
+		head += "; session " + r.Status.String()
+	}
+	return head + "]\n" + r.Screen.Text()
 }

@@ -47,7 +47,7 @@ func TestToolsDriveVim(t *testing.T) {
 	if kr.WaitReason != core.WaitStdinRead || kr.Status.Exited() {
 		t.Fatalf("keys settled as %s, %v", kr.WaitReason, kr.Status)
 	}
-	if !strings.Contains(res.Text, "waitReason: stdin_read") {
+	if !strings.HasPrefix(res.Text, "[stdin_read]\n") {
 		t.Fatalf("text:\n%s", res.Text)
 	}
 
