@@ -49,7 +49,9 @@ func (st *state) snapshotLocked(opts SnapshotOptions) Snapshot {
 		Changed:     changedRows(st.last, rows, st.haveLast && st.lastSize == t.size),
 		Approximate: st.approx,
 	}
-	st.last, st.lastSize, st.haveLast = rows, t.size, true
+	if !opts.peek {
+		st.last, st.lastSize, st.haveLast = rows, t.size, true
+	}
 	if opts.ChangedOnly {
 		only := make([]string, len(snap.Changed))
 		for i, r := range snap.Changed {

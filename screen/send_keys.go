@@ -42,6 +42,10 @@ type KeysResult struct {
 	// LeftFullScreen reports that the keys made the program leave the
 	// alternate screen.
 	LeftFullScreen bool
+	// LineMode reports that no full-screen program held the terminal,
+	// before the keys or after them (a shell's Tab completion, Ctrl-D to
+	// cat): Send.Delta, what they printed, says all a screen would.
+	LineMode bool
 	// Discarded counts the bytes of the keys the program never read:
 	// they vanished from the terminal's input unread (the program
 	// flushed its input, as top does when it opens a prompt). 0 when none
@@ -97,13 +101,19 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 			break
 		}
 	}
-	m.shown(owner, id)
+	after := st.mode(ctx)
+	lineMode := before.known && after.known && !before.full() && !after.full()
+	if !lineMode {
+		// The screen is what the caller is shown; in line mode the
+		// send's output is, and the send moved the tail past it itself.
+		m.shown(owner, id)
+	}
 	prev := st.lastLook()
-	snap, err := st.snapshot(ctx, SnapshotOptions{ChangedOnly: req.ChangedOnly})
+	snap, err := st.snapshot(ctx, SnapshotOptions{ChangedOnly: req.ChangedOnly, peek: lineMode})
 	if err != nil {
 		return KeysResult{}, err
 	}
-	out := KeysResult{Send: res, Screen: snap, Discarded: discarded}
+	out := KeysResult{Send: res, Screen: snap, Discarded: discarded, LineMode: lineMode && !snap.AltScreen}
 	if before.drawn && !before.alt && !snap.AltScreen && res.WaitReason == core.WaitPrompt {
 		// A program that drew on the normal screen (top) quit and the
 		// shell's prompt is back: its last frame stays, scrolled; what is

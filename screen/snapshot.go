@@ -49,6 +49,9 @@ type SnapshotOptions struct {
 	// ChangedOnly returns only the rows that changed since the previous
 	// snapshot (see Snapshot.Rows).
 	ChangedOnly bool
+	// peek takes the screen without making it the previous snapshot: a
+	// screen nobody is shown (pty_keys in line mode) is not a look.
+	peek bool
 }
 
 type cursorJSON struct {

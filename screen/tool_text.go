@@ -13,7 +13,8 @@ func renderResize(id string, r ResizeResult) string {
 
 // renderKeys renders pty_keys' result in pty_send's form: a bracketed
 // summary ("[stdin_read]", "[prompt; left the full-screen program: …]",
-// "; session exited 0" once the session is not running), then the screen.
+// "; session exited 0" once the session is not running), then the screen
+// or the output.
 func renderKeys(r KeysToolResult) string {
 	head := "[" + string(r.WaitReason)
 	if r.LeftFullScreen {
@@ -22,8 +23,20 @@ func renderKeys(r KeysToolResult) string {
 	if r.Discarded > 0 {
 		head += "; the program discarded " + strconv.Itoa(r.Discarded) + " bytes of the keys unread: send them again with paced:true"
 	}
+	if r.ExitCode != nil {
+		head += "; command exit code " + strconv.Itoa(*r.ExitCode)
+	}
 	if r.Status.Kind != core.StatusRunning {
 		head += "; session " + r.Status.String()
 	}
-	return head + "]\n" + r.Screen.Text()
+	if r.Truncated {
+		head += "; older output cut"
+	}
+	if r.Screen != nil {
+		return head + "]\n" + r.Screen.Text()
+	}
+	if r.Delta == "" {
+		return head + "]\n(no output)"
+	}
+	return head + "]\n" + r.Delta
 }

@@ -54,8 +54,8 @@ func Tools(m *Manager) []tools.Tool {
 				Description: "Type optional literal text, then press named keys, as one send: for full-screen programs and menus " +
 					"(vim, less, top, curses installers). For example text ihello and keys [Escape] in vim, " +
 					"keys [Down, Down, Enter] in a menu, keys [C-c] to interrupt. Waits until the program waits for the next key and its " +
-					"screen stopped changing (after a final Escape, about 1 s), then returns the screen. When the program leaves the alternate screen (vim :wq, less q), " +
-					"only the rows new on the normal screen are returned.",
+					"screen stopped changing (after a final Escape, about 1 s), then returns the screen, or the output where no full-screen program runs. " +
+					"Leaving one (vim :wq, less q) returns only the rows new on the normal screen.",
 				InputSchema:  keysInput(),
 				OutputSchema: keysOutput(),
 			},
@@ -87,11 +87,23 @@ type ResizeResult struct {
 	Cols int `json:"cols"`
 }
 
-// KeysToolResult is the structured result of pty_keys.
+// KeysToolResult is the structured result of pty_keys: the screen while a
+// full-screen program holds the terminal (or just left it), else the
+// output the keys brought, as pty_send returns it.
 type KeysToolResult struct {
 	WaitReason core.WaitReason `json:"waitReason"`
 	Status     core.Status     `json:"status"`
-	Screen     Snapshot        `json:"screen"`
+	// Screen is the screen after the keys, as pty_screen returns it; nil
+	// when no full-screen program held the terminal (Delta then).
+	Screen *Snapshot `json:"screen,omitempty" jsonschema:"The screen after the keys, when a full-screen program holds the terminal or just left it."`
+	// Delta is the output the keys brought when no full-screen program
+	// held the terminal (a shell's Tab completion, Ctrl-D to cat).
+	Delta string `json:"delta,omitempty" jsonschema:"Output the keys brought, when no full-screen program holds the terminal (then there is no screen)."`
+	// ExitCode is the shell's exit code for the command the keys ended
+	// with Enter, as in pty_send.
+	ExitCode *int `json:"exitCode,omitempty"`
+	// Truncated reports that older parts of Delta were dropped.
+	Truncated bool `json:"truncated,omitempty"`
 	// LeftFullScreen reports that the program left the alternate screen;
 	// Screen then holds only the rows new on the normal screen.
 	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
@@ -132,6 +144,11 @@ func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, a keysArgs, _
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
-	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, Screen: r.Screen, LeftFullScreen: r.LeftFullScreen, Discarded: r.Discarded}
+	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, LeftFullScreen: r.LeftFullScreen, Discarded: r.Discarded}
+	if r.LineMode {
+		out.Delta, out.ExitCode, out.Truncated = r.Send.Delta, r.Send.ExitCode, r.Send.Truncated
+	} else {
+		out.Screen = &r.Screen
+	}
 	return tools.Result{Structured: out, Text: renderKeys(out)}, nil
 }
