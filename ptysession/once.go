@@ -27,6 +27,12 @@ func (s *Sessions) tailRequest(maxLines int) core.TailRequest {
 	return core.TailRequest{Lines: maxLines, Bytes: s.opts.MaxResultBytes, KeepErrors: s.opts.Cut == CutKeepErrors}
 }
 
+// TailBounds is the tail request the facade's own sends and tails cut
+// their output with (its line and byte bounds, and its cut): for a tool
+// that sends through the service on the facade's behalf (the screen's
+// keys in a line-mode program) and returns the output as a send would.
+func (s *Sessions) TailBounds() core.TailRequest { return s.tailRequest(MaxLines) }
+
 // Skip moves owner's tail of session id past everything the session has
 // printed so far, without returning it: for a caller that showed the
 // output another way (a screen of a full-screen program), so that the

@@ -41,7 +41,24 @@ func TestKeysInLineModeReturnOutput(t *testing.T) {
 	if kr.Screen != nil || kr.WaitReason != "prompt" || kr.ExitCode == nil || *kr.ExitCode != 0 || strings.Contains(kr.Delta, "40") {
 		t.Fatalf("Ctrl-D to cat: %s, exit %v, delta %q, screen %v\n%s", kr.WaitReason, kr.ExitCode, kr.Delta, kr.Screen != nil, res.Text)
 	}
-	if !strings.HasPrefix(res.Text, "[prompt; command exit code 0]\n") || len(res.Text) > 100 {
+	if !strings.HasPrefix(res.Text, "[prompt; command exit code 0]\n") || len(res.Text) > 100 || strings.Contains(res.Text, "meow") {
 		t.Fatalf("Ctrl-D to cat, %d bytes of text:\n%s", len(res.Text), res.Text)
+	}
+
+	// What the keys returned moved the tail: the next send returns its
+	// own output, nothing of the keys' again.
+	res, err = call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "text": "echo by-keys", "keys": []string{"Enter"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kr := res.Structured.(KeysToolResult); !strings.HasPrefix(kr.Delta, "echo by-keys\nby-keys\n") {
+		t.Fatalf("keys with Enter at the prompt: delta %q", kr.Delta)
+	}
+	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo after-keys"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if delta := res.Structured.(ptysession.SendResult).Delta; !strings.HasPrefix(delta, "echo after-keys\n") {
+		t.Fatalf("the send after pty_keys returned output the keys had returned:\n%q", delta)
 	}
 }

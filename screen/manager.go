@@ -118,10 +118,12 @@ type Manager struct {
 	closed bool
 }
 
-// tailSkipper moves an owner's tail of a session past its output so far
+// tailSkipper moves an owner's tail of a session past its output so far,
+// and says how the facade cuts what it returns from a tail
 // (*ptysession.Sessions).
 type tailSkipper interface {
 	Skip(owner *core.Owner, id core.SessionID) error
+	TailBounds() core.TailRequest
 }
 
 // FollowTails makes every screen m shows an owner (SendKeys, the
@@ -138,12 +140,16 @@ func (m *Manager) FollowTails(s *ptysession.Sessions) {
 // just before a screen of it is taken: output drawn between the two is on
 // the screen and may come again in the tail; none is lost.
 func (m *Manager) shown(owner *core.Owner, id core.SessionID) {
-	m.mu.Lock()
-	tails := m.tails
-	m.mu.Unlock()
-	if tails != nil {
+	if tails := m.followed(); tails != nil {
 		_ = tails.Skip(owner, id)
 	}
+}
+
+// followed returns FollowTails's facade, or nil.
+func (m *Manager) followed() tailSkipper {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tails
 }
 
 // NewManager returns a manager. Bind it to a service before using it.

@@ -3,6 +3,7 @@ package screen
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -44,7 +45,9 @@ type KeysResult struct {
 	LeftFullScreen bool
 	// LineMode reports that no full-screen program held the terminal,
 	// before the keys or after them (a shell's Tab completion, Ctrl-D to
-	// cat): Send.Delta, what they printed, says all a screen would.
+	// cat): Send.Delta, what they printed, says all a screen would. With
+	// FollowTails it is cut from the caller's tail, which moves past it,
+	// as a facade send's output is.
 	LineMode bool
 	// Discarded counts the bytes of the keys the program never read:
 	// they vanished from the terminal's input unread (the program
@@ -89,17 +92,31 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 		}
 	}
 	before := st.mode(ctx)
+	// In a line-mode program the keys' output is what the caller is
+	// shown: each send cuts it from the caller's tail, as the facade's
+	// sends do, and moves the tail past it.
+	var tail *core.TailRequest
+	if tails := m.followed(); tails != nil && before.known && !before.full() {
+		tr := tails.TailBounds()
+		tail = &tr
+	}
 	var res core.SendResult
-	discarded := 0
+	var delta strings.Builder
+	truncated, discarded := false, 0
 	for i, p := range pieces {
-		n, r, err := m.sendPiece(ctx, svc, st, owner, id, p, req, i == len(pieces)-1)
+		n, r, err := m.sendPiece(ctx, svc, st, owner, id, p, req, tail, i == len(pieces)-1)
 		if err != nil {
 			return KeysResult{}, err
 		}
 		res, discarded = r, discarded+n
+		delta.WriteString(r.Delta)
+		truncated = truncated || r.Truncated
 		if !settled(res.WaitReason) {
 			break
 		}
+	}
+	if len(pieces) > 1 {
+		res.Delta, res.Truncated = delta.String(), truncated
 	}
 	after := st.mode(ctx)
 	lineMode := before.known && after.known && !before.full() && !after.full()
@@ -145,10 +162,11 @@ func settled(r core.WaitReason) bool {
 	return true
 }
 
-// sendPiece writes data as one send and waits for it to settle and, when
-// it settled, for the redraw. It returns the bytes of data that left the
+// sendPiece writes data as one send (its output cut from the caller's tail
+// when tail is set) and waits for it to settle and, when it settled, for
+// the redraw. It returns the bytes of data that left the
 // terminal's input unread, when the backend can count them.
-func (m *Manager) sendPiece(ctx context.Context, svc core.Terminals, st *state, owner *core.Owner, id core.SessionID, data []byte, req KeysRequest, last bool) (int, core.SendResult, error) {
+func (m *Manager) sendPiece(ctx context.Context, svc core.Terminals, st *state, owner *core.Owner, id core.SessionID, data []byte, req KeysRequest, tail *core.TailRequest, last bool) (int, core.SendResult, error) {
 	counter, canCount := svc.(inputReadCounter)
 	var base core.InputRead
 	if canCount {
@@ -158,7 +176,7 @@ func (m *Manager) sendPiece(ctx context.Context, svc core.Terminals, st *state, 
 		}
 	}
 	start := time.Now()
-	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: string(data), Timeout: req.Timeout, QuietWindow: req.QuietWindow, NoSubmit: true})
+	op, err := svc.Send(ctx, owner, id, core.SendRequest{Data: string(data), Timeout: req.Timeout, QuietWindow: req.QuietWindow, NoSubmit: true, Tail: tail})
 	if err != nil {
 		return 0, core.SendResult{}, err
 	}
