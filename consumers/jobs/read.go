@@ -71,6 +71,12 @@ type ReadResult struct {
 	More bool
 	// State is the job's state at the time of the read.
 	State State
+	// ExitCode and Signal say how the job ended once it has (see Info).
+	ExitCode *int
+	Signal   string
+	// Outcome describes the job's state as [Outcome] does ("failed (exit
+	// 4)").
+	Outcome string
 }
 
 // Read returns lines of owner's job id: from req.From on (or the newest
@@ -111,7 +117,8 @@ func (m *Manager) Read(owner *core.Owner, id string, req ReadRequest) (ReadResul
 	if err != nil {
 		return ReadResult{}, err
 	}
-	res.State = j.snapshot().State
+	in := j.snapshot()
+	res.State, res.ExitCode, res.Signal, res.Outcome = in.State, in.ExitCode, in.Signal, Outcome(in)
 	return res, nil
 }
 

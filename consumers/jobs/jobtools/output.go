@@ -129,10 +129,12 @@ type LineOut struct {
 
 // ReadOut is bg_read's result. First, Dropped, Truncated and More are
 // left out of the JSON while zero: nothing was dropped or cut, and the
-// read reached the end.
+// read reached the end; ExitCode and Signal until the job ended.
 type ReadOut struct {
 	ID        string     `json:"id"`
 	Status    jobs.State `json:"status"`
+	ExitCode  *int       `json:"exitCode,omitempty"`
+	Signal    string     `json:"signal,omitempty"`
 	Lines     []LineOut  `json:"lines"`
 	Next      int64      `json:"next"`
 	Total     int64      `json:"total"`

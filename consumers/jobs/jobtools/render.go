@@ -34,7 +34,11 @@ func renderLaunch(in jobs.Info) string {
 // pattern are the caller's own arguments, not repeated.
 func renderRead(pattern string, r jobs.ReadResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[job %s; ", r.State)
+	outcome := r.Outcome
+	if outcome == "" {
+		outcome = string(r.State)
+	}
+	fmt.Fprintf(&b, "[job %s; ", outcome)
 	noun := "line"
 	if pattern != "" {
 		noun = "matching line"

@@ -165,7 +165,7 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, a readArgs, _ fun
 		return h.done(nil, "", err)
 	}
 	out := ReadOut{
-		ID: a.ID, Status: res.State, Lines: make([]LineOut, len(res.Lines)),
+		ID: a.ID, Status: res.State, ExitCode: res.ExitCode, Signal: res.Signal, Lines: make([]LineOut, len(res.Lines)),
 		Next: res.Next, Total: res.Total, First: res.First, Dropped: res.Dropped, Truncated: res.Truncated, More: res.More,
 	}
 	for i, l := range res.Lines {

@@ -247,3 +247,28 @@ func TestLaunchOfACommandLineSaysHowToSplitIt(t *testing.T) {
 		}
 	}
 }
+
+// bg_read of a job that ended says how: its exit code in the result and
+// in the summary (a model read "[job failed; …]" and no code).
+func TestReadSaysHowTheJobEnded(t *testing.T) {
+	f := newFixture(t)
+	job := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","echo last words; exit 4"]}`).Structured.(LaunchOut)
+	var res tools.Result
+	var read ReadOut
+	for deadline := time.Now().Add(testenv.HangBound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		res = f.mustCall(ToolRead, `{"id":"`+job.ID+`","from":0}`)
+		if read = res.Structured.(ReadOut); read.Status != "running" {
+			break
+		}
+	}
+	if read.Status != "failed" || read.ExitCode == nil || *read.ExitCode != 4 || read.Signal != "" {
+		t.Fatalf("read of the ended job %+v", read)
+	}
+	if !strings.HasPrefix(res.Text, "[job failed (exit 4); 1 line of 1;") {
+		t.Fatalf("read text %q", res.Text)
+	}
+	j, _ := json.Marshal(f.mustCall(ToolRead, `{"id":"`+job.ID+`"}`).Structured)
+	if !strings.Contains(string(j), `"exitCode":4`) {
+		t.Fatalf("structured read %s", j)
+	}
+}
