@@ -82,6 +82,10 @@ type SessionInfo struct {
 	// TotalLines counts the scrollback lines so far (including dropped
 	// ones and an unterminated last line).
 	TotalLines int64 `json:"totalLines"`
+	// TailLine is the line number of the first output the owner has not
+	// been given (its tail position: a line given in part counts); not
+	// on the wire.
+	TailLine int64 `json:"-"`
 	// Prompts counts the shell prompt markers (OSC 133;B) seen so far: a
 	// session whose shell marks its prompts has Prompts > 0.
 	Prompts uint64 `json:"-"`

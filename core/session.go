@@ -286,6 +286,7 @@ func (sess *session) infoLocked() SessionInfo {
 		Created:     sess.created,
 		Size:        sess.size,
 		TotalLines:  sess.buf.Total(),
+		TailLine:    sess.tail.Line(),
 		Prompts:     sess.buf.Marks().PromptEnds,
 		QueuedSends: len(sess.queue),
 	}

@@ -17,8 +17,8 @@ type WaitKind string
 
 // Wait condition kinds.
 const (
-	// WaitOutput fires when a line of new output of Target matches
-	// Pattern (a Go regular expression).
+	// WaitOutput fires when a line of Target's output the caller has not
+	// been shown (see FromLine) matches Pattern (a Go regular expression).
 	WaitOutput WaitKind = "output"
 	// WaitPort fires when TCP Port on this host (localhost) accepts a
 	// connection.
@@ -70,10 +70,11 @@ type WaitCondition struct {
 	// Pattern is WaitOutput's regular expression (Go RE2 syntax), or
 	// WaitScreen's, optional there.
 	Pattern string `json:"pattern,omitempty" jsonschema:"Regular expression (RE2) a line must match (output; optional for screen)."`
-	// FromLine, for WaitOutput, is the first global line number searched
-	// (nil: the line being written when the wait starts, so only new
-	// output counts). Pass an earlier number to catch a line printed
-	// before the wait began.
+	// FromLine, for WaitOutput, is the first global line number searched.
+	// Nil: for a session, the first line the owner has not been given
+	// (output printed since its last send, tail or wait counts); for a
+	// job, the line being written when the wait starts. Pass an earlier
+	// number to catch a line already shown.
 	FromLine *int64 `json:"fromLine,omitempty" jsonschema:"Search from this line number, not only new output (output)."`
 	// Port is WaitPort's TCP port (1-65535).
 	Port int `json:"port,omitempty" jsonschema:"TCP port on this host (port)."`
@@ -175,6 +176,13 @@ func (w sessionWatcher) Page(start int64) (core.PageResult, error) {
 		return w.s.t.Read(w.owner, w.id, core.PageRequest{Newest: true, Count: 1})
 	}
 	return w.s.t.Read(w.owner, w.id, core.PageRequest{Start: start, Count: 1000})
+}
+
+// unseenStart is the first line of the session's output the owner has not
+// been shown: where an output condition starts searching.
+func (w sessionWatcher) unseenStart() (int64, error) {
+	info, err := w.s.t.Info(w.owner, w.id)
+	return info.TailLine, err
 }
 
 func (w sessionWatcher) Status() (core.Status, error) {
@@ -412,6 +420,15 @@ func newWatch(c WaitCondition, field func(string) string, screen func(*Watch) (*
 				return nil, invalid("", "", field("fromLine"), "must not be negative")
 			}
 			w.next = *c.FromLine
+		} else if sw, ok := w.w.(sessionWatcher); ok {
+			// Output printed since the owner's last look counts: a model
+			// whose send returned at its timeout waits for a line that
+			// may have come while it thought.
+			next, err := sw.unseenStart()
+			if err != nil {
+				return nil, err
+			}
+			w.next = next
 		} else {
 			p, err := w.w.Page(-1)
 			if err != nil {

@@ -144,3 +144,41 @@ func TestWaitReturnsTheUnseenOutputOnce(t *testing.T) {
 		}
 	})
 }
+
+// A wait for a session's output counts what the owner has not been shown:
+// a send that returned at its deadline, then a wait for the line that came
+// while the caller was away, fires at once. Output the caller was shown
+// does not count again.
+func TestWaitCountsOutputNotYetShown(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("waiter")
+		ctx := testCtx(t)
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 0.3; echo late-$((6*7))",
+			Timeout: 100 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		// The line comes while nobody waits or tails.
+		for deadline := time.Now().Add(testenv.HangBound); ; time.Sleep(20 * time.Millisecond) {
+			p, err := s.Read(ctx, owner, r.SessionID, ReadRequest{Newest: true, Count: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(p.Text, "late-42") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the line never came: %q", p.Text)
+			}
+		}
+		cond := []WaitCondition{{Kind: WaitOutput, Target: string(r.SessionID), Pattern: `^late-\d+$`}}
+		w, err := s.Wait(ctx, owner, WaitRequest{Conditions: cond, Timeout: 30 * time.Second})
+		if err != nil || !w.Fired || w.Line != "late-42" || !strings.Contains(w.Output, "late-42") {
+			t.Fatalf("wait for a line printed before it began, not yet shown: %+v %v", w, err)
+		}
+		w, err = s.Wait(ctx, owner, WaitRequest{Conditions: cond, Timeout: 300 * time.Millisecond})
+		if err != nil || w.Fired {
+			t.Fatalf("a second wait fired on the line the first showed: %+v %v", w, err)
+		}
+	})
+}

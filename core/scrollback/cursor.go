@@ -14,6 +14,10 @@ type Cursor struct {
 	prefix string // the text of line next already returned
 }
 
+// Line returns the number of the next line the cursor returns from: the
+// first line not yet returned, or the line partly returned so far.
+func (c Cursor) Line() int64 { return c.next }
+
 // piece is one line's contribution to a delta.
 type piece struct {
 	n    int64  // line number

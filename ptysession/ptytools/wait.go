@@ -23,15 +23,15 @@ func WaitTool(s *ptysession.Sessions, sources ...ptysession.WaitSource) tools.To
 			Name:  ToolWait,
 			Title: "Wait for output, a port, an exit or a screen change",
 			Description: "Wait, without polling, until the first of several conditions holds, across your sessions and " +
-				"background jobs: a new line of output matches pattern (kind output), a TCP port on this host accepts " +
+				"background jobs: a line of output matches pattern (kind output), a TCP port on this host accepts " +
 				"connections (port), a program exits (exit), a program waits for input: a question, a password " +
 				"prompt, the shell's prompt again (input; terminals and PTY jobs), or a session's screen changes or " +
 				"shows a row matching pattern (screen). " +
 				"Use it instead of repeated pty_tail calls or sleep: for a dev server's \"ready\" line, a port to open, a " +
 				"build to finish. Returns which condition fired (condition, its index), the matching line's number and the " +
 				"session's output you have not seen (as pty_tail), or fired false when timeoutMs passed (default 30000, at most " +
-				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Only output printed after the " +
-				"wait starts counts, unless a condition sets fromLine.",
+				fmt.Sprint(max.Milliseconds()) + "); the programs keep running either way. Output you have not seen counts " +
+				"(a job's: only new output), unless a condition sets fromLine.",
 			InputSchema:  waitInput(max),
 			OutputSchema: waitOutput(),
 		},
