@@ -72,12 +72,11 @@ func randomOutput(r *rand.Rand) (string, []string) {
 
 // tailChecker replays tails against the expected output.
 type tailChecker struct {
-	t        *testing.T
-	want     string
-	pos      int // bytes of want accounted for
-	skipped  int64
-	truncs   int
-	sawLines int
+	t       *testing.T
+	want    string
+	pos     int // bytes of want accounted for
+	skipped int64
+	truncs  int
 }
 
 func (c *tailChecker) check(tr TailResult, budget int) {

@@ -133,7 +133,7 @@ func (s *session) interruptRiskOf(pgid int) interruptRisk {
 // such a follow-up it returns once the shell is back at its prompt (or
 // at the limit), so the caller's next line is not typed while the shell
 // takes the terminal back.
-func (s *session) followInterrupt(ctx context.Context, pgid int, r interruptRisk) {
+func (s *session) followInterrupt(ctx context.Context, r interruptRisk) {
 	r.markSure()
 	if !r.listGoesOn && len(r.forks) == 0 {
 		return
@@ -151,7 +151,8 @@ func (s *session) followInterrupt(ctx context.Context, pgid int, r interruptRisk
 		next, open := r.heldBack(s, st.PGID, typed)
 		switch {
 		case next != 0 && sent < maxInterrupts:
-			pgid, r = next, s.interruptRiskOf(next)
+			pgid := next
+			r = s.interruptRiskOf(next)
 			r.listGoesOn = false // a command of the list: the shell acts on its ending of an interrupt
 			if err := s.plat.verifyGroup(s.pid, pgid); err != nil {
 				return

@@ -11,4 +11,4 @@ type interruptRisk struct{}
 func (s *session) interruptRiskOf(int) interruptRisk { return interruptRisk{} }
 
 // followInterrupt does nothing outside Linux (see interrupt_linux.go).
-func (s *session) followInterrupt(context.Context, int, interruptRisk) {}
+func (s *session) followInterrupt(context.Context, interruptRisk) {}

@@ -97,7 +97,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 			s.log.Debug("localpty: signal delivered", "pid", s.pid, "pgid", pgid, "signal", string(req.Signal))
 			switch {
 			case sig == unix.SIGINT:
-				s.followInterrupt(ctx, pgid, risk)
+				s.followInterrupt(ctx, risk)
 			case hangupHeld:
 				s.followHangup(ctx, pgid)
 			}
