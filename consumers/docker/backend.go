@@ -56,7 +56,7 @@ type Backend struct {
 // the first spawn does, and negotiates the API version then (the engine
 // must speak API 1.40 or later).
 func NewBackend(opts BackendOptions) (*Backend, error) {
-	o := []client.Opt{client.WithAPIVersionNegotiation()}
+	var o []client.Opt // the client negotiates the API version by itself
 	if opts.Host != "" {
 		o = append(o, client.WithHost(opts.Host))
 	} else {

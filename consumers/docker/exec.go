@@ -355,7 +355,7 @@ func (s *session) sweep(ctx context.Context, sig string) error {
 		return fmt.Errorf("docker: the sweep in container %s did not finish: %w", s.t.Container, ctx.Err())
 	}
 	hj.Close()
-	text := string(out.Bytes())
+	text := out.String()
 	if !strings.Contains(text, "clean ") {
 		return fmt.Errorf("docker: the sweep in container %s could not prove that the session's processes are gone (it needs /bin/sh and cat): %q", s.t.Container, lastLine(text))
 	}

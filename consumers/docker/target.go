@@ -3,7 +3,6 @@ package docker
 import (
 	"path"
 	"strings"
-	"time"
 )
 
 // Target says where a session runs. Pass a *Target as the Options of a
@@ -68,8 +67,6 @@ type Mount struct {
 const (
 	defaultTerm    = "xterm-256color"
 	defaultNetwork = "none"
-	// stopTimeout bounds one engine call of Close.
-	stopTimeout = 30 * time.Second
 )
 
 // LabelSession is the label every container the backend creates carries

@@ -48,12 +48,11 @@ type BackendOptions struct {
 // core.Service.Register (or Register), and Close it after the service's
 // shutdown.
 type Backend struct {
-	cfg    *rest.Config
-	cs     kubernetes.Interface
-	opts   BackendOptions
-	log    *slog.Logger
-	agent  agentFile
-	agentE error
+	cfg   *rest.Config
+	cs    kubernetes.Interface
+	opts  BackendOptions
+	log   *slog.Logger
+	agent agentFile
 }
 
 // NewBackend returns a Kubernetes backend. It reads the kubeconfig and

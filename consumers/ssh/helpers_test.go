@@ -214,11 +214,3 @@ func newKeyPair(tb testing.TB) (gossh.Signer, ed25519.PrivateKey) {
 	return s, priv
 }
 
-func containsAny(s string, subs ...string) bool {
-	for _, x := range subs {
-		if x != "" && strings.Contains(s, x) {
-			return true
-		}
-	}
-	return false
-}

@@ -159,7 +159,7 @@ func Start(ctx context.Context) (*Daemon, error) {
 		serr := d.Stop()
 		return nil, errors.Join(err, serr)
 	}
-	if d.Client, err = client.New(client.WithHost(d.Host), client.WithAPIVersionNegotiation()); err != nil {
+	if d.Client, err = client.New(client.WithHost(d.Host)); err != nil {
 		return fail(err)
 	}
 	for {
