@@ -276,10 +276,12 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 // promise reads it all along), so its read alone proves nothing. A
 // program that showed a prompt before the send (p.promptShown) and whose
 // output now ends on a complete line has not shown its next prompt: the
-// send waits for it, or for the quiet window. A program that showed no
-// prompt (a line-reading script) settles on its read as any other.
+// send waits for it, or for the quiet window. The prompt must be the
+// reader's own: the same process group held the terminal before the
+// write. A program that showed no prompt (a line-reading script, or one
+// just started at a shell's prompt) settles on its read as any other.
 func (sess *session) eventLoopBusy(p *settleParams, fg InputWait) bool {
-	if !fg.EventLoop || !p.promptShown || p.initial {
+	if !fg.EventLoop || !p.promptShown || p.initial || p.base.Group == 0 || fg.Now.Group != p.base.Group {
 		return false
 	}
 	sess.mu.Lock()

@@ -2,6 +2,8 @@ package localpty
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,5 +99,23 @@ func TestSendToEventLoopWithoutPromptSettlesOnRead(t *testing.T) {
 		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "ok "+line+"\n") {
 			t.Fatalf("send %q: settled as %s after %v with %q, want stdin_read after its answer", line, res.WaitReason, res.Elapsed, res.Delta)
 		}
+	}
+}
+
+// Started at a shell's prompt, an event loop that prints no prompt of its
+// own settles on its first read: the prompt shown before the send was the
+// shell's, not the program's.
+func TestSendStartingAnEventLoopAtAShellSettlesOnRead(t *testing.T) {
+	need(t, "python3")
+	script := filepath.Join(t.TempDir(), "loop.py")
+	mustf(t, os.WriteFile(script, []byte(eventLoopREPL), 0o600), "write the script")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, "python3 "+script+" noprompt")
+	if res.WaitReason != core.WaitStdinRead {
+		t.Fatalf("start: settled as %s after %v with %q, want stdin_read", res.WaitReason, res.Elapsed, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, "one")
+	if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "ok one\n") {
+		t.Fatalf("send one: settled as %s after %v with %q, want stdin_read after its answer", res.WaitReason, res.Elapsed, res.Delta)
 	}
 }
