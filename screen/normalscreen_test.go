@@ -89,7 +89,7 @@ var topLeaves = strings.Replace(topLike, `os.write(1, b"\x1b[H\x1b[2J")`, `os.wr
 
 // Quitting a program that drew on the normal screen returns what is new
 // since the last look (the shell's prompt), not its last frame again,
-// scrolled by one row (top's q returned 3,649 bytes, issue 38).
+// scrolled by one row (top's q returned 3,649 bytes in a trial).
 func TestLeavingANormalScreenProgram(t *testing.T) {
 	e := newEnv(t, Options{})
 	d := facadeDispatcher(t, e)

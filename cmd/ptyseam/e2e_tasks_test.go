@@ -15,7 +15,7 @@ import (
 	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// TestRealMCPClientEverydayTasks runs tasks-client.mjs: issue 38's
+// TestRealMCPClientEverydayTasks runs tasks-client.mjs: the trial's
 // everyday tasks (git rebase -i in vi, a Python class and pdb, a gdb
 // watchpoint, an http.server, an installer with a password, ssh typed in
 // a terminal, a loop that outlives its send, an interrupt) as a model
