@@ -199,10 +199,14 @@ func (b *Backend) waitGone(ctx context.Context, ns, name, resourceVersion string
 }
 
 // podGone reports whether a pod is deleted, being deleted, evicted or
-// ended, asking the API server within ctx; ok is false when it did not
-// answer.
+// ended, asking the API server once within ctx; ok is false when it did
+// not answer. The question is asked without client-go's retries: an API
+// server that refuses the connection is the answer (it is lost), and a
+// retry would only wait out client-go's one-second Retry-After first.
 func (b *Backend) podGone(ctx context.Context, ns, name string) (gone, ok bool) {
-	p, err := b.cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+	p := &corev1.Pod{}
+	err := b.cs.CoreV1().RESTClient().Get().Namespace(ns).Resource("pods").Name(name).
+		MaxRetries(0).Do(ctx).Into(p)
 	switch {
 	case apierrors.IsNotFound(err):
 		return true, true
