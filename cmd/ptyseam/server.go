@@ -207,36 +207,6 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range ptytools.Tools(sessions) {
-		if t.Name == "pty_open" {
-			t = ptytools.TargetedOpen(sessions, t)
-		}
-		if t.Name == "pty_open" && al != nil {
-			t = allowlisted(t, al)
-		}
-		if t.Name == ptytools.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
-			t = withoutJobsHint(t)
-		}
-		if t.Name == ptytools.ToolOpen && cfg.Lease > 0 {
-			if t, err = withResumeArg(t); err != nil {
-				return nil, err
-			}
-		}
-		switch t.Name {
-		case ptytools.ToolSend:
-			t = screen.FullScreenSend(screens, t)
-		case ptytools.ToolOpen:
-			t = screen.FullScreenOpen(screens, t)
-		}
-		if err := disp.Add(t); err != nil {
-			return nil, err
-		}
-	}
-	for _, t := range screen.Tools(screens) {
-		if err := disp.Add(t); err != nil {
-			return nil, err
-		}
-	}
 	var ts *toolServer // set below; jobs only notify after a launch
 	// The jobs' pipe backend, registered here so that it follows
 	// --no-cgroup like the terminals (jobs.New would register a default
@@ -260,6 +230,40 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	sessions.Attach(jm)
 	if hub != nil {
 		hub.NameJobs(jm.JobOf)
+	}
+	for _, t := range ptytools.Tools(sessions) {
+		if t.Name == "pty_open" {
+			t = ptytools.TargetedOpen(sessions, t)
+		}
+		if t.Name == "pty_open" && al != nil {
+			t = allowlisted(t, al)
+		}
+		if t.Name == ptytools.ToolOpen && (len(cfg.Allow) > 0 || !served(cfg.Tools, "bg_launch")) {
+			t = withoutJobsHint(t)
+		}
+		if t.Name == ptytools.ToolOpen && cfg.Lease > 0 {
+			if t, err = withResumeArg(t); err != nil {
+				return nil, err
+			}
+		}
+		switch t.Name {
+		case ptytools.ToolSend:
+			t = screen.FullScreenSend(screens, t)
+		case ptytools.ToolOpen:
+			t = screen.FullScreenOpen(screens, t)
+		case ptytools.ToolList:
+			if len(cfg.Allow) == 0 { // the job tools are served
+				t = jobtools.ListNamesJobs(jm, t)
+			}
+		}
+		if err := disp.Add(t); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range screen.Tools(screens) {
+		if err := disp.Add(t); err != nil {
+			return nil, err
+		}
 	}
 	if len(cfg.Allow) == 0 { // jobs run any command: not under an allowlist (under a sandbox, confined like a terminal)
 		for _, t := range jobtools.Tools(jm) {

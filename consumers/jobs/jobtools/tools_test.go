@@ -22,6 +22,7 @@ import (
 func noProgress(tools.ProgressUpdate) {}
 
 type fixture struct {
+	svc   *core.Service
 	m     *jobs.Manager
 	owner *core.Owner
 	tools map[string]tools.Tool
@@ -46,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Error(err)
 		}
 	})
-	f := &fixture{m: m, owner: core.NewOwner("agent"), tools: map[string]tools.Tool{}, t: t}
+	f := &fixture{svc: svc, m: m, owner: core.NewOwner("agent"), tools: map[string]tools.Tool{}, t: t}
 	for _, tool := range Tools(m) {
 		f.tools[tool.Name] = tool
 	}
