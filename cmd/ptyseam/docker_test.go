@@ -110,7 +110,10 @@ func testDockerTargetServed(t *testing.T, d *dockertest.Daemon, agent string) {
 		}
 	}()
 	owner := core.NewOwner("test")
-	op, err := ts.sessions.Open(ctx, owner, ptysession.OpenRequest{Command: "bash", Target: "box"})
+	// The open's deadline is a minute, not the 10 s default: starting a
+	// container (and uploading the agent) on a loaded CI machine took
+	// longer, and this test is about what the target serves, not how fast.
+	op, err := ts.sessions.Open(ctx, owner, ptysession.OpenRequest{Command: "bash", Target: "box", Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
