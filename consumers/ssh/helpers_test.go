@@ -213,4 +213,3 @@ func newKeyPair(tb testing.TB) (gossh.Signer, ed25519.PrivateKey) {
 	}
 	return s, priv
 }
-
