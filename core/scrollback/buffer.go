@@ -8,8 +8,18 @@ type Buffer struct {
 	cur   editLine
 	ring  lineRing
 	first int64 // number of the oldest retained line
-	marks Marks
-	stats Stats
+	// held counts blank lines terminated but not yet stored: a program
+	// that reserves rows below its prompt (prompt_toolkit prints newlines,
+	// then moves the cursor back up) takes them back with the move, so
+	// they never reach a reader. Text, a stored line or a prompt marker
+	// stores them.
+	held int
+	// readTo is completed() when a reader last took lines (a page, or
+	// a cursor at the end): a line stored since can still be reopened
+	// by a cursor move, one a reader holds cannot.
+	readTo int64
+	marks  Marks
+	stats  Stats
 }
 
 // New returns an empty Buffer with the given limits (zero fields: defaults,
@@ -50,11 +60,12 @@ func (b *Buffer) Total() int64 { return b.completed() + int64(b.partial()) }
 // next delta holds only output written after this call (continuing the
 // current partial line, if any).
 func (b *Buffer) End() Cursor {
+	b.readTo = b.completed()
 	if b.cur.len() == 0 {
 		return Cursor{next: b.completed()}
 	}
 	t := b.cur.text()
-	return Cursor{next: b.completed(), col: len(t), prefix: t}
+	return Cursor{next: b.completed(), col: len(t), prefix: t, open: true}
 }
 
 // LineOpen reports whether the output ends in an unterminated line that is
@@ -84,12 +95,18 @@ func (b *Buffer) enforce() {
 }
 
 // newline terminates the current line and stores it, trailing blanks
-// trimmed.
+// trimmed; a blank line is held (see Buffer.held).
 func (b *Buffer) newline() {
 	left, right := b.cur.left(), trimBlanks(b.cur.right())
 	if len(right) == 0 {
 		left = trimBlanks(left)
 	}
+	if len(left) == 0 && len(right) == 0 {
+		b.cur.reset()
+		b.hold()
+		return
+	}
+	b.storeHeld()
 	rec := b.ring.store(left, right)
 	b.cur.reset()
 	b.push(rec)
@@ -99,12 +116,72 @@ func (b *Buffer) newline() {
 // line: the same as writing it to the empty current line and a newline.
 func (b *Buffer) storeLine(s []byte) {
 	b.marks.TextSincePromptEnd += int64(len(s))
-	b.push(b.ring.store(trimBlanks(s), nil))
+	s = trimBlanks(s)
+	if len(s) == 0 {
+		b.hold()
+		return
+	}
+	b.storeHeld()
+	b.push(b.ring.store(s, nil))
+}
+
+// maxHeld bounds the blank lines held back: more than any terminal has
+// rows, so a reservation fits and a flood of newlines is stored as it
+// comes.
+const maxHeld = 512
+
+// hold terminates a blank line without storing it yet.
+func (b *Buffer) hold() {
+	b.marks.TextSincePromptEnd++
+	if b.held == maxHeld {
+		b.store(b.ring.store(nil, nil))
+		return
+	}
+	b.held++
+}
+
+// storeHeld stores the blank lines held back.
+func (b *Buffer) storeHeld() {
+	for ; b.held > 0; b.held-- {
+		b.store(b.ring.store(nil, nil))
+	}
+}
+
+// cursorUp moves the cursor n rows up (CSI A) from a blank line, as
+// programs that redraw below a line do (prompt_toolkit reserves rows
+// under its prompt and moves back; progress lines are printed, then
+// rewritten from the row below). The rows it leaves stay blank on a
+// terminal, so the move takes back held blank lines; a move that ends
+// one row above them reopens the newest stored line at the same column,
+// unless a reader took that line already. Any other move cannot edit
+// stored lines and is ignored. A move from a line with text is ignored.
+func (b *Buffer) cursorUp(n int) {
+	if !b.cur.blank() {
+		return
+	}
+	k := min(n, b.held)
+	reopen := n-k == 1 && b.ring.count > 0 && b.completed() > b.readTo
+	if k == 0 && !reopen {
+		return
+	}
+	col := b.cur.column()
+	b.held -= k
+	if reopen {
+		b.cur.load(b.ring.popNewest())
+	} else {
+		b.cur.reset()
+	}
+	b.cur.forward(col)
 }
 
 // push appends a completed line, dropping the oldest to make room.
 func (b *Buffer) push(rec []byte) {
 	b.marks.TextSincePromptEnd++
+	b.store(rec)
+}
+
+// store appends a completed line without counting it in the marks.
+func (b *Buffer) store(rec []byte) {
 	if b.ring.count >= b.lim.MaxLines {
 		b.ring.pop()
 		b.first++
@@ -116,6 +193,9 @@ func (b *Buffer) push(rec []byte) {
 
 // writeText writes a run of printable ASCII (and tabs) to the current line.
 func (b *Buffer) writeText(s []byte) {
+	if b.held > 0 && len(trimBlanks(s)) > 0 {
+		b.storeHeld()
+	}
 	b.marks.TextSincePromptEnd += int64(len(s))
 	b.cur.writeASCII(s)
 	b.enforce()
@@ -123,6 +203,7 @@ func (b *Buffer) writeText(s []byte) {
 
 // writeRune writes one encoded multi-byte rune to the current line.
 func (b *Buffer) writeRune(enc []byte) {
+	b.storeHeld()
 	b.marks.TextSincePromptEnd += int64(len(enc))
 	b.cur.writeRune(enc)
 	b.enforce()

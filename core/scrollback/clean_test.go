@@ -26,10 +26,32 @@ func TestCleaning(t *testing.T) {
 		{"partial line", "a\nprompt> ", []string{"a", "prompt> "}},
 		{"padded lines", "top   \nrow 1     \x1b[K\n\x1b[1mrow 2\x1b[m    \r\n    \nmid  x \t\n", []string{"top", "row 1", "row 2", "", "mid  x \t"}},
 		{"padded edited line", "abc   \rxy\n", []string{"xyc"}},
-		{"empty lines", "\n\n", []string{"", ""}},
+		{"empty lines", "\n\nx\n", []string{"", "", "x"}},
+		{"trailing blank lines held", "x\n\n\n", []string{"x"}},
 		{"csi colors", "\x1b[1;31mred\x1b[0m\n", []string{"red"}},
 		{"csi private", "\x1b[?2004h\x1b[?25lx\x1b[?25h\n", []string{"x"}},
-		{"csi cursor moves", "a\x1b[12;40Hb\x1b[3Cc\n", []string{"abc"}},
+		{"csi cursor position ignored", "a\x1b[12;40Hb\n", []string{"ab"}},
+		{"csi forward leaves blanks", "ab\x1b[3Cc\n", []string{"ab   c"}},
+		{"csi forward over text", "abcd\r\x1b[2CX\n", []string{"abXd"}},
+		{"csi back overwrites", "In [1]: \x1b[8DIn [1]: x\n", []string{"In [1]: x"}},
+		{"csi back past start", "ab\x1b[9Dx\n", []string{"xb"}},
+		{"csi back over blanks", "ab\x1b[2K\x1b[1Dx\n", []string{" x"}},
+		{"csi delete characters", "echo one two three\x1b[5D\b\x1b[Pthree\n", []string{"echo one twothree"}},
+		{"csi delete past the end", "abc\b\x1b[9P\n", []string{"ab"}},
+		{"csi insert blanks", "abc\b\b\x1b[2@X\n", []string{"aX bc"}},
+		{"csi insert at the end", "abc\x1b[2@X\n", []string{"abcX"}},
+		{"csi erase characters", "abcdef\r\x1b[2X\n", []string{"  cdef"}},
+		{"csi erase the rest", "abcdef\b\b\x1b[5Xz\n", []string{"abcdz"}},
+		{"csi column", "abcdef\x1b[3GX\n", []string{"abXdef"}},
+		{"csi J erases the rest", "abcdef\x1b[3D\x1b[J\n", []string{"abc"}},
+		{"csi move with modifiers ignored", "abc\x1b[1;5Dx\n", []string{"abcx"}},
+		{"csi up over text ignored", "a\nb\x1b[Ac\n", []string{"a", "bc"}},
+		{"csi up takes back blank lines", "\n\n\x1b[Ax\n", []string{"", "x"}},
+		// prompt_toolkit (IPython) reserves rows below its prompt, moves
+		// back up, and redraws the prompt with the input.
+		{"reserved rows", "In [1]: \r\r\n\r\r\n\r\r\n \b\x1b[3A\x1b[8C\x1b[8D\x1b[JIn [1]: x = 1\x1b[13D\r\r\n", []string{"In [1]: x = 1"}},
+		{"progress line rewritten from below", "get 10%\n\x1b[Aget 100%\n", []string{"get 100%"}},
+		{"move up two rows over text ignored", "a\nb\n\x1b[2Ac\n", []string{"a", "b", "c"}},
 		{"csi with C0 inside", "a\x1b[3\bmb\n", []string{"b"}},
 		{"osc bel", "\x1b]0;user@host: ~\x07$ \n", []string{"$"}},
 		{"osc st", "\x1b]2;title\x1b\\$ \n", []string{"$"}},
@@ -56,7 +78,7 @@ func TestCleaning(t *testing.T) {
 		{"csi 2K keeps column", "abc\x1b[2Kx\n", []string{"   x"}},
 		{"csi 2K then cr", "abc\x1b[2K\rx\n", []string{"x"}},
 		{"csi 2K alone", "abc\x1b[2K", nil},
-		{"csi 2K newline", "abc\x1b[2K\n", []string{""}},
+		{"csi 2K newline", "abc\x1b[2K\nx\n", []string{"", "x"}},
 		{"csi 2K backspace", "abc\x1b[2K\bx\n", []string{"  x"}},
 		{"csi other K ignored", "abc\b\x1b[1K\x1b[?K\n", []string{"abc"}},
 		{"c0 dropped", "a\x00b\x07c\x01d\x7fe\x0ef\n", []string{"abcdef"}},
@@ -176,5 +198,21 @@ func TestMarkers(t *testing.T) {
 		if b.Marks() != c.want {
 			t.Errorf("%.40q: marks %+v, want %+v", c.in, b.Marks(), c.want)
 		}
+	}
+}
+
+// TestBlankLinesHeldAreBounded: a flood of newlines is stored as it comes
+// beyond the rows a reservation can have, and every blank line shows
+// once text follows.
+func TestBlankLinesHeldAreBounded(t *testing.T) {
+	b := New(Limits{})
+	b.Write([]byte(strings.Repeat("\n", 600)))
+	if got := b.Total(); got != 600-maxHeld {
+		t.Fatalf("lines stored before text: %d, want %d", got, 600-maxHeld)
+	}
+	b.Write([]byte("x\n"))
+	got := everything(b).Lines
+	if len(got) != 601 || got[600] != "x" || strings.Join(got[:600], "") != "" {
+		t.Fatalf("%d lines, last %q", len(got), got[len(got)-1])
 	}
 }

@@ -279,14 +279,66 @@ func (c *cleaner) csi(b *Buffer, ch byte) int {
 		}
 	default:
 		c.state = stGround
-		if ch == 'K' && !c.csiLong {
-			switch string(c.params[:c.nparams]) {
-			case "", "0":
-				b.cur.eraseToEnd()
-			case "2":
-				b.cur.eraseLine()
-			}
+		if !c.csiLong {
+			c.edit(b, ch, string(c.params[:c.nparams]))
 		}
 	}
 	return 1
+}
+
+// edit acts on the CSI sequences that edit the current line as a
+// terminal edits its cursor row (line editors such as readline and
+// prompt_toolkit redraw with them): erase in line (K) and in display
+// from the cursor (J, which clears the rest of the row; rows below are
+// not kept), cursor back (D), forward (C), to a column (G) and up (A, see
+// Buffer.cursorUp), delete (P), insert (@) and erase (X) characters.
+// Other sequences, and these with parameters that are not a plain
+// number, are dropped.
+func (c *cleaner) edit(b *Buffer, final byte, params string) {
+	switch final {
+	case 'K', 'J':
+		switch params {
+		case "", "0":
+			b.cur.eraseToEnd()
+		case "2":
+			if final == 'K' {
+				b.cur.eraseLine()
+			}
+		}
+	case 'D', 'C', 'G', 'A', 'P', '@', 'X':
+		n, ok := csiCount(params)
+		if !ok {
+			return
+		}
+		switch final {
+		case 'D':
+			b.cur.back(n)
+		case 'C':
+			b.cur.forward(n)
+		case 'G':
+			b.cur.toColumn(n - 1)
+		case 'A':
+			b.cursorUp(n)
+		case 'P':
+			b.cur.deleteRunes(n)
+		case '@':
+			b.cur.insertBlanks(n)
+		case 'X':
+			b.cur.eraseRunes(n)
+		}
+	}
+}
+
+// csiCount reads a cursor move's count: empty or 0 is 1, and a count is
+// capped at maxColumn (no terminal moves further). ok is false for
+// parameters that are not a plain number.
+func csiCount(params string) (n int, ok bool) {
+	for i := 0; i < len(params); i++ {
+		ch := params[i]
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		n = min(n*10+int(ch-'0'), maxColumn)
+	}
+	return max(n, 1), true
 }

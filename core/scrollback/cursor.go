@@ -9,9 +9,12 @@ import (
 
 // Cursor is an incremental read position. The zero Cursor starts at line 0.
 type Cursor struct {
-	next   int64  // next line to return (the partial line, if col > 0)
+	next   int64  // next line to return (the partial line, if open)
 	col    int    // bytes of line next already returned
 	prefix string // the text of line next already returned
+	// open: line next is unterminated where the reader stands, with
+	// col bytes of it (none once the line was erased).
+	open bool
 }
 
 // Line returns the number of the next line the cursor returns from: the
@@ -69,7 +72,7 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 	if from < pg.Start {
 		d.Truncated = true
 		d.Skipped = pg.Start - from
-		if c.col > 0 {
+		if c.open {
 			d.Skipped--
 			lead = true
 		}
@@ -79,8 +82,9 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 		if from > c.next {
 			*c = Cursor{next: from}
 		} else if c.col > 0 && c.next >= pg.Total {
-			// The partial line returned before was erased.
-			*c = Cursor{next: c.next}
+			// The partial line returned before was erased; the
+			// reader's line stays open, now empty.
+			*c = Cursor{next: c.next, open: true}
 			return Delta{Text: "\r"}, nil
 		}
 		if lead {
@@ -90,7 +94,7 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 	}
 
 	open := int64(-1) // the line the cursor was inside, if any
-	if c.col > 0 {
+	if c.open {
 		open = c.next
 	}
 	pieces := make([]piece, 0, end-from)
@@ -100,7 +104,7 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 		if n == open {
 			if strings.HasPrefix(line, c.prefix) {
 				p.text = line[len(c.prefix):]
-			} else if line == strings.TrimRight(c.prefix, " ") {
+			} else if p.nl && line == strings.TrimRight(c.prefix, " ") {
 				// Completed with blanks after what was returned: the
 				// stored line lost them (trimBlanks), nothing else.
 				p.text = ""
@@ -112,7 +116,7 @@ func (c *Cursor) Next(read func(PageRequest) (Page, error), maxLines, maxBytes i
 	}
 	last := pg.Lines[end-1-pg.Start]
 	if partial {
-		*c = Cursor{next: end - 1, col: len(last), prefix: last}
+		*c = Cursor{next: end - 1, col: len(last), prefix: last, open: true}
 	} else {
 		*c = Cursor{next: end}
 	}

@@ -5,7 +5,9 @@
 // string sequences, two- and three-byte ESC sequences) with their state
 // carried across writes, treats "\r\n" as a newline, lets a lone "\r"
 // rewind the current line as a terminal would (so a progress bar leaves one
-// line, not thousands), replaces invalid UTF-8 with U+FFFD, and keeps at most
+// line, not thousands), applies the cursor moves and character edits line
+// editors redraw with (readline, prompt_toolkit) to the current line,
+// replaces invalid UTF-8 with U+FFFD, and keeps at most
 // a bounded number of lines and bytes. Lines keep absolute numbers that stay
 // valid after old lines are dropped. The current unterminated line (a prompt
 // such as ">>> " or "Password: ") is visible at once.

@@ -18,6 +18,9 @@ var tokens = []string{
 	"\x1b(B", "\x1b#8", "\x1b7", "\x1b8", "\x1b=", "\x1b", "\x1b[", "\x1b]", "\x18", "\x1a",
 	"é", "世界", "🙂", "\u00a0", "\xff", "\xc3", "\xe2\x82", "\xf0\x9f", "\x80", "\x00", "\x07", "\x7f",
 	"50%\r100%", "abcdef\r12",
+	"\x1b[D", "\x1b[3D", "\x1b[C", "\x1b[40C", "\x1b[5G", "\x1b[G", "\x1b[J", "\x1b[0J", "\x1b[2J",
+	"\x1b[A", "\x1b[3A", "\x1b[99999999999A", "\x1b[1;5D", "\r\r\n\r\r\n", " \b",
+	"\x1b[P", "\x1b[3P", "\x1b[@", "\x1b[4@", "\x1b[X", "\x1b[2X",
 }
 
 // randStream returns a random stream of n tokens; some are raw random

@@ -55,6 +55,14 @@ func (l *editLine) reset() {
 	l.dead, l.gs, l.ge, l.pad = 0, 0, len(l.buf), 0
 }
 
+// load makes text the line, with the write position at column 0.
+func (l *editLine) load(text []byte) {
+	l.reset()
+	l.ensureGap(len(text))
+	l.ge = len(l.buf) - len(text)
+	copy(l.buf[l.ge:], text)
+}
+
 // ensureGap makes room for n more bytes at the write position.
 func (l *editLine) ensureGap(n int) {
 	if l.ge-l.gs >= n {
@@ -183,6 +191,107 @@ func (l *editLine) backspace() {
 	copy(l.buf[l.ge-w:l.ge], l.buf[l.gs-w:l.gs])
 	l.gs -= w
 	l.ge -= w
+}
+
+// maxColumn bounds the blank columns a cursor move (CSI C, CSI G) leaves
+// past a line's end; a terminal clamps at its width, which the scrollback
+// does not know, so it takes one wider than any terminal.
+const maxColumn = 1024
+
+// column is the write position's column: the runes before it and the
+// blanks an erase or a move left there.
+func (l *editLine) column() int { return l.pad + utf8.RuneCount(l.left()) }
+
+// maxBlankScan bounds the line blank inspects: a longer line is taken
+// for text, so a stream of cursor moves never rescans a long line.
+const maxBlankScan = 256
+
+// blank reports whether the line holds nothing but spaces.
+func (l *editLine) blank() bool {
+	if l.len() > maxBlankScan {
+		return false
+	}
+	for _, half := range [2][]byte{l.left(), l.right()} {
+		for _, c := range half {
+			if c != ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// back moves the write position n columns left (CSI D), not past
+// column 0: the blanks after the line's end first, then its runes.
+func (l *editLine) back(n int) {
+	d := min(n, l.pad)
+	l.pad -= d
+	n -= d
+	i := l.gs
+	for ; n > 0 && i > l.dead; n-- {
+		i--
+		for i > l.dead && !utf8.RuneStart(l.buf[i]) {
+			i--
+		}
+	}
+	k := l.gs - i
+	copy(l.buf[l.ge-k:l.ge], l.buf[i:l.gs])
+	l.gs -= k
+	l.ge -= k
+}
+
+// forward moves the write position n columns right (CSI C) over the
+// line's runes; past its end the columns are blanks, as on a terminal,
+// up to maxColumn of them.
+func (l *editLine) forward(n int) {
+	i := l.ge
+	for ; n > 0 && i < len(l.buf); n-- {
+		i++
+		for i < len(l.buf) && !utf8.RuneStart(l.buf[i]) {
+			i++
+		}
+	}
+	k := i - l.ge
+	copy(l.buf[l.gs:l.gs+k], l.buf[l.ge:i])
+	l.gs += k
+	l.ge += k
+	l.pad = max(l.pad, min(l.pad+n, maxColumn))
+}
+
+// deleteRunes deletes n runes at the write position (CSI P): the rest of
+// the line moves left.
+func (l *editLine) deleteRunes(n int) { l.dropRight(n) }
+
+// insertBlanks inserts n blanks at the write position (CSI @): the rest
+// of the line moves right; the write position stays. Blanks after the
+// line's end change nothing, and the line never grows past its bound.
+func (l *editLine) insertBlanks(n int) {
+	n = min(n, l.max-l.len())
+	if l.ge == len(l.buf) || n <= 0 {
+		return
+	}
+	l.ensureGap(n)
+	l.ge -= n
+	for i := l.ge; i < l.ge+n; i++ {
+		l.buf[i] = ' '
+	}
+}
+
+// eraseRunes blanks n runes from the write position (CSI X) without
+// moving it.
+func (l *editLine) eraseRunes(n int) {
+	before := len(l.buf) - l.ge
+	l.dropRight(n)
+	if l.ge == len(l.buf) {
+		return // nothing after the erased runes: they end the line
+	}
+	l.insertBlanks(utf8.RuneCount(l.buf[len(l.buf)-before : l.ge]))
+}
+
+// toColumn moves the write position to column n (CSI G, 0-based).
+func (l *editLine) toColumn(n int) {
+	l.carriageReturn()
+	l.forward(n)
 }
 
 // eraseToEnd erases from the write position to the end of the line.

@@ -15,6 +15,10 @@ func (c *cleaner) dispatchOSC(b *Buffer) {
 		return
 	}
 	switch m.Kind {
+	case 'B', 'P', 'D':
+		b.storeHeld() // a marker's place in the lines is fixed
+	}
+	switch m.Kind {
 	case 'B':
 		b.marks.PromptEnds++
 		b.marks.TextSincePromptEnd = 0

@@ -12,6 +12,7 @@ import "github.com/ptyseam/ptyseam/internal/runecut"
 // longer retained are reported in Dropped (and Truncated). A page cut
 // short by maxBytes ends early with Truncated set: page on from End.
 func (b *Buffer) Page(req PageRequest, maxBytes int) Page {
+	b.readTo = b.completed()
 	total := b.Total()
 	pg := Page{PageSpan: PageSpan{Total: total, First: b.first}}
 	count := int64(req.Count)

@@ -92,7 +92,7 @@ func TestTotalAndEnd(t *testing.T) {
 		t.Fatalf("empty buffer: total %d end %+v", b.Total(), b.End())
 	}
 	b.Write([]byte("a\nb"))
-	if b.Total() != 2 || b.End() != (Cursor{next: 1, col: 1, prefix: "b"}) {
+	if b.Total() != 2 || b.End() != (Cursor{next: 1, col: 1, prefix: "b", open: true}) {
 		t.Fatalf("total %d end %+v", b.Total(), b.End())
 	}
 	b.Write([]byte("\x1b[2K"))

@@ -14,7 +14,11 @@ type refModel struct {
 	lines   []string // completed lines, all of them
 	line    []rune   // current line
 	pos     int      // write position (rune index)
-	pad     int      // blank columns after an erase line
+	pad     int      // blank columns after an erase line or a move right
+	held    int      // blank lines not yet in lines: a move up takes them back
+	lineAt  []int    // for each line, the stream offset that stored it
+	reads   []int    // stream offsets at which a reader took lines
+	at      int      // the offset of the byte being read
 	nbytes  int      // UTF-8 length of line
 	maxLine int
 	cut     int64
@@ -23,9 +27,16 @@ type refModel struct {
 }
 
 func refClean(s []byte, maxLine int) *refModel {
-	m := &refModel{maxLine: maxLine}
+	return refCleanRead(s, maxLine, nil)
+}
+
+// refCleanRead is refClean with readers that took lines after the first
+// reads[k] bytes: a line they took cannot be reopened.
+func refCleanRead(s []byte, maxLine int, reads []int) *refModel {
+	m := &refModel{maxLine: maxLine, reads: reads}
 	i := 0
 	for i < len(s) {
+		m.at = i
 		ch := s[i]
 		switch {
 		case ch == esc:
@@ -57,6 +68,7 @@ func refClean(s []byte, maxLine int) *refModel {
 func (m *refModel) escape(s []byte, i int) int {
 	inter := false
 	for ; i < len(s); i++ {
+		m.at = i
 		ch := s[i]
 		switch {
 		case ch >= 0x80, ch == esc:
@@ -86,6 +98,7 @@ func (m *refModel) escape(s []byte, i int) int {
 func (m *refModel) csi(s []byte, i int) int {
 	var params []byte
 	for ; i < len(s); i++ {
+		m.at = i
 		ch := s[i]
 		switch {
 		case ch >= 0x80, ch == esc:
@@ -98,15 +111,8 @@ func (m *refModel) csi(s []byte, i int) int {
 		case ch < 0x40:
 			params = append(params, ch)
 		default:
-			if ch == 'K' && len(params) <= 8 {
-				switch string(params) {
-				case "", "0":
-					m.line = m.line[:m.pos]
-					m.nbytes = len(string(m.line))
-				case "2":
-					m.pad += m.pos
-					m.line, m.pos, m.nbytes = nil, 0, 0
-				}
+			if len(params) <= 8 {
+				m.edit(ch, string(params))
 			}
 			return i + 1
 		}
@@ -114,9 +120,133 @@ func (m *refModel) csi(s []byte, i int) int {
 	return len(s)
 }
 
+// edit applies a CSI sequence's edit of the current line.
+func (m *refModel) edit(final byte, params string) {
+	count := func() (int, bool) {
+		if strings.Trim(params, "0123456789") != "" {
+			return 0, false
+		}
+		n := 1
+		if v, err := strconv.Atoi(params); err == nil && v > 1 {
+			n = min(v, 1024)
+		} else if len(params) > 0 && strings.Trim(params, "0") != "" {
+			n = 1024 // more digits than an int holds
+		}
+		return n, true
+	}
+	switch final {
+	case 'K', 'J':
+		switch {
+		case params == "" || params == "0":
+			m.line = m.line[:m.pos]
+			m.nbytes = len(string(m.line))
+		case params == "2" && final == 'K':
+			m.pad += m.pos
+			m.line, m.pos, m.nbytes = nil, 0, 0
+		}
+	case 'D':
+		if n, ok := count(); ok {
+			for ; n > 0 && m.pad > 0; n-- {
+				m.pad--
+			}
+			m.pos = max(m.pos-n, 0)
+		}
+	case 'C':
+		if n, ok := count(); ok {
+			m.right(n)
+		}
+	case 'G':
+		if n, ok := count(); ok {
+			m.pos, m.pad = 0, 0
+			m.right(n - 1)
+		}
+	case 'P':
+		if n, ok := count(); ok && m.pad == 0 {
+			end := min(m.pos+n, len(m.line))
+			m.line = append(m.line[:m.pos:m.pos], m.line[end:]...)
+			m.nbytes = len(string(m.line))
+		}
+	case '@':
+		if n, ok := count(); ok && m.pos < len(m.line) {
+			n = min(n, m.maxLine-m.nbytes)
+			if n > 0 {
+				rest := append([]rune(strings.Repeat(" ", n)), m.line[m.pos:]...)
+				m.line = append(m.line[:m.pos:m.pos], rest...)
+				m.nbytes += n
+			}
+		}
+	case 'X':
+		if n, ok := count(); ok && m.pos < len(m.line) {
+			end := min(m.pos+n, len(m.line))
+			if end == len(m.line) {
+				m.line = m.line[:m.pos]
+			} else {
+				for j := m.pos; j < end; j++ {
+					m.line[j] = ' '
+				}
+			}
+			m.nbytes = len(string(m.line))
+		}
+	case 'A':
+		n, ok := count()
+		if !ok || strings.Trim(string(m.line), " ") != "" || len(string(m.line)) > 256 {
+			return
+		}
+		col := m.pos + m.pad
+		k := min(n, m.held)
+		reopen := n-k == 1 && len(m.lines) > 0 && !m.taken(m.lineAt[len(m.lines)-1])
+		if k == 0 && !reopen {
+			return
+		}
+		m.held -= k
+		m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
+		if reopen {
+			last := len(m.lines) - 1
+			m.line, m.nbytes = []rune(m.lines[last]), len(m.lines[last])
+			m.lines, m.lineAt = m.lines[:last], m.lineAt[:last]
+		}
+		m.right(col)
+	}
+}
+
+// taken reports whether a reader took the line stored at offset at: a
+// read came after it and before the byte being read.
+func (m *refModel) taken(at int) bool {
+	for _, r := range m.reads {
+		if at < r && r <= m.at {
+			return true
+		}
+	}
+	return false
+}
+
+// addLine appends a completed line.
+func (m *refModel) addLine(l string) {
+	m.lines = append(m.lines, l)
+	m.lineAt = append(m.lineAt, m.at)
+}
+
+// right moves the write position n columns right, past the line's end
+// as blank columns (at most 1024 of them).
+func (m *refModel) right(n int) {
+	step := min(n, len(m.line)-m.pos)
+	m.pos += step
+	if n -= step; n > 0 {
+		m.pad = max(m.pad, min(m.pad+n, 1024))
+	}
+}
+
+// store moves the held blank lines into lines.
+func (m *refModel) store() {
+	for ; m.held > 0; m.held-- {
+		m.addLine("")
+	}
+}
+
 func (m *refModel) osc(s []byte, i int) int {
 	var payload []byte
 	for ; i < len(s); i++ {
+		m.at = i
 		ch := s[i]
 		switch {
 		case ch == bel:
@@ -142,6 +272,10 @@ func (m *refModel) oscDone(p []byte) {
 	f := strings.Split(string(p), ";")
 	if len(f) < 2 || f[0] != "133" {
 		return
+	}
+	switch f[1] {
+	case "B", "P", "D":
+		m.store()
 	}
 	switch f[1] {
 	case "B":
@@ -190,7 +324,14 @@ func (m *refModel) ctl(ch byte) {
 	switch ch {
 	case '\n':
 		m.marks.TextSincePromptEnd++
-		m.lines = append(m.lines, strings.TrimRight(string(m.line), " "))
+		if l := strings.TrimRight(string(m.line), " "); l != "" {
+			m.store()
+			m.addLine(l)
+		} else if m.held < 512 {
+			m.held++
+		} else {
+			m.addLine("")
+		}
 		m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
 	case '\r':
 		m.pos, m.pad = 0, 0
@@ -204,6 +345,9 @@ func (m *refModel) ctl(ch byte) {
 }
 
 func (m *refModel) put(r rune) {
+	if r != ' ' {
+		m.store()
+	}
 	m.marks.TextSincePromptEnd += int64(utf8.RuneLen(r))
 	for ; m.pad > 0; m.pad-- {
 		m.line = append(m.line, ' ')

@@ -111,6 +111,21 @@ func (r *lineRing) pop() {
 	r.release()
 }
 
+// popNewest takes the newest record back out. Its bytes stay in their
+// slab, which is released as before: the oldest record is unchanged.
+func (r *lineRing) popNewest() []byte {
+	j := r.head + r.count - 1
+	if j >= len(r.recs) {
+		j -= len(r.recs)
+	}
+	rec := r.recs[j]
+	r.recs[j] = nil
+	r.count--
+	r.pushed--
+	r.bytes -= len(rec)
+	return rec
+}
+
 // nextSlab retires the current slab and starts the spare one, or a new
 // one.
 func (r *lineRing) nextSlab() {
