@@ -3,6 +3,7 @@ package ptysession
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -48,6 +49,40 @@ func TestRedrawnPromptReadsAsATranscript(t *testing.T) {
 		want := "In [1]: 6*7\nOut[1]: 42\n\nIn [2]: 2**10\nOut[2]: 1024\n\nIn [3]:"
 		if !strings.HasSuffix(got, want) || strings.Count(got, "In [1]") != 1 {
 			t.Fatalf("transcript %q, want it to end %q with each prompt once", got, want)
+		}
+	})
+}
+
+// TestAlternateScreenTextStaysOutOfTheOutput: what a program draws on the
+// alternate screen is not part of the session's output (as it is not
+// part of a terminal's scrollback), also when the program is interrupted
+// without leaving it: the shell's prompt after it reads clean.
+func TestAlternateScreenTextStaysOutOfTheOutput(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		sent, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{
+			Data:    `printf '\033[?1049h\033[2J\033[HDRAWN'; while :; do printf '\033[5;1HTICK'; sleep 0.05; done`,
+			Timeout: 500 * time.Millisecond,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := s.Signal(testCtx(t), owner, r.SessionID, SIGINT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitPrompt(t, s, owner, r.SessionID)
+		tail, err := s.Tail(testCtx(t), owner, r.SessionID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sent.Delta + sig.Output + tail.Text
+		_, after, _ := strings.Cut(got, "\n") // past the typed line's echo
+		end := strings.TrimRight(after, " ")
+		if strings.Contains(after, "DRAWN") || strings.Contains(after, "TICK") || !strings.HasSuffix(end, "#") && !strings.HasSuffix(end, "$") {
+			t.Fatalf("output %q: the alternate screen's text in it, or no prompt at its end", got)
 		}
 	})
 }

@@ -18,8 +18,14 @@ type Buffer struct {
 	// a cursor at the end): a line stored since can still be reopened
 	// by a cursor move, one a reader holds cannot.
 	readTo int64
-	marks  Marks
-	stats  Stats
+	// alt: a program drew on the alternate screen (CSI ? 1049 h or
+	// 1047 h), whose text is not part of the transcript, as it is not
+	// part of a terminal's scrollback: it is counted in the marks and
+	// dropped, until the program leaves it (l), a reset (ESC c), or the
+	// shell's prompt marker (133;A or D) after a program that never left.
+	alt   bool
+	marks Marks
+	stats Stats
 }
 
 // New returns an empty Buffer with the given limits (zero fields: defaults,
@@ -97,6 +103,10 @@ func (b *Buffer) enforce() {
 // newline terminates the current line and stores it, trailing blanks
 // trimmed; a blank line is held (see Buffer.held).
 func (b *Buffer) newline() {
+	if b.alt {
+		b.marks.TextSincePromptEnd++
+		return
+	}
 	left, right := b.cur.left(), trimBlanks(b.cur.right())
 	if len(right) == 0 {
 		left = trimBlanks(left)
@@ -116,6 +126,10 @@ func (b *Buffer) newline() {
 // line: the same as writing it to the empty current line and a newline.
 func (b *Buffer) storeLine(s []byte) {
 	b.marks.TextSincePromptEnd += int64(len(s))
+	if b.alt {
+		b.marks.TextSincePromptEnd++
+		return
+	}
 	s = trimBlanks(s)
 	if len(s) == 0 {
 		b.hold()
@@ -193,6 +207,10 @@ func (b *Buffer) store(rec []byte) {
 
 // writeText writes a run of printable ASCII (and tabs) to the current line.
 func (b *Buffer) writeText(s []byte) {
+	if b.alt {
+		b.marks.TextSincePromptEnd += int64(len(s))
+		return
+	}
 	if b.held > 0 && len(trimBlanks(s)) > 0 {
 		b.storeHeld()
 	}
@@ -203,6 +221,10 @@ func (b *Buffer) writeText(s []byte) {
 
 // writeRune writes one encoded multi-byte rune to the current line.
 func (b *Buffer) writeRune(enc []byte) {
+	if b.alt {
+		b.marks.TextSincePromptEnd += int64(len(enc))
+		return
+	}
 	b.storeHeld()
 	b.marks.TextSincePromptEnd += int64(len(enc))
 	b.cur.writeRune(enc)

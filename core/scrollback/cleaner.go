@@ -2,6 +2,7 @@ package scrollback
 
 import (
 	"encoding/binary"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -191,9 +192,13 @@ func (c *cleaner) control(b *Buffer, ch byte) {
 	case '\n':
 		b.newline()
 	case '\r':
-		b.cur.carriageReturn()
+		if !b.alt {
+			b.cur.carriageReturn()
+		}
 	case bs:
-		b.cur.backspace()
+		if !b.alt {
+			b.cur.backspace()
+		}
 	case esc:
 		c.state, c.inter = stEsc, false
 	case can, sub:
@@ -258,6 +263,9 @@ func (c *cleaner) escape(b *Buffer, ch byte) int {
 		c.state = stString
 	default:
 		c.state = stGround
+		if ch == 'c' { // RIS: a full reset leaves the alternate screen
+			b.alt = false
+		}
 	}
 	return 1
 }
@@ -293,8 +301,18 @@ func (c *cleaner) csi(b *Buffer, ch byte) int {
 // not kept), cursor back (D), forward (C), to a column (G) and up (A, see
 // Buffer.cursorUp), delete (P), insert (@) and erase (X) characters.
 // Other sequences, and these with parameters that are not a plain
-// number, are dropped.
+// number, are dropped; on the alternate screen (set and reset with h
+// and l) all of them are.
 func (c *cleaner) edit(b *Buffer, final byte, params string) {
+	if final == 'h' || final == 'l' {
+		if altScreenMode(params) {
+			b.alt = final == 'h'
+		}
+		return
+	}
+	if b.alt {
+		return
+	}
 	switch final {
 	case 'K', 'J':
 		switch params {
@@ -327,6 +345,25 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 			b.cur.eraseRunes(n)
 		}
 	}
+}
+
+// altScreenMode reports whether a mode set or reset's parameters name
+// the alternate screen: private modes 1049 or 1047 (alone or among
+// others, "?1;1049"). The old 47 is left out, as the screen emulator
+// ignores it.
+func altScreenMode(params string) bool {
+	rest, ok := strings.CutPrefix(params, "?")
+	if !ok {
+		return false
+	}
+	for rest != "" {
+		var mode string
+		mode, rest, _ = strings.Cut(rest, ";")
+		if mode == "1049" || mode == "1047" {
+			return true
+		}
+	}
+	return false
 }
 
 // csiCount reads a cursor move's count: empty or 0 is 1, and a count is

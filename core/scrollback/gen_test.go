@@ -21,6 +21,7 @@ var tokens = []string{
 	"\x1b[D", "\x1b[3D", "\x1b[C", "\x1b[40C", "\x1b[5G", "\x1b[G", "\x1b[J", "\x1b[0J", "\x1b[2J",
 	"\x1b[A", "\x1b[3A", "\x1b[99999999999A", "\x1b[1;5D", "\r\r\n\r\r\n", " \b",
 	"\x1b[P", "\x1b[3P", "\x1b[@", "\x1b[4@", "\x1b[X", "\x1b[2X",
+	"\x1b[?1049h", "\x1b[?1049l", "\x1b[?1;1047h", "\x1b[?1047l", "\x1bc", "\x1b[1049h",
 }
 
 // randStream returns a random stream of n tokens; some are raw random

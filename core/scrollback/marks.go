@@ -14,6 +14,11 @@ func (c *cleaner) dispatchOSC(b *Buffer) {
 	if !ok {
 		return
 	}
+	if m.Kind == 'A' || m.Kind == 'D' {
+		// The shell is back: a program that took the alternate screen
+		// and never left it (killed) took its text along.
+		b.alt = false
+	}
 	switch m.Kind {
 	case 'B', 'P', 'D':
 		b.storeHeld() // a marker's place in the lines is fixed

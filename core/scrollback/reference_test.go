@@ -19,6 +19,7 @@ type refModel struct {
 	lineAt  []int    // for each line, the stream offset that stored it
 	reads   []int    // stream offsets at which a reader took lines
 	at      int      // the offset of the byte being read
+	alt     bool     // on the alternate screen: text is counted, not kept
 	nbytes  int      // UTF-8 length of line
 	maxLine int
 	cut     int64
@@ -89,6 +90,9 @@ func (m *refModel) escape(s []byte, i int) int {
 		case ch == 'P' || ch == 'X' || ch == '^' || ch == '_':
 			return m.str(s, i+1)
 		default:
+			if ch == 'c' {
+				m.alt = false
+			}
 			return i + 1
 		}
 	}
@@ -122,6 +126,19 @@ func (m *refModel) csi(s []byte, i int) int {
 
 // edit applies a CSI sequence's edit of the current line.
 func (m *refModel) edit(final byte, params string) {
+	if final == 'h' || final == 'l' {
+		if strings.HasPrefix(params, "?") {
+			for _, mode := range strings.Split(params[1:], ";") {
+				if mode == "1049" || mode == "1047" {
+					m.alt = final == 'h'
+				}
+			}
+		}
+		return
+	}
+	if m.alt {
+		return
+	}
 	count := func() (int, bool) {
 		if strings.Trim(params, "0123456789") != "" {
 			return 0, false
@@ -274,6 +291,10 @@ func (m *refModel) oscDone(p []byte) {
 		return
 	}
 	switch f[1] {
+	case "A", "D":
+		m.alt = false
+	}
+	switch f[1] {
 	case "B", "P", "D":
 		m.store()
 	}
@@ -321,6 +342,12 @@ func (m *refModel) str(s []byte, i int) int {
 }
 
 func (m *refModel) ctl(ch byte) {
+	if m.alt {
+		if ch == '\n' {
+			m.marks.TextSincePromptEnd++
+		}
+		return
+	}
 	switch ch {
 	case '\n':
 		m.marks.TextSincePromptEnd++
@@ -345,6 +372,10 @@ func (m *refModel) ctl(ch byte) {
 }
 
 func (m *refModel) put(r rune) {
+	if m.alt {
+		m.marks.TextSincePromptEnd += int64(utf8.RuneLen(r))
+		return
+	}
 	if r != ' ' {
 		m.store()
 	}
