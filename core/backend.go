@@ -121,4 +121,8 @@ type InputWait struct {
 	// it has finished. The service settles on such a read only when the
 	// output does not say the program is still at work (settle.go).
 	EventLoop bool
+	// Hidden: the terminal reads a hidden line (echo off in canonical
+	// mode, as getpass, sudo and read -s set it: a password). Backends
+	// that cannot tell leave it false.
+	Hidden bool
 }

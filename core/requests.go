@@ -197,6 +197,11 @@ type SendResult struct {
 	// (Python's "... ": an indented block, which an empty line ends). A
 	// send typed now becomes part of that command.
 	Continuation bool `json:"continuation,omitempty"`
+	// InputHidden reports that the send settled on a read of a hidden
+	// line (stdin_read with echo off in canonical mode: a password or
+	// passphrase prompt), so what is typed next is not shown. It is false
+	// when the backend cannot tell.
+	InputHidden bool `json:"inputHidden,omitempty"`
 }
 
 // OutputDelta is output read from an advancing cursor (see

@@ -249,16 +249,17 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 	}
 	marks := sess.buf.Marks()
 	op.res = SendResult{
-		Delta:      d.Text,
-		Truncated:  d.Truncated,
-		Skipped:    d.Skipped,
-		Cut:        cut,
-		WaitReason: out.reason,
-		Status:     sess.status,
-		ExitCode:   out.exitCode,
-		Elapsed:    time.Since(p.start),
-		HandBack:   op.handBack,
-		Foreground: out.foreground,
+		Delta:       d.Text,
+		Truncated:   d.Truncated,
+		Skipped:     d.Skipped,
+		Cut:         cut,
+		WaitReason:  out.reason,
+		Status:      sess.status,
+		ExitCode:    out.exitCode,
+		Elapsed:     time.Since(p.start),
+		HandBack:    op.handBack,
+		Foreground:  out.foreground,
+		InputHidden: out.hidden,
 		Continuation: !sess.status.Exited() && (out.reason != WaitPrompt &&
 			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations ||
 			WaitsForREPLContinuation(out.reason, d.Text)),

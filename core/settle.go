@@ -44,6 +44,8 @@ type settleOutcome struct {
 	// foreground: the program other than the top-level process that
 	// holds the terminal, for inferred_idle and timeout.
 	foreground *ForegroundProgram
+	// hidden: a stdin_read whose reader reads a hidden line.
+	hidden bool
 }
 
 // probeSchedule is how long output must have been quiet before each
@@ -127,7 +129,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if sess.watchesInput && written && !p.promptOnly {
 			var settled bool
 			if settled, nextProbe = reads.step(sess, &p, lastOutput, quietFor); settled {
-				return settleOutcome{reason: WaitStdinRead, shellReading: reads.leader}
+				return settleOutcome{reason: WaitStdinRead, shellReading: reads.leader, hidden: reads.hidden}
 			}
 		}
 
@@ -228,6 +230,7 @@ type readWatch struct {
 	candidateOutput time.Time     // lastOutput when it was seen
 	candidateQuiet  time.Duration // quietFor when it was seen
 	leader          bool          // the confirmed reader is the top-level group
+	hidden          bool          // the confirmed reader reads a hidden line
 }
 
 // step probes if one is due; it reports whether the wait is confirmed and
@@ -255,7 +258,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 		!sess.eventLoopBusy(p, fg)
 	switch {
 	case reading && w.candidate:
-		w.leader = fg.Now.Leader
+		w.leader, w.hidden = fg.Now.Leader, fg.Hidden
 		return true, 0
 	case reading:
 		w.candidate, w.candidateOutput, w.candidateQuiet = true, lastOutput, quietFor

@@ -75,3 +75,13 @@ func TestSummariesNameTheStatusOnlyWhenNotRunning(t *testing.T) {
 		}
 	}
 }
+
+// A send that settled on a hidden read says so in its summary, for hosts
+// that show the text.
+func TestSendSummarySaysThePromptHidesInput(t *testing.T) {
+	running := core.Status{Kind: core.StatusRunning}
+	got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, InputHidden: true, Delta: "sudo -k true\n[sudo] password for ada: "}})
+	if !strings.HasPrefix(got, "[stdin_read; the prompt hides input (a password)]\n") {
+		t.Fatalf("summary %q", got)
+	}
+}

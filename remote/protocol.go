@@ -129,6 +129,9 @@ type wireInputWait struct {
 	// EventLoop is core.InputWait.EventLoop; an agent that predates it
 	// leaves it out, and its reads settle as they did.
 	EventLoop bool `json:"eventLoop,omitempty"`
+	// Hidden is core.InputWait.Hidden; an agent that predates it leaves
+	// it out (false: no hint).
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // wireReader is core.TerminalReader.
@@ -215,11 +218,11 @@ func (w *wireBaseline) baseline() core.InputBaseline {
 }
 
 func toWireInputWait(iw core.InputWait) *wireInputWait {
-	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop}
+	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop, Hidden: iw.Hidden}
 }
 
 func (w *wireInputWait) inputWait() core.InputWait {
-	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop}
+	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop, Hidden: w.Hidden}
 }
 
 // toWireError encodes err; a plain error becomes INTERNAL.

@@ -47,6 +47,7 @@ func TestWireInputWaitRoundTrip(t *testing.T) {
 	for _, iw := range []core.InputWait{
 		{Now: core.InputBaseline{Group: 7, Wakes: 9, Readers: 8}, Reading: true, Waiting: true, New: true, EventLoop: true},
 		{Now: core.InputBaseline{Group: 7, Leader: true}, Reading: true, Relay: true},
+		{Now: core.InputBaseline{Group: 3}, Reading: true, Waiting: true, Hidden: true},
 	} {
 		data, err := json.Marshal(toWireInputWait(iw))
 		if err != nil {

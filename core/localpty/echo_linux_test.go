@@ -32,3 +32,26 @@ func TestEchoModeFollowsTheTermios(t *testing.T) {
 		t.Fatalf("echo mode %v (%v) after stty raw, want by_program", m, err)
 	}
 }
+
+// A send that settles on a read of a hidden line says so (InputHidden): a
+// password prompt by a program, and by the shell's own read -s; a
+// visible question does not.
+func TestSendSaysTheReadHidesInput(t *testing.T) {
+	need(t, "python3")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	for _, c := range []struct {
+		line   string
+		hidden bool
+	}{
+		{`python3 -c 'import getpass; getpass.getpass("Password: ")'`, true},
+		{"secret-answer", false}, // typed into getpass: back at the prompt
+		{`read -r -p 'Name: ' name`, false},
+		{"Ada", false},
+		{`read -r -s -p 'Passphrase: ' pass`, true},
+	} {
+		res := sendWait(t, svc, owner, info.ID, c.line)
+		if res.InputHidden != c.hidden {
+			t.Fatalf("send %q settled %s with InputHidden %v, want %v (delta %q)", c.line, res.WaitReason, res.InputHidden, c.hidden, res.Delta)
+		}
+	}
+}

@@ -44,14 +44,20 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 		return core.InputWait{}, err
 	}
 	now := core.InputBaseline{Group: st.PGID, Leader: st.Leader, Wakes: st.Switches, Readers: st.Readers}
-	return core.InputWait{
+	iw := core.InputWait{
 		Now:       now,
 		Reading:   st.ReadingInput,
 		Waiting:   st.ReadingInput && st.PendingOutput <= 0 && st.PendingInput <= 0 && st.OutputRead <= taken,
 		New:       now.Differs(base),
 		Relay:     st.Relay,
 		EventLoop: st.EventLoop,
-	}, nil
+	}
+	if iw.Waiting {
+		// One TCGETS, only for a wait that may settle a send.
+		m, err := s.EchoMode()
+		iw.Hidden = err == nil && m == core.EchoHidden
+	}
+	return iw, nil
 }
 
 // WarmBaseline takes the top-level process's wake-up reading now, once a
