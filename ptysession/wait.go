@@ -75,7 +75,7 @@ type WaitCondition struct {
 	// (output printed since its last send, tail or wait counts); for a
 	// job, the line being written when the wait starts. Pass an earlier
 	// number to catch a line already shown.
-	FromLine *int64 `json:"fromLine,omitempty" jsonschema:"Search from this line number, not only new output (output)."`
+	FromLine *int64 `json:"fromLine,omitempty" jsonschema:"Search from this line number, not only unseen output (output)."`
 	// Port is WaitPort's TCP port (1-65535).
 	Port int `json:"port,omitempty" jsonschema:"TCP port on this host (port)."`
 }
