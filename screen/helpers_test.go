@@ -29,8 +29,15 @@ type env struct {
 
 func newEnv(t *testing.T, opts Options) *env {
 	t.Helper()
+	return newEnvOn(t, opts, core.Options{QuietWindow: 500 * time.Millisecond})
+}
+
+// newEnvOn is newEnv on a service with the options copts (OnSpawn set).
+func newEnvOn(t *testing.T, opts Options, copts core.Options) *env {
+	t.Helper()
 	m := NewManager(opts)
-	svc := core.New(core.Options{OnSpawn: m.OnSpawn, QuietWindow: 500 * time.Millisecond})
+	copts.OnSpawn = m.OnSpawn
+	svc := core.New(copts)
 	if err := localpty.Register(svc); err != nil {
 		t.Fatal(err)
 	}

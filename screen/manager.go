@@ -21,6 +21,9 @@ const DefaultReplyTimeout = 5 * time.Second
 // bare Escape, for the program to redraw (see Options.EscapeWait).
 const DefaultEscapeWait = 1100 * time.Millisecond
 
+// DefaultFullScreenKeysTimeout is Options.FullScreenKeysTimeout's default.
+const DefaultFullScreenKeysTimeout = 10 * time.Second
+
 // Options configure a [Manager]. The zero value is usable.
 type Options struct {
 	// RingBytes bounds the raw output kept per session for an emulator
@@ -43,6 +46,15 @@ type Options struct {
 	// show the state before the keys. Default DefaultEscapeWait; negative
 	// turns the wait off.
 	EscapeWait time.Duration
+	// FullScreenKeysTimeout bounds how long SendKeys waits for keys typed
+	// into a full-screen program when the request sets no Timeout. A
+	// program that reads its keys reacts in milliseconds; one that never
+	// reads them (watch redraws until interrupted) would hold the call
+	// for the service's whole send deadline. The result is then a
+	// timeout with the screen, and the unread keys in its foreground
+	// note. Default DefaultFullScreenKeysTimeout; negative: the service's
+	// send deadline.
+	FullScreenKeysTimeout time.Duration
 	// Logger receives structured logs (session ids, emulator resets; never
 	// terminal bytes). Default slog.Default().
 	Logger *slog.Logger
@@ -68,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.EscapeWait == 0 {
 		o.EscapeWait = DefaultEscapeWait
+	}
+	if o.FullScreenKeysTimeout == 0 {
+		o.FullScreenKeysTimeout = DefaultFullScreenKeysTimeout
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

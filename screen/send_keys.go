@@ -18,7 +18,8 @@ type KeysRequest struct {
 	// Keys are key names (see package keys), sent after Text. Cursor keys
 	// follow the application-cursor mode the program turned on.
 	Keys []string
-	// Timeout overrides the service's absolute send deadline.
+	// Timeout overrides the service's absolute send deadline (for a
+	// full-screen program, Options.FullScreenKeysTimeout when zero).
 	Timeout time.Duration
 	// QuietWindow overrides the service's silence window.
 	QuietWindow time.Duration
@@ -92,6 +93,9 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 		}
 	}
 	before := st.mode(ctx)
+	if req.Timeout == 0 && before.known && before.full() && m.opts.FullScreenKeysTimeout > 0 {
+		req.Timeout = m.opts.FullScreenKeysTimeout
+	}
 	// In a line-mode program the keys' output is what the caller is
 	// shown: each send cuts it from the caller's tail, as the facade's
 	// sends do, and moves the tail past it.
