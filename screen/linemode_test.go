@@ -38,7 +38,7 @@ func TestKeysInLineModeReturnOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	kr = res.Structured.(KeysToolResult)
-	if kr.Screen != nil || kr.WaitReason != "prompt" || kr.ExitCode == nil || *kr.ExitCode != 0 || strings.Contains(kr.Delta, "40") {
+	if kr.Screen != nil || kr.WaitReason != "prompt" || kr.ExitCode == nil || *kr.ExitCode != 0 || strings.Contains(kr.Delta, "39\n40") {
 		t.Fatalf("Ctrl-D to cat: %s, exit %v, delta %q, screen %v\n%s", kr.WaitReason, kr.ExitCode, kr.Delta, kr.Screen != nil, res.Text)
 	}
 	if !strings.HasPrefix(res.Text, "[prompt; command exit code 0]\n") || len(res.Text) > 100 || strings.Contains(res.Text, "meow") {
