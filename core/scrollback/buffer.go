@@ -23,7 +23,14 @@ type Buffer struct {
 	// part of a terminal's scrollback: it is counted in the marks and
 	// dropped, until the program leaves it (l), a reset (ESC c), or the
 	// shell's prompt marker (133;A or D) after a program that never left.
-	alt   bool
+	alt bool
+	// below counts the rows under the cursor that moves up left (at most
+	// maxHeld): a move down (CSI B) goes back into them, a newline
+	// takes one.
+	below int
+	// paste: the program asked for bracketed paste (CSI ? 2004 h) and
+	// has not turned it off (l) or been reset (ESC c).
+	paste bool
 	marks Marks
 	stats Stats
 }
@@ -74,6 +81,13 @@ func (b *Buffer) End() Cursor {
 	return Cursor{next: b.completed(), col: len(t), prefix: t, open: true}
 }
 
+// BracketedPaste reports whether the program on the terminal asked for
+// bracketed paste (CSI ? 2004 h, until l or a reset): it then reads text
+// between ESC [200~ and ESC [201~ as pasted, not typed, which line
+// editors that indent by themselves (IPython, Python's own REPL from
+// 3.13) insert as it is.
+func (b *Buffer) BracketedPaste() bool { return b.paste }
+
 // LineOpen reports whether the output ends in an unterminated line that is
 // not empty (a prompt waiting for its answer, or text still being written).
 func (b *Buffer) LineOpen() bool { return b.partial() == 1 }
@@ -107,6 +121,7 @@ func (b *Buffer) newline() {
 		b.marks.TextSincePromptEnd++
 		return
 	}
+	b.below = max(b.below-1, 0)
 	left, right := b.cur.left(), trimBlanks(b.cur.right())
 	if len(right) == 0 {
 		left = trimBlanks(left)
@@ -130,6 +145,7 @@ func (b *Buffer) storeLine(s []byte) {
 		b.marks.TextSincePromptEnd++
 		return
 	}
+	b.below = max(b.below-1, 0)
 	s = trimBlanks(s)
 	if len(s) == 0 {
 		b.hold()
@@ -180,12 +196,28 @@ func (b *Buffer) cursorUp(n int) {
 	}
 	col := b.cur.column()
 	b.held -= k
+	b.below = min(b.below+k, maxHeld-1)
 	if reopen {
+		b.below++
 		b.cur.load(b.ring.popNewest())
 	} else {
 		b.cur.reset()
 	}
 	b.cur.forward(col)
+}
+
+// cursorDown moves the cursor n rows down (CSI B) into the rows a move up
+// left below it (cursorUp), as line editors that redraw a block of
+// several lines do (Python's REPL writes a line, moves back to its
+// start and down to the next): the current line ends as at a newline,
+// and the cursor keeps its column on the row below. Rows below that no
+// move up left are not known, and a move into them is ignored.
+func (b *Buffer) cursorDown(n int) {
+	for range min(n, b.below) {
+		col := b.cur.column()
+		b.newline()
+		b.cur.forward(col)
+	}
 }
 
 // push appends a completed line, dropping the oldest to make room.

@@ -57,6 +57,12 @@ func TestCleaning(t *testing.T) {
 		{"reserved rows", "In [1]: \r\r\n\r\r\n\r\r\n \b\x1b[3A\x1b[8C\x1b[8D\x1b[JIn [1]: x = 1\x1b[13D\r\r\n", []string{"In [1]: x = 1"}},
 		{"progress line rewritten from below", "get 10%\n\x1b[Aget 100%\n", []string{"get 100%"}},
 		{"move up two rows over text ignored", "a\nb\n\x1b[2Ac\n", []string{"a", "b", "c"}},
+		// Python's REPL (3.13) redraws a block line by line: a newline
+		// and a move up reserve the row below, a move back and a move
+		// down go to it.
+		{"block redrawn row by row", ">>> \n\x1b[1A>>> def f():\x1b[12D\x1b[1B... \x1b[4D\n\x1b[1A...     return 1\x1b[16D\x1b[1B... \x1b[4D\n\r\x1b[1A\n>>> ", []string{">>> def f():", "...     return 1", "...", ">>> "}},
+		{"move down with no row left below ignored", "ab\x1b[Bc\n\x1b[2Bd\n", []string{"abc", "d"}},
+		{"move down two rows left blank", "x\n\n\n\x1b[2Ay\x1b[2Bz\n", []string{"x", "y", "", " z"}},
 		{"csi with C0 inside", "a\x1b[3\bmb\n", []string{"b"}},
 		{"osc bel", "\x1b]0;user@host: ~\x07$ \n", []string{"$"}},
 		{"osc st", "\x1b]2;title\x1b\\$ \n", []string{"$"}},

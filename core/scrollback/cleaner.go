@@ -264,7 +264,7 @@ func (c *cleaner) escape(b *Buffer, ch byte) int {
 	default:
 		c.state = stGround
 		if ch == 'c' { // RIS: a full reset leaves the alternate screen
-			b.alt = false
+			b.alt, b.paste, b.below = false, false, 0
 		}
 	}
 	return 1
@@ -298,15 +298,20 @@ func (c *cleaner) csi(b *Buffer, ch byte) int {
 // terminal edits its cursor row (line editors such as readline and
 // prompt_toolkit redraw with them): erase in line (K) and in display
 // from the cursor (J, which clears the rest of the row; rows below are
-// not kept), cursor back (D), forward (C), to a column (G) and up (A, see
-// Buffer.cursorUp), delete (P), insert (@) and erase (X) characters.
+// not kept), cursor back (D), forward (C), to a column (G), up (A, see
+// Buffer.cursorUp) and down (B, Buffer.cursorDown), delete (P), insert
+// (@) and erase (X) characters.
 // Other sequences, and these with parameters that are not a plain
 // number, are dropped; on the alternate screen (set and reset with h
 // and l) all of them are.
 func (c *cleaner) edit(b *Buffer, final byte, params string) {
 	if final == 'h' || final == 'l' {
-		if altScreenMode(params) {
+		alt, paste := privateModes(params)
+		if alt {
 			b.alt = final == 'h'
+		}
+		if paste {
+			b.paste = final == 'h'
 		}
 		return
 	}
@@ -323,7 +328,7 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 				b.cur.eraseLine()
 			}
 		}
-	case 'D', 'C', 'G', 'A', 'P', '@', 'X':
+	case 'D', 'C', 'G', 'A', 'B', 'P', '@', 'X':
 		n, ok := csiCount(params)
 		if !ok {
 			return
@@ -337,6 +342,8 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 			b.cur.toColumn(n - 1)
 		case 'A':
 			b.cursorUp(n)
+		case 'B':
+			b.cursorDown(n)
 		case 'P':
 			b.cur.deleteRunes(n)
 		case '@':
@@ -347,23 +354,27 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 	}
 }
 
-// altScreenMode reports whether a mode set or reset's parameters name
-// the alternate screen: private modes 1049 or 1047 (alone or among
-// others, "?1;1049"). The old 47 is left out, as the screen emulator
-// ignores it.
-func altScreenMode(params string) bool {
+// privateModes reports which of the modes the buffer follows a mode set
+// or reset's parameters name (alone or among others, "?1;1049"): alt,
+// the alternate screen (private modes 1049 or 1047; the old 47 is left
+// out, as the screen emulator ignores it), and paste, bracketed paste
+// (2004).
+func privateModes(params string) (alt, paste bool) {
 	rest, ok := strings.CutPrefix(params, "?")
 	if !ok {
-		return false
+		return false, false
 	}
 	for rest != "" {
 		var mode string
 		mode, rest, _ = strings.Cut(rest, ";")
-		if mode == "1049" || mode == "1047" {
-			return true
+		switch mode {
+		case "1049", "1047":
+			alt = true
+		case "2004":
+			paste = true
 		}
 	}
-	return false
+	return alt, paste
 }
 
 // csiCount reads a cursor move's count: empty or 0 is 1, and a count is

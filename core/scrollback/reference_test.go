@@ -16,6 +16,7 @@ type refModel struct {
 	pos     int      // write position (rune index)
 	pad     int      // blank columns after an erase line or a move right
 	held    int      // blank lines not yet in lines: a move up takes them back
+	below   int      // rows a move up left under the cursor: a move down goes back
 	lineAt  []int    // for each line, the stream offset that stored it
 	reads   []int    // stream offsets at which a reader took lines
 	at      int      // the offset of the byte being read
@@ -91,7 +92,7 @@ func (m *refModel) escape(s []byte, i int) int {
 			return m.str(s, i+1)
 		default:
 			if ch == 'c' {
-				m.alt = false
+				m.alt, m.below = false, 0
 			}
 			return i + 1
 		}
@@ -216,13 +217,25 @@ func (m *refModel) edit(final byte, params string) {
 			return
 		}
 		m.held -= k
+		m.below = min(m.below+k, 511)
 		m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
 		if reopen {
+			m.below++
 			last := len(m.lines) - 1
 			m.line, m.nbytes = []rune(m.lines[last]), len(m.lines[last])
 			m.lines, m.lineAt = m.lines[:last], m.lineAt[:last]
 		}
 		m.right(col)
+	case 'B':
+		n, ok := count()
+		if !ok {
+			return
+		}
+		for range min(n, m.below) {
+			col := m.pos + m.pad
+			m.ctl('\n')
+			m.right(col)
+		}
 	}
 }
 
@@ -350,6 +363,7 @@ func (m *refModel) ctl(ch byte) {
 	}
 	switch ch {
 	case '\n':
+		m.below = max(m.below-1, 0)
 		m.marks.TextSincePromptEnd++
 		if l := strings.TrimRight(string(m.line), " "); l != "" {
 			m.store()
