@@ -195,6 +195,7 @@ func (sess *session) noteInterruptLocked(k interruptMark, atPrompt, known bool) 
 // shellReading says the shell itself was the confirmed reader of a
 // stdin_read. sess.mu is held.
 func (sess *session) noteSettledLocked(reason WaitReason, shellReading bool) {
+	sess.lastSettle = reason
 	m := sess.buf.Marks()
 	atPrompt := m.PromptEnds > 0 && m.TextSincePromptEnd == 0
 	switch reason {

@@ -82,6 +82,11 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		sess.mu.Unlock() // another send went first meanwhile: wait again
 	}
 	turn.leaveLocked()
+	if !req.NoSubmit && sess.pastesLocked(base) {
+		if pasted, ok := asPaste(req.Data); ok {
+			data = append([]byte(pasted), sess.enter...)
+		}
+	}
 	op := &operation{
 		ctx:      ctx,
 		sess:     sess,

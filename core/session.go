@@ -49,6 +49,8 @@ type session struct {
 	// output stood at atPromptOutput.
 	atPrompt       bool
 	atPromptOutput time.Time
+	// lastSettle is why the last send settled (pastesLocked).
+	lastSettle WaitReason
 	// Input accounting for the prompt tier (promptgate.go): no D marker
 	// with a line count <= inBound answers input not written yet (valid
 	// when inBoundSet); running: the shell runs a command that took the

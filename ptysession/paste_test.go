@@ -1,0 +1,119 @@
+package ptysession
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// indentingREPL is a python3 REPL whose line editor indents as Python's
+// own REPL does from 3.13 (and IPython): after Enter, the next line
+// starts with the last line's indentation, one level more after a
+// colon, and a blank line runs the block. When pasteMode is set it asks
+// for bracketed paste and inserts a paste as it is.
+const indentingREPL = `
+import os, sys, termios, traceback
+paste_mode = sys.argv[1] == "paste"
+a = termios.tcgetattr(0); a[3] &= ~(termios.ICANON | termios.ECHO); termios.tcsetattr(0, termios.TCSANOW, a)
+out = lambda s: os.write(1, s.encode())
+env, block, line, pasting, esc = {}, "", "", False, ""
+def enter():
+    global block, line
+    out("\r\n")
+    src = block + line
+    if line.strip() == "" or (block == "" and "\n" not in line and not line.rstrip().endswith(":")):
+        block, line = "", ""
+        if src.strip():
+            try:
+                exec(compile(src + "\n", "<stdin>", "single"), env)
+            except Exception as e:
+                out("%s: %s\r\n" % (type(e).__name__, e))
+        out(">>> ")
+        return
+    last = line.split("\n")[-1]
+    ind = len(last) - len(last.lstrip()) + (4 if last.rstrip().endswith(":") else 0)
+    block, line = src + "\n", " " * ind
+    out("... " + line)
+if paste_mode:
+    out("\x1b[?2004h")
+out(">>> ")
+while True:
+    for ch in os.read(0, 4096).decode():
+        if esc or ch == "\x1b":
+            esc += ch
+            if esc == "\x1b[200~": pasting, esc = True, ""
+            elif esc == "\x1b[201~": pasting, esc = False, ""
+            elif len(esc) >= 6: esc = ""
+        elif ch == "\n" and not pasting:
+            enter()
+        elif ch == "\n":
+            line += "\n"
+            out("\r\n... ")
+        else:
+            line += ch
+            out(ch)
+`
+
+// TestBlockSentToAnIndentingEditorKeepsItsIndentation: a block sent to a
+// REPL that indents by itself and asked for bracketed paste goes as a
+// paste and runs as written; typed line by line, its indentation would
+// double and its dedent would be lost.
+func TestBlockSentToAnIndentingEditorKeepsItsIndentation(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: JoinCommand([]string{"python3", "-c", indentingREPL, "paste"})})
+		waitTailSuffixFrom(t, s, owner, r.SessionID, r.InitialOutput, ">>> ")
+		send := func(data string) string {
+			t.Helper()
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.WaitReason != core.WaitStdinRead {
+				t.Fatalf("send %q settled %s: %q", data, res.WaitReason, res.Delta)
+			}
+			return res.Delta
+		}
+		if d := send("def f(x):\n    if x:\n        return 1\n    return 2\n\n"); strings.Contains(d, "Error") {
+			t.Fatalf("the block did not run as written: %q", d)
+		}
+		if d := send("print(f(0), f(1))"); !strings.Contains(d, "\n2 1\n") {
+			t.Fatalf("f(0), f(1): %q", d)
+		}
+		// A class with a blank line between its methods, then a call:
+		// the blank line before the call ends the block, as typed.
+		d := send("class A:\n    def g(self):\n        return 'g'\n\n    def h(self):\n        return 'h'\n\nprint(A().g(), A().h())")
+		if !strings.Contains(d, "\ng h\n") {
+			t.Fatalf("a class, then a call: %q", d)
+		}
+	})
+}
+
+// TestBlockTypedWhereNoPasteWasAskedFor: a block sent to a shell at its
+// prompt (whose line editor asked for bracketed paste) and to a program
+// that did not ask goes as typed, byte for byte.
+func TestBlockTypedWhereNoPasteWasAskedFor(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "for i in 1 2; do\n  echo i=$i\ndone"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.WaitReason != core.WaitPrompt || strings.Count(res.Delta, "echo i=$i") != 1 || !strings.Contains(res.Delta, "\ni=1\ni=2\n") {
+			t.Fatalf("a block to bash at its prompt settled %s: %q", res.WaitReason, res.Delta)
+		}
+		if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "stty -echo; cat -v"}); err != nil {
+			t.Fatal(err)
+		}
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "one\n  two\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Delta, "^[") || !strings.Contains(res.Delta, "one\n  two\n") {
+			t.Fatalf("a block to cat -v: %q", res.Delta)
+		}
+	})
+}
