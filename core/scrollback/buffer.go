@@ -28,9 +28,12 @@ type Buffer struct {
 	// maxHeld): a move down (CSI B) goes back into them, a newline
 	// takes one.
 	below int
-	// paste: the program asked for bracketed paste (CSI ? 2004 h) and
-	// has not turned it off (l) or been reset (ESC c).
-	paste bool
+	// up is a move up (CSI n A) that could not act alone, kept until the
+	// next change: an erase below (CSI J) after it rewinds (see rewind);
+	// moves along the row keep it, anything else drops it.
+	up int
+	// paste: how the program reads a paste (PasteMode).
+	paste PasteMode
 	marks Marks
 	stats Stats
 }
@@ -81,12 +84,24 @@ func (b *Buffer) End() Cursor {
 	return Cursor{next: b.completed(), col: len(t), prefix: t, open: true}
 }
 
-// BracketedPaste reports whether the program on the terminal asked for
-// bracketed paste (CSI ? 2004 h, until l or a reset): it then reads text
-// between ESC [200~ and ESC [201~ as pasted, not typed, which line
-// editors that indent by themselves (IPython, Python's own REPL from
-// 3.13) insert as it is.
-func (b *Buffer) BracketedPaste() bool { return b.paste }
+// PasteMode is how the program on the terminal reads pasted text, as its
+// output shows.
+type PasteMode struct {
+	// Bracketed: the program asked for bracketed paste (CSI ? 2004 h, and
+	// not l or a reset since): it reads text between ESC [200~ and
+	// ESC [201~ as pasted, not typed.
+	Bracketed bool
+	// Redraws: since it asked, it hid the cursor (CSI ? 25 l), as line
+	// editors that redraw their whole input do (prompt_toolkit's IPython,
+	// Python's REPL from 3.13, irb's reline). These indent by themselves
+	// and insert a paste as it is. GNU readline (bash, gdb, sqlite3, bc)
+	// hides no cursor; it reads a paste as one line and redraws it over
+	// several rows.
+	Redraws bool
+}
+
+// PasteMode returns how the program on the terminal reads pasted text.
+func (b *Buffer) PasteMode() PasteMode { return b.paste }
 
 // LineOpen reports whether the output ends in an unterminated line that is
 // not empty (a prompt waiting for its answer, or text still being written).
@@ -117,6 +132,7 @@ func (b *Buffer) enforce() {
 // newline terminates the current line and stores it, trailing blanks
 // trimmed; a blank line is held (see Buffer.held).
 func (b *Buffer) newline() {
+	b.up = 0
 	if b.alt {
 		b.marks.TextSincePromptEnd++
 		return
@@ -140,6 +156,7 @@ func (b *Buffer) newline() {
 // storeLine stores s, plain text no longer than a line may be, as a whole
 // line: the same as writing it to the empty current line and a newline.
 func (b *Buffer) storeLine(s []byte) {
+	b.up = 0
 	b.marks.TextSincePromptEnd += int64(len(s))
 	if b.alt {
 		b.marks.TextSincePromptEnd++
@@ -186,12 +203,15 @@ func (b *Buffer) storeHeld() {
 // unless a reader took that line already. Any other move cannot edit
 // stored lines and is ignored. A move from a line with text is ignored.
 func (b *Buffer) cursorUp(n int) {
+	b.up = 0
 	if !b.cur.blank() {
+		b.up = n
 		return
 	}
 	k := min(n, b.held)
 	reopen := n-k == 1 && b.ring.count > 0 && b.completed() > b.readTo
 	if k == 0 && !reopen {
+		b.up = n
 		return
 	}
 	col := b.cur.column()
@@ -206,6 +226,38 @@ func (b *Buffer) cursorUp(n int) {
 	b.cur.forward(col)
 }
 
+// rewind acts on an erase below (CSI J) that follows a move up of n rows
+// that could not act alone: it is how line editors redraw an input of
+// several rows (prompt_toolkit moves to the input's first row, erases
+// everything below and draws the input again). The rows above the
+// cursor are the held blank lines, then the stored lines, newest first;
+// the current line and the n-1 rows under the target are dropped, the
+// target row becomes the current line, erased from the cursor's column.
+// It needs the stored rows it drops to be the newest and untaken by a
+// reader (numbers never go back for a reader); otherwise the erase acts
+// on the current line alone.
+func (b *Buffer) rewind(n int) {
+	col := b.cur.column()
+	m := n - b.held // stored rows to go up into
+	if m > 0 && (m > b.ring.count || b.completed()-int64(m) < b.readTo) {
+		b.cur.eraseToEnd()
+		return
+	}
+	if m <= 0 {
+		b.held -= n
+		b.cur.reset()
+	} else {
+		b.held = 0
+		for range m - 1 {
+			b.ring.popNewest()
+		}
+		b.cur.load(b.ring.popNewest())
+	}
+	b.below = 0
+	b.cur.forward(col)
+	b.cur.eraseToEnd()
+}
+
 // cursorDown moves the cursor n rows down (CSI B) into the rows a move up
 // left below it (cursorUp), as line editors that redraw a block of
 // several lines do (Python's REPL writes a line, moves back to its
@@ -213,6 +265,7 @@ func (b *Buffer) cursorUp(n int) {
 // and the cursor keeps its column on the row below. Rows below that no
 // move up left are not known, and a move into them is ignored.
 func (b *Buffer) cursorDown(n int) {
+	b.up = 0
 	for range min(n, b.below) {
 		col := b.cur.column()
 		b.newline()
@@ -239,6 +292,7 @@ func (b *Buffer) store(rec []byte) {
 
 // writeText writes a run of printable ASCII (and tabs) to the current line.
 func (b *Buffer) writeText(s []byte) {
+	b.up = 0
 	if b.alt {
 		b.marks.TextSincePromptEnd += int64(len(s))
 		return
@@ -253,6 +307,7 @@ func (b *Buffer) writeText(s []byte) {
 
 // writeRune writes one encoded multi-byte rune to the current line.
 func (b *Buffer) writeRune(enc []byte) {
+	b.up = 0
 	if b.alt {
 		b.marks.TextSincePromptEnd += int64(len(enc))
 		return

@@ -61,6 +61,11 @@ func TestCleaning(t *testing.T) {
 		// and a move up reserve the row below, a move back and a move
 		// down go to it.
 		{"block redrawn row by row", ">>> \n\x1b[1A>>> def f():\x1b[12D\x1b[1B... \x1b[4D\n\x1b[1A...     return 1\x1b[16D\x1b[1B... \x1b[4D\n\r\x1b[1A\n>>> ", []string{">>> def f():", "...     return 1", "...", ">>> "}},
+		// prompt_toolkit redraws an input of several rows: to its first
+		// row, erase below, draw it all again.
+		{"input of several rows redrawn", "In [1]: a\r\r\n   ...:   b\r\r\n   ...:\x1b[7D\x1b[2A\x1b[JIn [1]: a\r\r\n   ...:   b\r\r\n   ...:   c\r\r\n", []string{"In [1]: a", "   ...:   b", "   ...:   c"}},
+		{"move up then text, then erase below", "a\nb\x1b[Ac\x1b[J\n", []string{"a", "bc"}},
+		{"move up into held blank rows, erase below", "x\n\n\n\x1b[2A\x1b[Jy\n", []string{"x", "y"}},
 		{"move down with no row left below ignored", "ab\x1b[Bc\n\x1b[2Bd\n", []string{"abc", "d"}},
 		{"move down two rows left blank", "x\n\n\n\x1b[2Ay\x1b[2Bz\n", []string{"x", "y", "", " z"}},
 		{"csi with C0 inside", "a\x1b[3\bmb\n", []string{"b"}},

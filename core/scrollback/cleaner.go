@@ -264,7 +264,7 @@ func (c *cleaner) escape(b *Buffer, ch byte) int {
 	default:
 		c.state = stGround
 		if ch == 'c' { // RIS: a full reset leaves the alternate screen
-			b.alt, b.paste, b.below = false, false, 0
+			b.alt, b.paste, b.below, b.up = false, PasteMode{}, 0, 0
 		}
 	}
 	return 1
@@ -306,22 +306,35 @@ func (c *cleaner) csi(b *Buffer, ch byte) int {
 // and l) all of them are.
 func (c *cleaner) edit(b *Buffer, final byte, params string) {
 	if final == 'h' || final == 'l' {
-		alt, paste := privateModes(params)
+		alt, paste, cursor := privateModes(params)
 		if alt {
 			b.alt = final == 'h'
 		}
 		if paste {
-			b.paste = final == 'h'
+			b.paste = PasteMode{Bracketed: final == 'h'}
+		}
+		if cursor && final == 'l' && b.paste.Bracketed {
+			b.paste.Redraws = true
 		}
 		return
 	}
 	if b.alt {
 		return
 	}
+	up := b.up
+	switch final {
+	case 'C', 'D', 'G', 'm':
+	default:
+		b.up = 0 // a move along the row keeps a move up pending
+	}
 	switch final {
 	case 'K', 'J':
 		switch params {
 		case "", "0":
+			if final == 'J' && up > 0 {
+				b.rewind(up)
+				return
+			}
 			b.cur.eraseToEnd()
 		case "2":
 			if final == 'K' {
@@ -357,12 +370,12 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 // privateModes reports which of the modes the buffer follows a mode set
 // or reset's parameters name (alone or among others, "?1;1049"): alt,
 // the alternate screen (private modes 1049 or 1047; the old 47 is left
-// out, as the screen emulator ignores it), and paste, bracketed paste
-// (2004).
-func privateModes(params string) (alt, paste bool) {
+// out, as the screen emulator ignores it), paste, bracketed paste
+// (2004), and cursor, the cursor's visibility (25).
+func privateModes(params string) (alt, paste, cursor bool) {
 	rest, ok := strings.CutPrefix(params, "?")
 	if !ok {
-		return false, false
+		return false, false, false
 	}
 	for rest != "" {
 		var mode string
@@ -372,9 +385,11 @@ func privateModes(params string) (alt, paste bool) {
 			alt = true
 		case "2004":
 			paste = true
+		case "25":
+			cursor = true
 		}
 	}
-	return alt, paste
+	return alt, paste, cursor
 }
 
 // csiCount reads a cursor move's count: empty or 0 is 1, and a count is

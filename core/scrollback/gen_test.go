@@ -22,7 +22,8 @@ var tokens = []string{
 	"\x1b[A", "\x1b[3A", "\x1b[99999999999A", "\x1b[1;5D", "\r\r\n\r\r\n", " \b",
 	"\x1b[P", "\x1b[3P", "\x1b[@", "\x1b[4@", "\x1b[X", "\x1b[2X",
 	"\x1b[?1049h", "\x1b[?1049l", "\x1b[?1;1047h", "\x1b[?1047l", "\x1bc", "\x1b[1049h",
-	"\x1b[?2004h", "\x1b[?2004l", "\x1b[?1049;2004h", "\x1b[B", "\x1b[2B", "\n\x1b[A", "\x1b[9D\x1b[1B",
+	"\x1b[?2004h", "\x1b[?2004l", "\x1b[?1049;2004h", "\x1b[?25l", "\x1b[B", "\x1b[2B", "\n\x1b[A", "\x1b[9D\x1b[1B",
+	"\x1b[2A\x1b[J", "\x1b[3A", "\x1b[4D\x1b[2A\r\x1b[J", "\r\r\n   ...: ",
 }
 
 // randStream returns a random stream of n tokens; some are raw random

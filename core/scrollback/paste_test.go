@@ -5,29 +5,32 @@ import (
 	"testing"
 )
 
-// TestBracketedPasteFollowsTheProgram: the buffer follows bracketed
-// paste as the program sets it (alone or among other modes) and resets
-// it, and as a full reset ends it; the mode's sequences print nothing.
-func TestBracketedPasteFollowsTheProgram(t *testing.T) {
+// TestPasteModeFollowsTheProgram: the buffer follows bracketed paste as
+// the program sets it (alone or among other modes) and resets it, and
+// as a full reset ends it, and whether the program hid its cursor since
+// (an editor that redraws its input); the modes print nothing.
+func TestPasteModeFollowsTheProgram(t *testing.T) {
 	steps := []struct {
 		out  string
-		want bool
+		want PasteMode
 	}{
-		{"$ ", false},
-		{"\x1b[?2004h>>> ", true},
-		{"print(1)\n1\n", true},
-		{"\x1b[?2004l\r", false},
-		{"\x1b[?1;2004h", true},
-		{"\x1b[2004l", true}, // not a private mode
-		{"\x1bc", false},
-		{"\x1b[?20", false}, // split across writes
-		{"04h", true},
+		{"$ \x1b[?25l", PasteMode{}},
+		{"\x1b[?2004h>>> ", PasteMode{Bracketed: true}},
+		{"\x1b[?25lprint(1)\x1b[?25h\n1\n", PasteMode{Bracketed: true, Redraws: true}},
+		{"\x1b[?2004l\r", PasteMode{}},
+		{"\x1b[?1;2004h", PasteMode{Bracketed: true}},
+		{"\x1b[25l\x1b[2004l", PasteMode{Bracketed: true}}, // not private modes
+		{"\x1b[?1;25l", PasteMode{Bracketed: true, Redraws: true}},
+		{"\x1b[?2004h", PasteMode{Bracketed: true}}, // asked again: a new editor
+		{"\x1bc", PasteMode{}},
+		{"\x1b[?20", PasteMode{}}, // split across writes
+		{"04h", PasteMode{Bracketed: true}},
 	}
 	b := New(Limits{})
 	for _, s := range steps {
 		b.Write([]byte(s.out))
-		if got := b.BracketedPaste(); got != s.want {
-			t.Fatalf("after %q: BracketedPaste() = %v, want %v", s.out, got, s.want)
+		if got := b.PasteMode(); got != s.want {
+			t.Fatalf("after %q: PasteMode() = %+v, want %+v", s.out, got, s.want)
 		}
 	}
 	if got, want := everything(b).Lines, []string{"$ >>> print(1)", "1"}; !slices.Equal(got, want) {

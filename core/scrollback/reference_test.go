@@ -17,6 +17,7 @@ type refModel struct {
 	pad     int      // blank columns after an erase line or a move right
 	held    int      // blank lines not yet in lines: a move up takes them back
 	below   int      // rows a move up left under the cursor: a move down goes back
+	up      int      // a move up that could not act, until an erase below rewinds
 	lineAt  []int    // for each line, the stream offset that stored it
 	reads   []int    // stream offsets at which a reader took lines
 	at      int      // the offset of the byte being read
@@ -92,7 +93,7 @@ func (m *refModel) escape(s []byte, i int) int {
 			return m.str(s, i+1)
 		default:
 			if ch == 'c' {
-				m.alt, m.below = false, 0
+				m.alt, m.below, m.up = false, 0, 0
 			}
 			return i + 1
 		}
@@ -140,14 +141,22 @@ func (m *refModel) edit(final byte, params string) {
 	if m.alt {
 		return
 	}
+	up := m.up
+	if !strings.ContainsRune("CDGm", rune(final)) {
+		m.up = 0
+	}
+	if final == 'J' && (params == "" || params == "0") && up > 0 {
+		m.rewind(up)
+		return
+	}
 	count := func() (int, bool) {
 		if strings.Trim(params, "0123456789") != "" {
 			return 0, false
 		}
 		n := 1
-		if v, err := strconv.Atoi(params); err == nil && v > 1 {
-			n = min(v, 1024)
-		} else if len(params) > 0 && strings.Trim(params, "0") != "" {
+		if v, err := strconv.Atoi(params); err == nil {
+			n = min(max(v, 1), 1024)
+		} else if params != "" {
 			n = 1024 // more digits than an int holds
 		}
 		return n, true
@@ -207,13 +216,18 @@ func (m *refModel) edit(final byte, params string) {
 		}
 	case 'A':
 		n, ok := count()
-		if !ok || strings.Trim(string(m.line), " ") != "" || len(string(m.line)) > 256 {
+		if !ok {
+			return
+		}
+		if strings.Trim(string(m.line), " ") != "" || len(string(m.line)) > 256 {
+			m.up = n
 			return
 		}
 		col := m.pos + m.pad
 		k := min(n, m.held)
 		reopen := n-k == 1 && len(m.lines) > 0 && !m.taken(m.lineAt[len(m.lines)-1])
 		if k == 0 && !reopen {
+			m.up = n
 			return
 		}
 		m.held -= k
@@ -237,6 +251,34 @@ func (m *refModel) edit(final byte, params string) {
 			m.right(col)
 		}
 	}
+}
+
+// rewind is an erase below after a move up of n rows that could not act:
+// the rows above are the held blank lines, then the stored lines; the
+// target row becomes the current line, erased from the cursor's column,
+// when every stored row it drops is untaken; otherwise the erase acts on
+// the current line.
+func (m *refModel) rewind(n int) {
+	col := m.pos + m.pad
+	k := n - m.held
+	if k > 0 && (k > len(m.lines) || m.taken(m.lineAt[len(m.lines)-k])) {
+		m.line = m.line[:m.pos]
+		m.nbytes = len(string(m.line))
+		return
+	}
+	m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
+	if k <= 0 {
+		m.held -= n
+	} else {
+		m.held = 0
+		last := len(m.lines) - k
+		m.line, m.nbytes = []rune(m.lines[last]), len(m.lines[last])
+		m.lines, m.lineAt = m.lines[:last], m.lineAt[:last]
+	}
+	m.below = 0
+	m.right(col)
+	m.line = m.line[:m.pos]
+	m.nbytes = len(string(m.line))
 }
 
 // taken reports whether a reader took the line stored at offset at: a
@@ -310,6 +352,7 @@ func (m *refModel) oscDone(p []byte) {
 	switch f[1] {
 	case "B", "P", "D":
 		m.store()
+		m.up = 0
 	}
 	switch f[1] {
 	case "B":
@@ -355,6 +398,9 @@ func (m *refModel) str(s []byte, i int) int {
 }
 
 func (m *refModel) ctl(ch byte) {
+	if ch == '\n' {
+		m.up = 0
+	}
 	if m.alt {
 		if ch == '\n' {
 			m.marks.TextSincePromptEnd++
@@ -386,6 +432,7 @@ func (m *refModel) ctl(ch byte) {
 }
 
 func (m *refModel) put(r rune) {
+	m.up = 0
 	if m.alt {
 		m.marks.TextSincePromptEnd += int64(utf8.RuneLen(r))
 		return
