@@ -9,7 +9,7 @@ import "strings"
 // dedents (Python answers IndentationError). A terminal wraps pasted
 // text in ESC [200~ and ESC [201~ when the program asked for it (CSI ?
 // 2004 h), and those editors insert a paste as it is. A send whose data
-// is such a block goes the same way: see [SendRequest.Data].
+// is such a block goes the same way to them: see [SendRequest.Data].
 const (
 	pasteStart = "\x1b[200~"
 	pasteEnd   = "\x1b[201~"
@@ -96,15 +96,18 @@ func hasIndentedLine(s string, lines []span) bool {
 }
 
 // pastesLocked reports whether a block sent now goes as a paste: the
-// program on the terminal asked for bracketed paste, and no shell waits
-// at its prompt. A shell reads a typed block line by line as it should,
-// while its line editor redraws a paste over the rows it took, which the
-// transcript does not follow; so a marked shell holding the terminal, a
-// stream that ends at a prompt marker, and a send that settled on a
-// remote shell's prompt all keep typing. base is the send's baseline.
-// sess.mu is held.
+// program on the terminal reads pastes in an editor that redraws its
+// input (scrollback.PasteMode), and no shell waits at its prompt. GNU
+// readline, which bash, gdb, sqlite3 and bc read with, reads a paste as
+// one line (gdb runs "print 1\nprint 2" as one command, bc's "1+\n  2"
+// fails) and redraws it over the rows it took, which the transcript does
+// not follow; it does not indent by itself, so a typed block reads as
+// written. A shell reads a typed block line by line as it should: a
+// marked shell holding the terminal, a stream that ends at a prompt
+// marker, and a send that settled on a remote shell's prompt all keep
+// typing. base is the send's baseline. sess.mu is held.
 func (sess *session) pastesLocked(base InputBaseline) bool {
-	if !sess.buf.BracketedPaste() || sess.lastSettle == WaitRemotePrompt {
+	if m := sess.buf.PasteMode(); !m.Bracketed || !m.Redraws || sess.lastSettle == WaitRemotePrompt {
 		return false
 	}
 	if sess.promptMarked && base.Leader {

@@ -128,10 +128,11 @@ type SendRequest struct {
 	// for Ctrl-C, and invalid UTF-8 included), with one exception: a
 	// block of several lines with an indented line after the first goes
 	// as a terminal pastes it (between ESC [200~ and ESC [201~; the line
-	// breaks after its last line stay typed) when the program asked for
-	// bracketed paste and no shell waits at its prompt, so that a line
-	// editor that indents by itself (IPython, Python's REPL from 3.13)
-	// does not indent it twice. Data holding an escape is never wrapped.
+	// breaks that end a block stay typed) when the program reads pastes
+	// in an editor that redraws its input (scrollback.PasteMode) and no
+	// shell waits at its prompt, so that a line editor that indents by
+	// itself (IPython, Python's REPL from 3.13) does not indent it twice.
+	// Data holding an escape is never wrapped.
 	Data string
 	// NoSubmit leaves out the backend's Enter key, which otherwise follows
 	// Data so that interactive programs receive a line: set it for

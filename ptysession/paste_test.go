@@ -3,6 +3,7 @@ package ptysession
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -10,8 +11,9 @@ import (
 // indentingREPL is a python3 REPL whose line editor indents as Python's
 // own REPL does from 3.13 (and IPython): after Enter, the next line
 // starts with the last line's indentation, one level more after a
-// colon, and a blank line runs the block. When pasteMode is set it asks
-// for bracketed paste and inserts a paste as it is.
+// colon, and a blank line runs the block. With the argument "paste" it
+// asks for bracketed paste and hides the cursor as such editors do while
+// they redraw, and inserts a paste as it is.
 const indentingREPL = `
 import os, sys, termios, traceback
 paste_mode = sys.argv[1] == "paste"
@@ -36,7 +38,7 @@ def enter():
     block, line = src + "\n", " " * ind
     out("... " + line)
 if paste_mode:
-    out("\x1b[?2004h")
+    out("\x1b[?2004h\x1b[?25l")
 out(">>> ")
 while True:
     for ch in os.read(0, 4096).decode():
@@ -90,9 +92,20 @@ func TestBlockSentToAnIndentingEditorKeepsItsIndentation(t *testing.T) {
 	})
 }
 
+// readlineREPL asks for bracketed paste as GNU readline does (gdb, bc,
+// sqlite3): without hiding the cursor. It prints what each read returned.
+const readlineREPL = `
+import os, termios
+a = termios.tcgetattr(0); a[3] &= ~(termios.ICANON | termios.ECHO); termios.tcsetattr(0, termios.TCSANOW, a)
+os.write(1, b"\x1b[?2004h> ")
+while True:
+    os.write(1, (repr(os.read(0, 4096)) + "\r\n\x1b[?2004h> ").encode())
+`
+
 // TestBlockTypedWhereNoPasteWasAskedFor: a block sent to a shell at its
-// prompt (whose line editor asked for bracketed paste) and to a program
-// that did not ask goes as typed, byte for byte.
+// prompt (whose line editor asked for bracketed paste), to a program
+// that did not ask, and to one that reads as readline does goes as
+// typed, byte for byte.
 func TestBlockTypedWhereNoPasteWasAskedFor(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
@@ -114,6 +127,16 @@ func TestBlockTypedWhereNoPasteWasAskedFor(t *testing.T) {
 		}
 		if strings.Contains(res.Delta, "^[") || !strings.Contains(res.Delta, "one\n  two\n") {
 			t.Fatalf("a block to cat -v: %q", res.Delta)
+		}
+
+		rl := mustOpen(t, s, owner, OpenRequest{Command: JoinCommand([]string{"python3", "-c", readlineREPL})})
+		waitTailSuffixFrom(t, s, owner, rl.SessionID, rl.InitialOutput, "> ")
+		res, err = s.Send(testCtx(t), owner, rl.SessionID, SendRequest{Data: "if x:\n  y\n\n", QuietWindow: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Delta, "200~") || !strings.Contains(res.Delta, `b'if x:\n  y\n`) {
+			t.Fatalf("a block to a readline program: %q", res.Delta)
 		}
 	})
 }
