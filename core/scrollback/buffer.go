@@ -32,6 +32,10 @@ type Buffer struct {
 	// next change: an erase below (CSI J) after it rewinds (see rewind);
 	// moves along the row keep it, anything else drops it.
 	up int
+	// replay holds the rows a rewind could not take back because a
+	// reader took them, oldest first: a line that completes equal to the
+	// first is that row drawn again and is not stored twice.
+	replay [][]byte
 	// paste: how the program reads a paste (PasteMode).
 	paste PasteMode
 	marks Marks
@@ -138,6 +142,10 @@ func (b *Buffer) newline() {
 		return
 	}
 	b.below = max(b.below-1, 0)
+	if len(b.replay) > 0 && b.replayed([]byte(b.cur.text())) {
+		b.cur.reset()
+		return
+	}
 	left, right := b.cur.left(), trimBlanks(b.cur.right())
 	if len(right) == 0 {
 		left = trimBlanks(left)
@@ -163,6 +171,9 @@ func (b *Buffer) storeLine(s []byte) {
 		return
 	}
 	b.below = max(b.below-1, 0)
+	if len(b.replay) > 0 && b.replayed(s) {
+		return
+	}
 	s = trimBlanks(s)
 	if len(s) == 0 {
 		b.hold()
@@ -239,6 +250,10 @@ func (b *Buffer) cursorUp(n int) {
 func (b *Buffer) rewind(n int) {
 	col := b.cur.column()
 	m := n - b.held // stored rows to go up into
+	if m > 0 && m <= maxReplay && m <= b.ring.count && b.held == 0 && b.completed()-int64(m) < b.readTo {
+		b.replayRows(m, col)
+		return
+	}
 	if m > 0 && (m > b.ring.count || b.completed()-int64(m) < b.readTo) {
 		b.cur.eraseToEnd()
 		return
@@ -256,6 +271,42 @@ func (b *Buffer) rewind(n int) {
 	b.below = 0
 	b.cur.forward(col)
 	b.cur.eraseToEnd()
+}
+
+// maxReplay bounds the rows a redraw may draw again (an input editor's
+// rows, not a screen's history).
+const maxReplay = 64
+
+// replayRows is a rewind of m stored rows that a reader took: they stay,
+// and the redraw that follows writes them again. The current line
+// becomes the target row up to the cursor's column, and the rows are
+// kept in replay: each line that completes equal to the next of them is
+// dropped (newline).
+func (b *Buffer) replayRows(m, col int) {
+	b.replay = b.replay[:0]
+	for i := b.ring.count - m; i < b.ring.count; i++ {
+		b.replay = append(b.replay, append([]byte(nil), b.ring.at(i)...))
+	}
+	b.below = 0
+	b.cur.load(b.replay[0])
+	b.cur.forward(col)
+	b.cur.eraseToEnd()
+}
+
+// replayed reports whether the line that completes with text is the next
+// row of replay drawn again, and takes that row; any other line ends the
+// replay.
+func (b *Buffer) replayed(text []byte) bool {
+	if len(b.replay) == 0 {
+		return false
+	}
+	if string(trimBlanks(text)) != string(b.replay[0]) {
+		b.replay = b.replay[:0]
+		return false
+	}
+	b.replay = b.replay[1:]
+	b.marks.TextSincePromptEnd++
+	return true
 }
 
 // cursorDown moves the cursor n rows down (CSI B) into the rows a move up

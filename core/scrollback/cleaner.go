@@ -264,7 +264,7 @@ func (c *cleaner) escape(b *Buffer, ch byte) int {
 	default:
 		c.state = stGround
 		if ch == 'c' { // RIS: a full reset leaves the alternate screen
-			b.alt, b.paste, b.below, b.up = false, PasteMode{}, 0, 0
+			b.alt, b.paste, b.below, b.up, b.replay = false, PasteMode{}, 0, 0, b.replay[:0]
 		}
 	}
 	return 1

@@ -172,3 +172,30 @@ func TestCursorBadPage(t *testing.T) {
 		t.Fatalf("delta %+v %v", d, err)
 	}
 }
+
+// TestCursorRedrawOfRowsTaken: prompt_toolkit redraws an input typed
+// over several reads (IPython's block, each line sent alone) from its
+// first row; the rows a reader already took are not returned again.
+func TestCursorRedrawOfRowsTaken(t *testing.T) {
+	b := New(Limits{})
+	var c Cursor
+	steps := []struct {
+		write string
+		want  string
+	}{
+		{"In [1]: for i in x:\r\r\n   ...:     ", "In [1]: for i in x:\n   ...:     "},
+		{"print(i)\r\r\n   ...:     ", "print(i)\n   ...:     "},
+		{"\x1b[12D\x1b[2A\x1b[JIn [1]: for i in x:\r\r\n   ...:     print(i)\r\r\n   ...:\r\r\n0\r\n\r\nIn [2]: ", "\n0\n\nIn [2]: "},
+	}
+	for i, s := range steps {
+		b.Write([]byte(s.write))
+		got, err := c.Next(reader(b), 100, 0)
+		if err != nil || got.Text != s.want {
+			t.Fatalf("step %d (%q): %q %v, want %q", i, s.write, got.Text, err, s.want)
+		}
+	}
+	want := []string{"In [1]: for i in x:", "   ...:     print(i)", "   ...:", "0", "", "In [2]: "}
+	if got := everything(b).Lines; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
+}

@@ -22,7 +22,7 @@ func (c *cleaner) dispatchOSC(b *Buffer) {
 	switch m.Kind {
 	case 'B', 'P', 'D':
 		b.storeHeld() // a marker's place in the lines is fixed
-		b.up = 0
+		b.up, b.replay = 0, b.replay[:0]
 	}
 	switch m.Kind {
 	case 'B':

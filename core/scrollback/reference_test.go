@@ -18,6 +18,7 @@ type refModel struct {
 	held    int      // blank lines not yet in lines: a move up takes them back
 	below   int      // rows a move up left under the cursor: a move down goes back
 	up      int      // a move up that could not act, until an erase below rewinds
+	replay  []string // rows a rewind could not take back, drawn again next
 	lineAt  []int    // for each line, the stream offset that stored it
 	reads   []int    // stream offsets at which a reader took lines
 	at      int      // the offset of the byte being read
@@ -93,7 +94,7 @@ func (m *refModel) escape(s []byte, i int) int {
 			return m.str(s, i+1)
 		default:
 			if ch == 'c' {
-				m.alt, m.below, m.up = false, 0, 0
+				m.alt, m.below, m.up, m.replay = false, 0, 0, nil
 			}
 			return i + 1
 		}
@@ -261,6 +262,16 @@ func (m *refModel) edit(final byte, params string) {
 func (m *refModel) rewind(n int) {
 	col := m.pos + m.pad
 	k := n - m.held
+	if k > 0 && k <= 64 && k <= len(m.lines) && m.held == 0 && m.taken(m.lineAt[len(m.lines)-k]) {
+		// Rows a reader took stay; the redraw writes them again.
+		m.replay = append([]string(nil), m.lines[len(m.lines)-k:]...)
+		m.below = 0
+		m.line, m.pos, m.pad = []rune(m.replay[0]), 0, 0
+		m.right(col)
+		m.line = m.line[:m.pos]
+		m.nbytes = len(string(m.line))
+		return
+	}
 	if k > 0 && (k > len(m.lines) || m.taken(m.lineAt[len(m.lines)-k])) {
 		m.line = m.line[:m.pos]
 		m.nbytes = len(string(m.line))
@@ -352,7 +363,7 @@ func (m *refModel) oscDone(p []byte) {
 	switch f[1] {
 	case "B", "P", "D":
 		m.store()
-		m.up = 0
+		m.up, m.replay = 0, nil
 	}
 	switch f[1] {
 	case "B":
@@ -411,6 +422,14 @@ func (m *refModel) ctl(ch byte) {
 	case '\n':
 		m.below = max(m.below-1, 0)
 		m.marks.TextSincePromptEnd++
+		if len(m.replay) > 0 {
+			if strings.TrimRight(string(m.line), " ") == m.replay[0] {
+				m.replay = m.replay[1:]
+				m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
+				return
+			}
+			m.replay = nil
+		}
 		if l := strings.TrimRight(string(m.line), " "); l != "" {
 			m.store()
 			m.addLine(l)
