@@ -19,7 +19,11 @@ import (
 // stop whose grace ran out just as the job ended on its SIGTERM once
 // marked the job forced after its exit event said otherwise).
 func TestExitEventAgreesWithGet(t *testing.T) {
-	f := newFixture(t, Config{StopGrace: MinStopGrace})
+	// The grace is long enough for sleep to end on its SIGTERM on a
+	// loaded machine (with the least grace, 50 ms, a loaded run once
+	// found it still alive and marked it forced).
+	const grace = 500 * time.Millisecond
+	f := newFixture(t, Config{StopGrace: grace})
 	type seen struct {
 		ev  Event
 		got Info
@@ -40,7 +44,7 @@ func TestExitEventAgreesWithGet(t *testing.T) {
 	want[forced.ID] = "stopped forced"
 	// It ends on SIGTERM about when the grace runs out: its exit and the
 	// kill race, and either way is right as long as the record agrees.
-	racing := f.launch(t, sh(`trap 'sleep 0.05; exit 0' TERM; echo trapped; while :; do sleep 1; done`))
+	racing := f.launch(t, sh(fmt.Sprintf(`trap 'sleep %g; exit 0' TERM; echo trapped; while :; do sleep 1; done`, grace.Seconds())))
 	want[racing.ID] = ""
 
 	f.waitOutput(t, forced.ID, "trapped")
