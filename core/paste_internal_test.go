@@ -1,6 +1,9 @@
 package core
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAsPaste(t *testing.T) {
 	const s, e = pasteStart, pasteEnd
@@ -39,6 +42,27 @@ func FuzzAsPaste(f *testing.F) {
 				t.Fatalf("not pasted, but changed: %q -> %q", data, got)
 			}
 			return
+		}
+		// The markers alternate, start first, and each paste holds a
+		// block: several lines, a later one indented.
+		rest := got
+		for {
+			i := strings.Index(rest, pasteStart)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(rest[i:], pasteEnd)
+			if j < 0 || strings.Contains(rest[:i], pasteEnd) {
+				t.Fatalf("%q: markers out of order in %q", data, got)
+			}
+			block := rest[i+len(pasteStart) : i+j]
+			if _, later, ok := strings.Cut(block, "\n"); !ok || !hasIndentedLine(later, splitLines(later)) {
+				t.Fatalf("%q: pasted %q, not an indented block", data, block)
+			}
+			rest = rest[i+j+len(pasteEnd):]
+		}
+		if strings.Contains(rest, pasteEnd) {
+			t.Fatalf("%q: an end marker without a start in %q", data, got)
 		}
 		// Without its markers, a paste is the data as it was.
 		var plain []byte
