@@ -53,7 +53,7 @@ func RenderSend(r SendResult) string {
 		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
 	}
 	if f := r.Foreground; f != nil {
-		b.WriteString("; " + foregroundNote(f))
+		b.WriteString("; " + ForegroundNote(f))
 	}
 	if r.Continuation {
 		b.WriteString("; " + continuationNoteFor(r))
@@ -231,12 +231,12 @@ func continuationNoteFor(r SendResult) string {
 	return continuationNote
 }
 
-// foregroundNote tells a model which program holds the terminal after a
-// send that settled without a prompt or a read, and what became of the
-// input it typed: a busy program reads it later (or the shell, once the
-// program ended), and an interrupt discards it (a Ctrl-C typed as data or
-// pty_signal's SIGINT: the terminal flushes its input queue).
-func foregroundNote(f *core.ForegroundProgram) string {
+// ForegroundNote tells a model which program holds the terminal after a
+// send (or keys) that settled without a prompt or a read, and what became
+// of the input it typed: a busy program reads it later (or the shell,
+// once the program ended), and an interrupt discards it (a Ctrl-C typed
+// as data or pty_signal's SIGINT: the terminal flushes its input queue).
+func ForegroundNote(f *core.ForegroundProgram) string {
 	name := f.Name
 	if name == "" {
 		name = "a program"
@@ -247,8 +247,11 @@ func foregroundNote(f *core.ForegroundProgram) string {
 	} else {
 		s += " and is busy"
 	}
-	if f.UnreadInput > 0 {
-		s += fmt.Sprintf("; %s you typed wait unread in the terminal (the next read of it takes them; an interrupt discards them)", plural(f.UnreadInput, "byte"))
+	switch {
+	case f.UnreadInput == 1:
+		s += "; 1 byte you typed waits unread in the terminal (the next read of it takes it; an interrupt discards it)"
+	case f.UnreadInput > 1:
+		s += fmt.Sprintf("; %d bytes you typed wait unread in the terminal (the next read of it takes them; an interrupt discards them)", f.UnreadInput)
 	}
 	return s
 }

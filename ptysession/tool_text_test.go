@@ -18,6 +18,7 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 	}{
 		{nil, []string{"[inferred_idle]"}, []string{"holds the terminal"}},
 		{&core.ForegroundProgram{Group: 41, Name: "python3", UnreadInput: 11}, []string{"python3 (pgid 41) holds the terminal and is busy", "11 bytes you typed wait unread", "an interrupt discards them"}, nil},
+		{&core.ForegroundProgram{Group: 7, Name: "watch", UnreadInput: 1}, []string{"watch (pgid 7) holds the terminal and is busy; 1 byte you typed waits unread", "an interrupt discards it)"}, []string{"bytes"}},
 		{&core.ForegroundProgram{Group: 41, Reading: true, UnreadInput: -1}, []string{"a program (pgid 41) holds the terminal and reads it"}, []string{"unread"}},
 	} {
 		got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitInferredIdle, Status: core.Status{Kind: core.StatusRunning}, Foreground: c.f}})

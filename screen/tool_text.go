@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 )
 
 func renderResize(id string, r ResizeResult) string {
@@ -13,10 +14,15 @@ func renderResize(id string, r ResizeResult) string {
 
 // renderKeys renders pty_keys' result in pty_send's form: a bracketed
 // summary ("[stdin_read]", "[prompt; left the full-screen program: …]",
+// "[timeout; watch (pgid 42) holds the terminal and is busy; 1 byte you
+// typed waits unread …]",
 // "; session exited 0" once the session is not running), then the screen
 // or the output.
 func renderKeys(r KeysToolResult) string {
 	head := "[" + string(r.WaitReason)
+	if r.Foreground != nil {
+		head += "; " + ptysession.ForegroundNote(r.Foreground)
+	}
 	if r.LeftFullScreen {
 		head += "; left the full-screen program: rows new on the normal screen follow"
 	}

@@ -104,6 +104,9 @@ type KeysToolResult struct {
 	ExitCode *int `json:"exitCode,omitempty"`
 	// Truncated reports that older parts of Delta were dropped.
 	Truncated bool `json:"truncated,omitempty"`
+	// Foreground is the program that held the terminal when the keys
+	// settled without a prompt or a read (a timeout), as in pty_send.
+	Foreground *core.ForegroundProgram `json:"foreground,omitempty"`
 	// LeftFullScreen reports that the program left the alternate screen;
 	// Screen then holds only the rows new on the normal screen.
 	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
@@ -144,7 +147,7 @@ func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, a keysArgs, _
 	if err != nil {
 		return tools.Result{}, toolErr(err)
 	}
-	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, LeftFullScreen: r.LeftFullScreen, Discarded: r.Discarded}
+	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, LeftFullScreen: r.LeftFullScreen, Discarded: r.Discarded, Foreground: r.Send.Foreground}
 	if r.LineMode {
 		out.Delta, out.ExitCode, out.Truncated = r.Send.Delta, r.Send.ExitCode, r.Send.Truncated
 	} else {
