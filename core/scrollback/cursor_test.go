@@ -11,13 +11,28 @@ func reader(b *Buffer) func(PageRequest) (Page, error) {
 	return func(r PageRequest) (Page, error) { return b.Page(r, 0), nil }
 }
 
-func TestCursorSteps(t *testing.T) {
-	b := New(Limits{})
+// cursorStep is a write to a buffer and what a cursor reads after it.
+type cursorStep struct {
+	write string
+	want  Delta
+}
+
+// readSteps writes each step to b and checks what one cursor reads after
+// it.
+func readSteps(t *testing.T, b *Buffer, steps []cursorStep) {
+	t.Helper()
 	var c Cursor
-	steps := []struct {
-		write string
-		want  Delta
-	}{
+	for i, s := range steps {
+		b.Write([]byte(s.write))
+		got, err := c.Next(reader(b), 100, 0)
+		if err != nil || got != s.want {
+			t.Fatalf("step %d (%q): %+v %v, want %+v", i, s.write, got, err, s.want)
+		}
+	}
+}
+
+func TestCursorSteps(t *testing.T) {
+	readSteps(t, New(Limits{}), []cursorStep{
 		{"", Delta{}},
 		{"$ ", Delta{Text: "$ "}},
 		{"ls\r\n", Delta{Text: "ls\n"}},
@@ -30,14 +45,7 @@ func TestCursorSteps(t *testing.T) {
 		{"pass: ", Delta{Text: "pass: "}},
 		{"\x1b[2K\r", Delta{Text: "\r"}},
 		{"user: ", Delta{Text: "user: "}},
-	}
-	for i, s := range steps {
-		b.Write([]byte(s.write))
-		got, err := c.Next(reader(b), 100, 0)
-		if err != nil || got != s.want {
-			t.Fatalf("step %d (%q): %+v %v, want %+v", i, s.write, got, err, s.want)
-		}
-	}
+	})
 }
 
 // TestPartialBlanksThenTrimmed: a partial line returned with its
@@ -45,26 +53,14 @@ func TestCursorSteps(t *testing.T) {
 // newline alone, not repeated whole after a "\r"; one completed with more
 // text continues with that text.
 func TestPartialBlanksThenTrimmed(t *testing.T) {
-	b := New(Limits{})
-	var c Cursor
-	steps := []struct {
-		write string
-		want  Delta
-	}{
+	readSteps(t, New(Limits{}), []cursorStep{
 		{"row 1   ", Delta{Text: "row 1   "}},
 		{"  \n", Delta{Text: "\n"}},
 		{"a  ", Delta{Text: "a  "}},
 		{"b  \n", Delta{Text: "b\n"}},
 		{"x ", Delta{Text: "x "}},
 		{"\ry\n", Delta{Text: "\ry\n"}},
-	}
-	for i, s := range steps {
-		b.Write([]byte(s.write))
-		got, err := c.Next(reader(b), 100, 0)
-		if err != nil || got != s.want {
-			t.Fatalf("step %d (%q): %+v %v, want %+v", i, s.write, got, err, s.want)
-		}
-	}
+	})
 }
 
 func TestCursorReadError(t *testing.T) {
@@ -178,22 +174,11 @@ func TestCursorBadPage(t *testing.T) {
 // first row; the rows a reader already took are not returned again.
 func TestCursorRedrawOfRowsTaken(t *testing.T) {
 	b := New(Limits{})
-	var c Cursor
-	steps := []struct {
-		write string
-		want  string
-	}{
-		{"In [1]: for i in x:\r\r\n   ...:     ", "In [1]: for i in x:\n   ...:     "},
-		{"print(i)\r\r\n   ...:     ", "print(i)\n   ...:     "},
-		{"\x1b[12D\x1b[2A\x1b[JIn [1]: for i in x:\r\r\n   ...:     print(i)\r\r\n   ...:\r\r\n0\r\n\r\nIn [2]: ", "\n0\n\nIn [2]: "},
-	}
-	for i, s := range steps {
-		b.Write([]byte(s.write))
-		got, err := c.Next(reader(b), 100, 0)
-		if err != nil || got.Text != s.want {
-			t.Fatalf("step %d (%q): %q %v, want %q", i, s.write, got.Text, err, s.want)
-		}
-	}
+	readSteps(t, b, []cursorStep{
+		{"In [1]: for i in x:\r\r\n   ...:     ", Delta{Text: "In [1]: for i in x:\n   ...:     "}},
+		{"print(i)\r\r\n   ...:     ", Delta{Text: "print(i)\n   ...:     "}},
+		{"\x1b[12D\x1b[2A\x1b[JIn [1]: for i in x:\r\r\n   ...:     print(i)\r\r\n   ...:\r\r\n0\r\n\r\nIn [2]: ", Delta{Text: "\n0\n\nIn [2]: "}},
+	})
 	want := []string{"In [1]: for i in x:", "   ...:     print(i)", "   ...:", "0", "", "In [2]: "}
 	if got := everything(b).Lines; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("lines %q, want %q", got, want)
