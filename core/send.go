@@ -83,7 +83,9 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	turn.leaveLocked()
 	if !req.NoSubmit && sess.pastesLocked(base) {
-		if pasted, ok := asPaste(req.Data); ok {
+		// The markers count against the send limit: a paste that would
+		// pass it is typed as it is.
+		if pasted, ok := asPaste(req.Data); ok && len(pasted)+len(sess.enter) <= s.opts.MaxSendBytes {
 			data = append([]byte(pasted), sess.enter...)
 		}
 	}
