@@ -35,9 +35,9 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	if timeout == 0 {
 		timeout = s.opts.SendTimeout
 	}
-	quiet := req.QuietWindow
+	quiet, drawn := req.QuietWindow, time.Duration(0)
 	if quiet == 0 {
-		quiet = s.opts.QuietWindow
+		quiet, drawn = s.opts.QuietWindow, drawnQuiet
 	}
 
 	turn := sess.queueFor(req.Queue)
@@ -103,13 +103,15 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	sess.send = op
 	sess.resyncIdleLocked(idle)
 	p := settleParams{
-		start:    time.Now(),
-		quiet:    quiet,
-		marks0:   sess.buf.Marks(),
-		total0:   sess.buf.Total(),
-		base:     base,
-		deadline: time.Now().Add(timeout),
-		gate:     sess.gateLocked(),
+		start:  time.Now(),
+		quiet:  quiet,
+		marks0: sess.buf.Marks(),
+
+		drawnQuiet: drawn,
+		total0:     sess.buf.Total(),
+		base:       base,
+		deadline:   time.Now().Add(timeout),
+		gate:       sess.gateLocked(),
 
 		promptShown: sess.buf.LineOpen(),
 	}

@@ -10,14 +10,19 @@ import (
 
 // settleParams describe one wait for a session to settle.
 type settleParams struct {
-	start     time.Time     // when the write was issued
-	quiet     time.Duration // silence window for inferred_idle
-	deadline  time.Time     // absolute deadline for timeout
-	marks0    scrollback.Marks
-	total0    int64           // scrollback lines at the write
-	base      InputBaseline   // the foreground before the write
-	writeDone <-chan struct{} // nil: nothing being written
-	initial   bool            // the initial-output wait of a spawn
+	start time.Time     // when the write was issued
+	quiet time.Duration // silence window for inferred_idle
+	// drawnQuiet is the silence window once the output since the write
+	// drew a screen (Marks.Draws): a full-screen program that redraws
+	// and never reads (watch) shows its screen when a redraw went
+	// quiet. Zero keeps quiet.
+	drawnQuiet time.Duration
+	deadline   time.Time // absolute deadline for timeout
+	marks0     scrollback.Marks
+	total0     int64           // scrollback lines at the write
+	base       InputBaseline   // the foreground before the write
+	writeDone  <-chan struct{} // nil: nothing being written
+	initial    bool            // the initial-output wait of a spawn
 	// promptOnly settles only on the prompt marker, exit or the deadline:
 	// the initial wait of a shell known to print the marker.
 	promptOnly bool
@@ -58,6 +63,12 @@ var probeSchedule = []time.Duration{
 }
 
 const probeRepeat = 100 * time.Millisecond
+
+// drawnQuiet is the default quiet window of a send whose output drew a
+// screen (settleParams.drawnQuiet): shorter than the default redraw
+// interval of watch (2 s) and top (3 s), longer than the gaps inside
+// one redraw.
+const drawnQuiet = 500 * time.Millisecond
 
 // confirmDelay separates the two probes that confirm a foreground read.
 // When nothing at all was printed since the write (not even the echo of the
@@ -138,6 +149,9 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		quiet := p.quiet
 		if p.initial && lastOutput.Equal(sess.created) {
 			quiet = 3 * p.quiet
+		}
+		if p.drawnQuiet > 0 && marks.Draws > p.marks0.Draws {
+			quiet = min(quiet, p.drawnQuiet)
 		}
 
 		// A shell on another machine (an ssh typed into this terminal)

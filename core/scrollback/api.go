@@ -99,6 +99,12 @@ type Marks struct {
 	// ContinuationPending reports that a continuation prompt came after
 	// the newest prompt end: the shell waits for the rest of a command.
 	ContinuationPending bool
+	// Draws counts the screens a program drew as full-screen programs
+	// do: taking the alternate screen (CSI ? 1049 h or 1047 h), or
+	// putting the cursor on a row other than the first by its number
+	// (CSI row;col H or f). Clearing the screen (clear's CSI H CSI 2 J)
+	// is not a draw.
+	Draws uint64
 }
 
 // Stats summarise what a Buffer has seen.

@@ -309,6 +309,9 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 		alt, paste, cursor := privateModes(params)
 		if alt {
 			b.alt = final == 'h'
+			if b.alt {
+				b.marks.Draws++
+			}
 		}
 		if paste {
 			b.paste = PasteMode{Bracketed: final == 'h'}
@@ -317,6 +320,9 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 			b.paste.Redraws = true
 		}
 		return
+	}
+	if (final == 'H' || final == 'f') && addressesRow(params) {
+		b.marks.Draws++
 	}
 	if b.alt {
 		return
@@ -390,6 +396,14 @@ func privateModes(params string) (alt, paste, cursor bool) {
 		}
 	}
 	return alt, paste, cursor
+}
+
+// addressesRow reports whether a cursor position's parameters
+// ("row;col") name a row other than the first.
+func addressesRow(params string) bool {
+	row, _, _ := strings.Cut(params, ";")
+	n, ok := csiCount(row)
+	return ok && n > 1
 }
 
 // csiCount reads a cursor move's count: empty or 0 is 1, and a count is

@@ -134,10 +134,19 @@ func (m *refModel) edit(final byte, params string) {
 			for _, mode := range strings.Split(params[1:], ";") {
 				if mode == "1049" || mode == "1047" {
 					m.alt = final == 'h'
+					if m.alt {
+						m.marks.Draws++
+					}
 				}
 			}
 		}
 		return
+	}
+	if final == 'H' || final == 'f' {
+		row, _, _ := strings.Cut(params, ";")
+		if n := strings.TrimLeft(row, "0"); strings.Trim(row, "0123456789") == "" && n != "" && n != "1" {
+			m.marks.Draws++
+		}
 	}
 	if m.alt {
 		return

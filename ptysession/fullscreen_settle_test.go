@@ -1,0 +1,57 @@
+package ptysession
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// redrawingProgram takes the alternate screen and redraws a counter
+// every 0.8 s by cursor address, as watch does; it never reads input.
+const redrawingProgram = `
+import os, time
+os.write(1, b"\x1b[?1049h\x1b[H\x1b[2J")
+n = 0
+while True:
+    n += 1
+    os.write(1, ("\x1b[1;1HEvery 0.8s: count\x1b[3;1H%d" % n).encode())
+    time.sleep(0.8)
+`
+
+// TestOpenOfARedrawingProgramReturnsItsScreen: a full-screen program
+// that redraws every second and never reads (watch) settles once a
+// redraw went quiet, not at the open's deadline.
+func TestOpenOfARedrawingProgramReturnsItsScreen(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: JoinCommand([]string{"python3", "-c", redrawingProgram})})
+		if r.WaitReason != core.WaitInferredIdle {
+			t.Fatalf("the open settled %s, want %s", r.WaitReason, core.WaitInferredIdle)
+		}
+	})
+}
+
+// TestQuietAfterAClearIsNotAScreen: a command that clears the screen
+// (as clear does) or draws by cursor address and then works quietly
+// keeps the quiet window of a command: it settles on its prompt.
+func TestQuietAfterAClearIsNotAScreen(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		for _, cmd := range []string{
+			`printf '\033[H\033[2J\033[3J'; sleep 1; echo done`,
+			`printf '\033[5;1Hdrawn\n'`,
+			`sleep 1; echo done`,
+		} {
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: cmd})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.WaitReason != core.WaitPrompt || (strings.HasSuffix(cmd, "done") && !strings.Contains(res.Delta, "done\n")) {
+				t.Fatalf("%q settled %s: %q", cmd, res.WaitReason, res.Delta)
+			}
+		}
+	})
+}
