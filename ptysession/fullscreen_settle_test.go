@@ -32,6 +32,38 @@ func TestOpenOfARedrawingProgramReturnsItsScreen(t *testing.T) {
 	})
 }
 
+// statusLineProgram prints lines above a progress line it keeps on the
+// last row, as apt does: a scroll region, then the status drawn by
+// cursor address between a save and a restore of the cursor. It pauses
+// a second between steps, then prints done.
+const statusLineProgram = `
+import os, time
+os.write(1, b"\n\x1b7\x1b[0;23r\x1b8\x1b[1A")
+for i in range(3):
+    os.write(1, ("Unpacking package %d ...\r\n\x1b7\x1b[24;0f\x1b[42mProgress: [%3d%%]\x1b[49m\x1b8" % (i, 30 * i)).encode())
+    time.sleep(1)
+os.write(1, b"\x1b7\x1b[0;24r\x1b8\x1b[J")
+print("done")
+`
+
+// TestAStatusLineIsNotAScreen: a program that keeps a progress line on
+// the last row (apt) is a command printing lines, not a full-screen
+// program: its pauses keep the command's quiet window.
+func TestAStatusLineIsNotAScreen(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: JoinCommand([]string{"python3", "-c", statusLineProgram})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "done\n") {
+			t.Fatalf("a status-line program settled %s: %q", res.WaitReason, res.Delta)
+		}
+	})
+}
+
 // TestQuietAfterAClearIsNotAScreen: a command that clears the screen
 // (as clear does) or draws by cursor address and then works quietly
 // keeps the quiet window of a command: it settles on its prompt.

@@ -103,7 +103,9 @@ type Marks struct {
 	// do: taking the alternate screen (CSI ? 1049 h or 1047 h), or
 	// putting the cursor on a row other than the first by its number
 	// (CSI row;col H or f). Clearing the screen (clear's CSI H CSI 2 J)
-	// is not a draw.
+	// is not a draw, nor, on the normal screen, a row addressed between
+	// a save and a restore of the cursor (ESC 7 … ESC 8, CSI s … CSI u):
+	// a status line kept under a command's lines, as apt's progress.
 	Draws uint64
 }
 

@@ -24,6 +24,11 @@ type Buffer struct {
 	// dropped, until the program leaves it (l), a reset (ESC c), or the
 	// shell's prompt marker (133;A or D) after a program that never left.
 	alt bool
+	// saved: a cursor position was saved (ESC 7 or CSI s) and not yet
+	// restored (ESC 8 or CSI u). A row addressed in between is a status
+	// line drawn over a command's lines (apt's progress), not a screen:
+	// on the normal screen it is no draw (Marks.Draws).
+	saved bool
 	// below counts the rows under the cursor that moves up left (at most
 	// maxHeld): a move down (CSI B) goes back into them, a newline
 	// takes one.

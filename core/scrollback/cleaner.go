@@ -263,8 +263,11 @@ func (c *cleaner) escape(b *Buffer, ch byte) int {
 		c.state = stString
 	default:
 		c.state = stGround
-		if ch == 'c' { // RIS: a full reset leaves the alternate screen
-			b.alt, b.paste, b.below, b.up, b.replay = false, PasteMode{}, 0, 0, b.replay[:0]
+		switch ch {
+		case 'c': // RIS: a full reset leaves the alternate screen
+			b.alt, b.paste, b.below, b.up, b.replay, b.saved = false, PasteMode{}, 0, 0, b.replay[:0], false
+		case '7', '8': // DECSC, DECRC
+			b.saved = ch == '7'
 		}
 	}
 	return 1
@@ -321,8 +324,15 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 		}
 		return
 	}
-	if (final == 'H' || final == 'f') && addressesRow(params) {
-		b.marks.Draws++
+	switch final {
+	case 's', 'u': // SCOSC, SCORC
+		if params == "" {
+			b.saved = final == 's'
+		}
+	case 'H', 'f':
+		if (b.alt || !b.saved) && addressesRow(params) {
+			b.marks.Draws++
+		}
 	}
 	if b.alt {
 		return

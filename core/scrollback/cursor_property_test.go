@@ -170,9 +170,9 @@ func TestCursorProperty(t *testing.T) {
 			if err := v.apply(d); err != nil {
 				t.Fatalf("trial %d: %v\nstream %q", trial, err, s[:written])
 			}
-			ref := refCleanRead(s[:written], lim.MaxLineBytes, reads)
+			ref := refCleanRead(s[:written], lim, reads)
 			if err := v.check(ref.all()); err != nil {
-				t.Fatalf("trial %d after delta %+v (maxLines %d maxBytes %d): %v\nstream %q", trial, d, maxLines, maxBytes, err, s[:written])
+				t.Fatalf("trial %d lim %+v reads %v after delta %+v (maxLines %d maxBytes %d): %v\nstream %q", trial, lim, reads, d, maxLines, maxBytes, err, s[:written])
 			}
 		}
 		for _, ch := range randChunks(r, s) {
@@ -187,7 +187,7 @@ func TestCursorProperty(t *testing.T) {
 			}
 		}
 		next(lim.MaxLines+1, 0)
-		ref := refCleanRead(s, lim.MaxLineBytes, reads)
+		ref := refCleanRead(s, lim, reads)
 		if !truncated {
 			if got := trimLineBlanks(interpret(all.String())); got != ref.text() {
 				t.Fatalf("trial %d: deltas give %q, want %q", trial, got, ref.text())

@@ -88,7 +88,7 @@ func FuzzCursor(f *testing.F) {
 			if err := v.apply(d); err != nil {
 				t.Fatal(err)
 			}
-			if err := v.check(refCleanRead(s[:written], lim.WithDefaults().MaxLineBytes, reads).all()); err != nil {
+			if err := v.check(refCleanRead(s[:written], lim.WithDefaults(), reads).all()); err != nil {
 				t.Fatalf("after %+v: %v", d, err)
 			}
 		}
@@ -98,7 +98,7 @@ func FuzzCursor(f *testing.F) {
 			step(1+int(maxLines)%16+i%3, int(maxBytes))
 		}
 		step(1<<21, 0)
-		if want := refCleanRead(s, lim.WithDefaults().MaxLineBytes, reads).text(); !truncated && trimLineBlanks(interpret(all.String())) != want {
+		if want := refCleanRead(s, lim.WithDefaults(), reads).text(); !truncated && trimLineBlanks(interpret(all.String())) != want {
 			// A line's blanks returned before it ended stay with the
 			// reader; the stored line has none (trimBlanks).
 			t.Fatalf("deltas give %q, want %q", interpret(all.String()), want)

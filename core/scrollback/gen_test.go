@@ -25,6 +25,7 @@ var tokens = []string{
 	"\x1b[?2004h", "\x1b[?2004l", "\x1b[?1049;2004h", "\x1b[?25l", "\x1b[B", "\x1b[2B", "\n\x1b[A", "\x1b[9D\x1b[1B",
 	"\x1b[2A\x1b[J", "\x1b[3A", "\x1b[4D\x1b[2A\r\x1b[J", "\r\r\n   ...: ",
 	"\x1b[H", "\x1b[1;9H", "\x1b[5;1H", "\x1b[007f", "\x1b[;3H", "\x1b[99999999999;1H", "\x1b[2x;1H",
+	"\x1b[s", "\x1b[u", "\x1b[?s", "\x1b7\x1b[24;0f", "\x1b[3;1H\x1b8",
 }
 
 // randStream returns a random stream of n tokens; some are raw random

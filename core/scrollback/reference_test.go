@@ -23,21 +23,29 @@ type refModel struct {
 	reads   []int    // stream offsets at which a reader took lines
 	at      int      // the offset of the byte being read
 	alt     bool     // on the alternate screen: text is counted, not kept
+	saved   bool     // a cursor position saved and not restored
 	nbytes  int      // UTF-8 length of line
 	maxLine int
-	cut     int64
-	invalid int64
-	marks   Marks
+	// maxLines and maxBytes bound the lines the buffer retains (0: no
+	// bound): a rewind or a reopen cannot reach a line it dropped.
+	// dropped counts the oldest lines dropped, keptBytes the text bytes
+	// of the others.
+	maxLines, maxBytes int
+	dropped, keptBytes int
+	cut                int64
+	invalid            int64
+	marks              Marks
 }
 
 func refClean(s []byte, maxLine int) *refModel {
-	return refCleanRead(s, maxLine, nil)
+	return refCleanRead(s, Limits{MaxLineBytes: maxLine}, nil)
 }
 
-// refCleanRead is refClean with readers that took lines after the first
+// refCleanRead is refClean with the buffer's limits (MaxLines and
+// MaxBytes 0: no bound) and readers that took lines after the first
 // reads[k] bytes: a line they took cannot be reopened.
-func refCleanRead(s []byte, maxLine int, reads []int) *refModel {
-	m := &refModel{maxLine: maxLine, reads: reads}
+func refCleanRead(s []byte, lim Limits, reads []int) *refModel {
+	m := &refModel{maxLine: lim.MaxLineBytes, maxLines: lim.MaxLines, maxBytes: lim.MaxBytes, reads: reads}
 	i := 0
 	for i < len(s) {
 		m.at = i
@@ -93,8 +101,11 @@ func (m *refModel) escape(s []byte, i int) int {
 		case ch == 'P' || ch == 'X' || ch == '^' || ch == '_':
 			return m.str(s, i+1)
 		default:
-			if ch == 'c' {
-				m.alt, m.below, m.up, m.replay = false, 0, 0, nil
+			switch ch {
+			case 'c':
+				m.alt, m.below, m.up, m.replay, m.saved = false, 0, 0, nil, false
+			case '7', '8':
+				m.saved = ch == '7'
 			}
 			return i + 1
 		}
@@ -142,7 +153,10 @@ func (m *refModel) edit(final byte, params string) {
 		}
 		return
 	}
-	if final == 'H' || final == 'f' {
+	if (final == 's' || final == 'u') && params == "" {
+		m.saved = final == 's'
+	}
+	if (final == 'H' || final == 'f') && (m.alt || !m.saved) {
 		row, _, _ := strings.Cut(params, ";")
 		if n := strings.TrimLeft(row, "0"); strings.Trim(row, "0123456789") == "" && n != "" && n != "1" {
 			m.marks.Draws++
@@ -235,7 +249,7 @@ func (m *refModel) edit(final byte, params string) {
 		}
 		col := m.pos + m.pad
 		k := min(n, m.held)
-		reopen := n-k == 1 && len(m.lines) > 0 && !m.taken(m.lineAt[len(m.lines)-1])
+		reopen := n-k == 1 && m.retained() > 0 && !m.taken(m.lineAt[len(m.lines)-1])
 		if k == 0 && !reopen {
 			m.up = n
 			return
@@ -247,7 +261,7 @@ func (m *refModel) edit(final byte, params string) {
 			m.below++
 			last := len(m.lines) - 1
 			m.line, m.nbytes = []rune(m.lines[last]), len(m.lines[last])
-			m.lines, m.lineAt = m.lines[:last], m.lineAt[:last]
+			m.popLines(last)
 		}
 		m.right(col)
 	case 'B':
@@ -271,7 +285,7 @@ func (m *refModel) edit(final byte, params string) {
 func (m *refModel) rewind(n int) {
 	col := m.pos + m.pad
 	k := n - m.held
-	if k > 0 && k <= 64 && k <= len(m.lines) && m.held == 0 && m.taken(m.lineAt[len(m.lines)-k]) {
+	if k > 0 && k <= 64 && k <= m.retained() && m.held == 0 && m.taken(m.lineAt[len(m.lines)-k]) {
 		// Rows a reader took stay; the redraw writes them again.
 		m.replay = append([]string(nil), m.lines[len(m.lines)-k:]...)
 		m.below = 0
@@ -281,7 +295,7 @@ func (m *refModel) rewind(n int) {
 		m.nbytes = len(string(m.line))
 		return
 	}
-	if k > 0 && (k > len(m.lines) || m.taken(m.lineAt[len(m.lines)-k])) {
+	if k > 0 && (k > m.retained() || m.taken(m.lineAt[len(m.lines)-k])) {
 		m.line = m.line[:m.pos]
 		m.nbytes = len(string(m.line))
 		return
@@ -293,7 +307,7 @@ func (m *refModel) rewind(n int) {
 		m.held = 0
 		last := len(m.lines) - k
 		m.line, m.nbytes = []rune(m.lines[last]), len(m.lines[last])
-		m.lines, m.lineAt = m.lines[:last], m.lineAt[:last]
+		m.popLines(last)
 	}
 	m.below = 0
 	m.right(col)
@@ -312,10 +326,49 @@ func (m *refModel) taken(at int) bool {
 	return false
 }
 
-// addLine appends a completed line.
+// addLine appends a completed line, dropping the oldest retained one
+// first when the line bound is reached.
 func (m *refModel) addLine(l string) {
+	if m.maxLines > 0 && m.retained() >= m.maxLines {
+		m.dropOldest()
+	}
 	m.lines = append(m.lines, l)
 	m.lineAt = append(m.lineAt, m.at)
+	m.keptBytes += len(l)
+	m.enforce()
+}
+
+// retained is the number of lines the buffer still holds.
+func (m *refModel) retained() int { return len(m.lines) - m.dropped }
+
+// popLines takes the lines from n on back out (a rewind, a reopen).
+func (m *refModel) popLines(n int) {
+	for _, l := range m.lines[n:] {
+		m.keptBytes -= len(l)
+	}
+	m.lines, m.lineAt = m.lines[:n], m.lineAt[:n]
+}
+
+// dropOldest drops the oldest retained line.
+func (m *refModel) dropOldest() {
+	m.keptBytes -= len(m.lines[m.dropped])
+	m.dropped++
+}
+
+// enforce drops the oldest retained lines until the bounds hold, the
+// current line counted towards both, as the buffer does after each
+// write of text and each stored line.
+func (m *refModel) enforce() {
+	if m.maxLines <= 0 {
+		return
+	}
+	p := 0
+	if m.nbytes > 0 {
+		p = 1
+	}
+	for m.retained() > 0 && (m.retained()+p > m.maxLines || m.keptBytes+m.nbytes > m.maxBytes) {
+		m.dropOldest()
+	}
 }
 
 // right moves the write position n columns right, past the line's end
@@ -441,6 +494,7 @@ func (m *refModel) ctl(ch byte) {
 		}
 		if l := strings.TrimRight(string(m.line), " "); l != "" {
 			m.store()
+			m.line, m.pos, m.pad, m.nbytes = nil, 0, 0, 0
 			m.addLine(l)
 		} else if m.held < 512 {
 			m.held++
@@ -491,6 +545,7 @@ func (m *refModel) put(r rune) {
 			panic("reference: cut past the write position")
 		}
 	}
+	m.enforce()
 }
 
 // all returns every line: the completed ones and a non-empty current one.
