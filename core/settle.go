@@ -13,9 +13,10 @@ type settleParams struct {
 	start time.Time     // when the write was issued
 	quiet time.Duration // silence window for inferred_idle
 	// drawnQuiet is the silence window once the output since the write
-	// drew a screen (Marks.Draws): a full-screen program that redraws
-	// and never reads (watch) shows its screen when a redraw went
-	// quiet. Zero keeps quiet.
+	// drew a screen (Marks.Draws) or cleared it twice (Marks.Clears: a
+	// program that refreshes, where one clear is clear's): a program that
+	// redraws and never reads (watch, docker stats) shows its screen when
+	// a redraw went quiet. Zero keeps quiet.
 	drawnQuiet time.Duration
 	deadline   time.Time // absolute deadline for timeout
 	marks0     scrollback.Marks
@@ -150,7 +151,7 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if p.initial && lastOutput.Equal(sess.created) {
 			quiet = 3 * p.quiet
 		}
-		if p.drawnQuiet > 0 && marks.Draws > p.marks0.Draws {
+		if p.drawnQuiet > 0 && (marks.Draws > p.marks0.Draws || marks.Clears >= p.marks0.Clears+2) {
 			quiet = min(quiet, p.drawnQuiet)
 		}
 

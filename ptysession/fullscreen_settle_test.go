@@ -3,6 +3,7 @@ package ptysession
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -28,6 +29,35 @@ func TestOpenOfARedrawingProgramReturnsItsScreen(t *testing.T) {
 		r := mustOpen(t, s, owner, OpenRequest{Command: JoinCommand([]string{"python3", "-c", redrawingProgram})})
 		if r.WaitReason != core.WaitInferredIdle {
 			t.Fatalf("the open settled %s, want %s", r.WaitReason, core.WaitInferredIdle)
+		}
+	})
+}
+
+// refreshingTable clears the screen and prints a table every 0.8 s, as
+// docker stats does; it never reads input.
+const refreshingTable = `
+import os, time
+n = 0
+while True:
+    n += 1
+    os.write(1, ("\x1b[2J\x1b[HNAME   CPU\r\nweb    %d%%\r\n" % n).encode())
+    time.sleep(0.8)
+`
+
+// TestARefreshingTableShowsItsScreen: a program that clears the screen
+// and draws again and again (docker stats) is a screen: a send that
+// starts it settles once a refresh went quiet, not at its deadline.
+func TestARefreshingTableShowsItsScreen(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: JoinCommand([]string{"python3", "-c", refreshingTable}), Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.WaitReason != core.WaitInferredIdle {
+			t.Fatalf("a refreshing table settled %s: %q", res.WaitReason, res.Delta)
 		}
 	})
 }

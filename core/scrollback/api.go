@@ -107,6 +107,10 @@ type Marks struct {
 	// a save and a restore of the cursor (ESC 7 … ESC 8, CSI s … CSI u):
 	// a status line kept under a command's lines, as apt's progress.
 	Draws uint64
+	// Clears counts whole-screen erases (CSI 2 J). One is clear's; a
+	// program that clears and draws again and again (docker stats)
+	// redraws a screen.
+	Clears uint64
 }
 
 // Stats summarise what a Buffer has seen.

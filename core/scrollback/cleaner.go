@@ -333,6 +333,10 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 		if (b.alt || !b.saved) && addressesRow(params) {
 			b.marks.Draws++
 		}
+	case 'J':
+		if params == "2" {
+			b.marks.Clears++
+		}
 	}
 	if b.alt {
 		return

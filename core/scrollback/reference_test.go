@@ -156,6 +156,9 @@ func (m *refModel) edit(final byte, params string) {
 	if (final == 's' || final == 'u') && params == "" {
 		m.saved = final == 's'
 	}
+	if final == 'J' && params == "2" {
+		m.marks.Clears++
+	}
 	if (final == 'H' || final == 'f') && (m.alt || !m.saved) {
 		row, _, _ := strings.Cut(params, ";")
 		if n := strings.TrimLeft(row, "0"); strings.Trim(row, "0123456789") == "" && n != "" && n != "1" {
