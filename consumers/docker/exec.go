@@ -129,6 +129,13 @@ func (s *session) watchExec(cwait client.ContainerWaitResult) {
 	deadline := time.Now().Add(execExitWait)
 poll:
 	for time.Now().Before(deadline) {
+		if waited && !stopped {
+			// The container ran on when its wait call broke: the
+			// exec's stream was cut. The verdict rests on that answer;
+			// asking about the exec again would take whatever befell
+			// the container since (a removal's SIGKILL) for the cause.
+			break
+		}
 		ins, err := s.b.cli.ExecInspect(s.ctx, s.execID, client.ExecInspectOptions{})
 		if err != nil {
 			st.Reason = "the engine did not report the exit code: " + err.Error()
@@ -137,9 +144,6 @@ poll:
 		if !ins.Running {
 			st = statusFromCode(ins.ExitCode)
 			break
-		}
-		if waited && !stopped {
-			break // the container runs on: the exec's stream was cut
 		}
 		t := time.NewTimer(execExitPoll)
 		select {
