@@ -1,6 +1,7 @@
 package ptysession
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -8,17 +9,23 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// redrawingProgram takes the alternate screen and redraws a counter
-// every 0.8 s by cursor address, as watch does; it never reads input.
-const redrawingProgram = `
+// redrawing returns a python3 program that writes start, then frame (a
+// %-format of a counter) every 0.8 s; it never reads input.
+func redrawing(start, frame string) string {
+	return fmt.Sprintf(`
 import os, time
-os.write(1, b"\x1b[?1049h\x1b[H\x1b[2J")
+os.write(1, %q.encode())
 n = 0
 while True:
     n += 1
-    os.write(1, ("\x1b[1;1HEvery 0.8s: count\x1b[3;1H%d" % n).encode())
+    os.write(1, (%q %% n).encode())
     time.sleep(0.8)
-`
+`, start, frame)
+}
+
+// redrawingProgram takes the alternate screen and redraws a counter by
+// cursor address, as watch does.
+var redrawingProgram = redrawing("\x1b[?1049h\x1b[H\x1b[2J", "\x1b[1;1HEvery 0.8s: count\x1b[3;1H%d")
 
 // TestOpenOfARedrawingProgramReturnsItsScreen: a full-screen program
 // that redraws every second and never reads (watch) settles once a
@@ -33,33 +40,33 @@ func TestOpenOfARedrawingProgramReturnsItsScreen(t *testing.T) {
 	})
 }
 
-// refreshingTable clears the screen and prints a table every 0.8 s, as
-// docker stats does; it never reads input.
-const refreshingTable = `
-import os, time
-n = 0
-while True:
-    n += 1
-    os.write(1, ("\x1b[2J\x1b[HNAME   CPU\r\nweb    %d%%\r\n" % n).encode())
-    time.sleep(0.8)
-`
+// refreshingTable clears the screen and prints a table again and again,
+// as docker stats does.
+var refreshingTable = redrawing("", "\x1b[2J\x1b[HNAME   CPU\r\nweb    %d%%\r\n")
 
 // TestARefreshingTableShowsItsScreen: a program that clears the screen
 // and draws again and again (docker stats) is a screen: a send that
 // starts it settles once a refresh went quiet, not at its deadline.
 func TestARefreshingTableShowsItsScreen(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		waitPrompt(t, s, owner, r.SessionID)
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: JoinCommand([]string{"python3", "-c", refreshingTable}), Timeout: 10 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.WaitReason != core.WaitInferredIdle {
+		if res := sendPythonToShell(t, s, refreshingTable); res.WaitReason != core.WaitInferredIdle {
 			t.Fatalf("a refreshing table settled %s: %q", res.WaitReason, res.Delta)
 		}
 	})
+}
+
+// sendPythonToShell opens a shell and sends it a python3 -c of prog,
+// with a deadline of 10 s (a hang guard), and returns the send's result.
+func sendPythonToShell(t *testing.T, s *Sessions, prog string) SendResult {
+	t.Helper()
+	owner := core.NewOwner("agent")
+	r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+	waitPrompt(t, s, owner, r.SessionID)
+	res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: JoinCommand([]string{"python3", "-c", prog}), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // statusLineProgram prints lines above a progress line it keeps on the
@@ -81,14 +88,7 @@ print("done")
 // program: its pauses keep the command's quiet window.
 func TestAStatusLineIsNotAScreen(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		waitPrompt(t, s, owner, r.SessionID)
-		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: JoinCommand([]string{"python3", "-c", statusLineProgram})})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "done\n") {
+		if res := sendPythonToShell(t, s, statusLineProgram); res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "done\n") {
 			t.Fatalf("a status-line program settled %s: %q", res.WaitReason, res.Delta)
 		}
 	})
