@@ -103,11 +103,10 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	sess.send = op
 	sess.resyncIdleLocked(idle)
 	p := settleParams{
-		start:  time.Now(),
-		quiet:  quiet,
-		marks0: sess.buf.Marks(),
-
+		start:      time.Now(),
+		quiet:      quiet,
 		drawnQuiet: drawn,
+		marks0:     sess.buf.Marks(),
 		total0:     sess.buf.Total(),
 		base:       base,
 		deadline:   time.Now().Add(timeout),
