@@ -15,13 +15,16 @@ const remotePromptQuiet = 150 * time.Millisecond
 // maxPromptLine bounds the last line looked at for a prompt's shape.
 const maxPromptLine = 256
 
-// remoteLogins are the programs (command names) that put another machine's
-// or container's shell on the terminal: a prompt there carries no marker
-// the local shell installed.
+// remoteLogins are the programs (command names) that put a shell the
+// session's shell did not start on the terminal: another machine's or a
+// container's (ssh, docker), another user's (su), or a terminal
+// multiplexer's (tmux, screen), which passes no prompt marker through. A
+// prompt there carries no marker the session's shell installed.
 var remoteLogins = map[string]bool{
 	"ssh": true, "mosh-client": true, "telnet": true,
 	"docker": true, "podman": true, "kubectl": true,
 	"su": true, "sudo": true,
+	"tmux: client": true, "screen": true, "zellij": true,
 }
 
 // looksLikeShellPrompt reports whether line, the unterminated last line of
@@ -57,15 +60,26 @@ func looksLikeShellPrompt(line string) bool {
 // remotePromptShown reports whether the output ends in a shell prompt's
 // shape (looksLikeShellPrompt) while a remote-login client (remoteLogins)
 // holds the terminal: a shell on another machine waits for its next
-// command. It reads the foreground from the backend (Prober.DescribeForeground),
-// so it is asked once per quiet spell, not on every wake-up.
+// command. The output's end is the scrollback's unterminated last line,
+// or, when a program holds the alternate screen (whose text the
+// scrollback does not keep), the cursor's row as a tap that keeps the
+// screen reads it (Tap.SetCursorLine). It reads the foreground from the
+// backend (Prober.DescribeForeground), so it is asked once per quiet
+// spell, not on every wake-up.
 func (sess *session) remotePromptShown() bool {
 	sess.mu.Lock()
+	alt := sess.buf.AltScreen()
 	pg := sess.buf.Page(scrollback.PageRequest{Newest: true, Count: 1}, maxPromptLine+64)
 	sess.mu.Unlock()
-	if !pg.Partial || len(pg.Lines) == 0 || !looksLikeShellPrompt(pg.Lines[len(pg.Lines)-1]) {
+	if !alt && (!pg.Partial || len(pg.Lines) == 0 || !looksLikeShellPrompt(pg.Lines[len(pg.Lines)-1])) {
 		return false
 	}
-	fg := sess.describeForeground()
-	return fg != nil && remoteLogins[fg.Name]
+	if fg := sess.describeForeground(); fg == nil || !remoteLogins[fg.Name] {
+		return false
+	}
+	if !alt {
+		return true
+	}
+	line, ok := sess.cursorLine()
+	return ok && looksLikeShellPrompt(line)
 }

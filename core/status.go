@@ -128,9 +128,11 @@ const (
 	// password question).
 	WaitStdinRead WaitReason = "stdin_read"
 	// WaitRemotePrompt: a remote-login client (ssh, mosh, telnet, docker,
-	// podman, kubectl, su, sudo) holds the terminal and its output ends in
-	// a shell prompt's shape ("user@host:~$ "), quiet for 150 ms: the shell
-	// on the far side, which prints no prompt marker, waits for the next
+	// podman, kubectl, su, sudo) or a terminal multiplexer (tmux, screen,
+	// zellij) holds the terminal and its output ends in a shell prompt's
+	// shape ("user@host:~$ "; on the alternate screen, the cursor's row
+	// as a tap that keeps the screen reads it), quiet for 150 ms: the
+	// shell there, which prints no prompt marker, waits for the next
 	// command. A question ("Password: ", "[y/N] ") never settles so.
 	WaitRemotePrompt WaitReason = "remote_prompt"
 	// WaitInferredIdle: output was silent for the send's quiet window and no

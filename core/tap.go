@@ -37,6 +37,8 @@ type Tap struct {
 	ready     bool // the wake policy's condition held since the last Next
 	// sink, when set, takes every chunk in the read loop (SetSink).
 	sink func([]byte)
+	// cursorLine, when set, reads the cursor's row (SetCursorLine).
+	cursorLine func() string
 }
 
 // Tap returns a new tap on one of owner's sessions.

@@ -53,7 +53,7 @@ func RenderSend(r SendResult) string {
 		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
 	}
 	if f := r.Foreground; f != nil {
-		b.WriteString("; " + ForegroundNote(f))
+		b.WriteString("; " + ForegroundNote(r.WaitReason, f))
 	}
 	if r.Continuation {
 		b.WriteString("; " + continuationNoteFor(r))
@@ -232,19 +232,24 @@ func continuationNoteFor(r SendResult) string {
 }
 
 // ForegroundNote tells a model which program holds the terminal after a
-// send (or keys) that settled without a prompt or a read, and what became
-// of the input it typed: a busy program reads it later (or the shell,
-// once the program ended), and an interrupt discards it (a Ctrl-C typed
-// as data or pty_signal's SIGINT: the terminal flushes its input queue).
-func ForegroundNote(f *core.ForegroundProgram) string {
+// send (or keys) that settled for reason without the session's prompt or
+// a read, and what became of the input it typed: a busy program reads it
+// later (or the shell, once the program ended), and an interrupt discards
+// it (a Ctrl-C typed as data or pty_signal's SIGINT: the terminal flushes
+// its input queue). On a remote prompt the program is the client (ssh,
+// tmux) of a shell that waits for its next command.
+func ForegroundNote(reason core.WaitReason, f *core.ForegroundProgram) string {
 	name := f.Name
 	if name == "" {
 		name = "a program"
 	}
 	s := fmt.Sprintf("%s (pgid %d) holds the terminal", name, f.Group)
-	if f.Reading {
+	switch {
+	case reason == core.WaitRemotePrompt:
+		s += "; the shell it shows waits at its prompt"
+	case f.Reading:
 		s += " and reads it"
-	} else {
+	default:
 		s += " and is busy"
 	}
 	switch {

@@ -35,6 +35,19 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 	}
 }
 
+// TestRemotePromptSummarySaysTheShellWaits: a send that settled on the
+// prompt of a shell behind a remote login or a multiplexer names the
+// client holding the terminal and says the shell there waits for its
+// next command, not that the client is busy.
+func TestRemotePromptSummarySaysTheShellWaits(t *testing.T) {
+	got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitRemotePrompt, Status: core.Status{Kind: core.StatusRunning},
+		Foreground: &core.ForegroundProgram{Group: 9, Name: "ssh"}}})
+	want := "[remote_prompt; ssh (pgid 9) holds the terminal; the shell it shows waits at its prompt]"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("summary %q, want it to begin %q", got, want)
+	}
+}
+
 // TestSendSummarySaysTheCommandIsIncomplete: a send that left the shell
 // at its continuation prompt says that the next send joins the command
 // and how to leave it; other sends say nothing of it.

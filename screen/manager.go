@@ -242,6 +242,7 @@ func (m *Manager) startLocked(id core.SessionID, owner *core.Owner, tap *core.Ta
 		st.readAlt.Store(altNormal)
 	}
 	tap.SetSink(st.sink)
+	tap.SetCursorLine(st.cursorLine)
 	m.wg.Add(1)
 	go st.run()
 	return st

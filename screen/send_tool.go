@@ -108,9 +108,14 @@ func (m *Manager) fullScreen(ctx context.Context, owner *core.Owner, id core.Ses
 }
 
 // renderFullScreenSend keeps the send's summary line and puts the screen
-// in place of the output.
+// in place of the output. A shell's prompt on the screen (inside tmux)
+// takes its next command with pty_send; any other program its keys.
 func renderFullScreenSend(text string, snap Snapshot) string {
 	head := tools.Headline(text)
-	head = strings.TrimSuffix(head, "]") + "; a full-screen program holds the terminal: its screen follows; type into it with pty_keys]"
+	next := "type into it with pty_keys"
+	if strings.HasPrefix(head, "["+string(core.WaitRemotePrompt)) {
+		next = "send the shell there its next command with pty_send"
+	}
+	head = strings.TrimSuffix(head, "]") + "; a full-screen program holds the terminal: its screen follows; " + next + "]"
 	return head + "\n" + snap.Text()
 }

@@ -225,6 +225,7 @@ func (st *state) reattach() bool {
 	st.tapMu.Unlock()
 	old.Close()
 	tap.SetSink(st.sink)
+	tap.SetCursorLine(st.cursorLine)
 	return true
 }
 

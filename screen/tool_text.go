@@ -21,7 +21,7 @@ func renderResize(id string, r ResizeResult) string {
 func renderKeys(r KeysToolResult) string {
 	head := "[" + string(r.WaitReason)
 	if r.Foreground != nil {
-		head += "; " + ptysession.ForegroundNote(r.Foreground)
+		head += "; " + ptysession.ForegroundNote(r.WaitReason, r.Foreground)
 	}
 	if r.LeftFullScreen {
 		head += "; left the full-screen program: rows new on the normal screen follow"

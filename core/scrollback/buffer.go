@@ -112,6 +112,10 @@ type PasteMode struct {
 // PasteMode returns how the program on the terminal reads pasted text.
 func (b *Buffer) PasteMode() PasteMode { return b.paste }
 
+// AltScreen reports whether a program holds the alternate screen (CSI ?
+// 1049 h or 1047 h), whose text the buffer does not keep.
+func (b *Buffer) AltScreen() bool { return b.alt }
+
 // LineOpen reports whether the output ends in an unterminated line that is
 // not empty (a prompt waiting for its answer, or text still being written).
 func (b *Buffer) LineOpen() bool { return b.partial() == 1 }

@@ -58,7 +58,7 @@ func Tools(sessions *ptysession.Sessions) []tools.Tool {
 				Name:  ToolSend,
 				Title: "Type into a terminal session",
 				Description: "Type data into a session and wait until it settles: the shell command finished (waitReason prompt), " +
-					"the program waits for input (stdin_read), a remote shell (ssh) shows its prompt (remote_prompt), output went quiet (inferred_idle; maybe still working), " +
+					"the program waits for input (stdin_read), a remote or tmux shell shows its prompt (remote_prompt), output went quiet (inferred_idle; maybe still working), " +
 					"the deadline passed (timeout) or the session exited. Returns delta (the output since the write), status " +
 					"(running or exited, with the exit code) and waitReason. submit false sends data byte-exact without Enter, " +
 					"for example \"\\u0003\" (Ctrl-C). " +
