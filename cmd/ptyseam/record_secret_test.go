@@ -236,18 +236,8 @@ func TestRecordingKeepsOutSecretsOnRemoteTargets(t *testing.T) {
 				t.Fatalf("Spawn: %v", err)
 			}
 			w := watchOutput(t, svc, owner, s.ID)
-			send := func(data string) core.SendResult {
-				t.Helper()
-				op, err := svc.Send(ctx, owner, s.ID, core.SendRequest{Data: data, QuietWindow: time.Second})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := op.Wait(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res
-			}
+			sendQuiet := senderTo(t, ctx, svc, owner, s.ID)
+			send := func(data string) core.SendResult { return sendQuiet(data, time.Second) }
 			secrets := []string{"Remote-" + name + "-Whole-0101", "Remote-" + name + "-Typed-0113"}
 			for i, sec := range secrets {
 				send(fmt.Sprintf("stty -echo; echo reading-$((%d+1)); read -rs pw; stty echo; echo \"got ${#pw} chars\"", i))
