@@ -27,32 +27,40 @@ func TestKeysAfterEscapeShowTheProgramsReaction(t *testing.T) {
 
 // TestKeysLeavingFullScreenReturnNewRows quits vi started from a shell
 // whose screen was full: the result holds the rows new on the normal
-// screen (the next prompt), not the screen the model had read before.
+// screen (the next prompt), not the screen the model had read before,
+// whether the keys asked for the changed rows only or not.
 func TestKeysLeavingFullScreenReturnNewRows(t *testing.T) {
-	e := newEnv(t, Options{})
-	id := e.spawn(size24x80, "bash", "--noprofile", "--norc", "-i")
-	e.waitFor(id, "a prompt", func(s Snapshot) bool {
-		return strings.Contains(s.Rows[s.Cursor.Row], "$") || strings.Contains(s.Rows[s.Cursor.Row], "#")
-	})
-	e.keys(id, "seq 1 30", "Enter")
-	e.waitFor(id, "seq's output", func(s Snapshot) bool { return anyRowHas(s, "30") && s.Cursor.Row == 23 })
-	file := filepath.Join(t.TempDir(), "x.txt")
-	e.keys(id, "vi -u NONE -i NONE -N -n "+file, "Enter")
-	e.waitFor(id, "vi", func(s Snapshot) bool { return s.AltScreen && rowHas(s, 21, "~") })
-	r := e.keys(id, ":q", "Enter")
-	if !r.LeftFullScreen || r.Screen.AltScreen {
-		t.Fatalf("left %v, alt %v: want the normal screen after :q", r.LeftFullScreen, r.Screen.AltScreen)
-	}
-	if !r.Screen.ChangedOnly || len(r.Screen.Rows) > 2 {
-		t.Fatalf("got %d rows, want only the new ones:\n%s", len(r.Screen.Rows), r.Screen.Text())
-	}
-	last := r.Screen.Rows[len(r.Screen.Rows)-1]
-	if !strings.Contains(last, "$") && !strings.Contains(last, "#") {
-		t.Fatalf("last new row %q, want the next prompt:\n%s", last, r.Screen.Text())
-	}
-	// A later look is a whole screen again.
-	if s := e.snap(id); s.ChangedOnly || len(s.Rows) != 24 {
-		t.Fatalf("snapshot after leaving: %d rows, changedOnly %v", len(s.Rows), s.ChangedOnly)
+	for _, changedOnly := range []bool{false, true} {
+		t.Run(map[bool]string{false: "whole", true: "changedOnly"}[changedOnly], func(t *testing.T) {
+			e := newEnv(t, Options{})
+			id := e.spawn(size24x80, "bash", "--noprofile", "--norc", "-i")
+			e.waitFor(id, "a prompt", func(s Snapshot) bool {
+				return strings.Contains(s.Rows[s.Cursor.Row], "$") || strings.Contains(s.Rows[s.Cursor.Row], "#")
+			})
+			e.keys(id, "seq 1 30", "Enter")
+			e.waitFor(id, "seq's output", func(s Snapshot) bool { return anyRowHas(s, "30") && s.Cursor.Row == 23 })
+			file := filepath.Join(t.TempDir(), "x.txt")
+			e.keys(id, "vi -u NONE -i NONE -N -n "+file, "Enter")
+			e.waitFor(id, "vi", func(s Snapshot) bool { return s.AltScreen && rowHas(s, 21, "~") })
+			r, err := e.m.SendKeys(ctxT(t), e.owner, id, KeysRequest{Text: ":q", Keys: []string{"Enter"}, ChangedOnly: changedOnly})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.LeftFullScreen || r.Screen.AltScreen {
+				t.Fatalf("left %v, alt %v: want the normal screen after :q", r.LeftFullScreen, r.Screen.AltScreen)
+			}
+			if !r.Screen.ChangedOnly || len(r.Screen.Rows) > 2 {
+				t.Fatalf("got %d rows, want only the new ones:\n%s", len(r.Screen.Rows), r.Screen.Text())
+			}
+			last := r.Screen.Rows[len(r.Screen.Rows)-1]
+			if !strings.Contains(last, "$") && !strings.Contains(last, "#") {
+				t.Fatalf("last new row %q, want the next prompt:\n%s", last, r.Screen.Text())
+			}
+			// A later look is a whole screen again.
+			if s := e.snap(id); s.ChangedOnly || len(s.Rows) != 24 {
+				t.Fatalf("snapshot after leaving: %d rows, changedOnly %v", len(s.Rows), s.ChangedOnly)
+			}
+		})
 	}
 }
 

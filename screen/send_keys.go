@@ -149,7 +149,11 @@ func (m *Manager) SendKeys(ctx context.Context, owner *core.Owner, id core.Sessi
 		// normal screen, not the rows the model read before.
 		rows, cur := st.normalScreen()
 		if rows != nil {
-			out.Screen = newOnNormal(snap, rows, cur)
+			whole := snap
+			if whole.ChangedOnly { // the rows changed since the program's screen
+				whole.Rows, whole.ChangedOnly = st.lastLook(), false
+			}
+			out.Screen = newOnNormal(whole, rows, cur)
 			out.LeftFullScreen = true
 		}
 	}
