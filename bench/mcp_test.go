@@ -61,7 +61,7 @@ func serverBinary(b *testing.B) string {
 // transport an agent host uses) and returns the client session.
 func connectStdio(b *testing.B) *mcp.ClientSession {
 	b.Helper()
-	cmd := exec.Command(serverBinary(b), "mcp", "--log-level", "error")
+	cmd := exec.Command(serverBinary(b), "mcp", "--structured-results", "--log-level", "error")
 	cmd.Env = os.Environ()
 	return connectCommand(b, cmd)
 }
@@ -96,7 +96,7 @@ func (t bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func connectHTTP(b *testing.B) *mcp.ClientSession {
 	b.Helper()
 	return connectHTTPCommand(b, func(addr, token string) *exec.Cmd {
-		cmd := exec.Command(serverBinary(b), "mcp", "--http", addr, "--token", token, "--log-level", "info")
+		cmd := exec.Command(serverBinary(b), "mcp", "--structured-results", "--http", addr, "--token", token, "--log-level", "info")
 		cmd.Env = os.Environ()
 		return cmd
 	})

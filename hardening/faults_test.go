@@ -108,7 +108,7 @@ func TestMCPClientVanishesMidSend(t *testing.T) {
 	// cmd.ProcessState while another goroutine's Wait may still write it
 	// is a data race (the SDK's CommandTransport gives up on its own Wait
 	// after its terminate durations and leaves it running).
-	srv := startServer(t, bin, "mcp", "--log-level", "error")
+	srv := startServer(t, bin, "mcp", "--structured-results", "--log-level", "error")
 	client := mcp.NewClient(&mcp.Implementation{Name: "vanishing", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: srv.stdout, Writer: srv.stdin}, nil)
 	if err != nil {

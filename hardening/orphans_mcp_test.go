@@ -53,7 +53,7 @@ func TestOrphansAfterMCPDisconnect(t *testing.T) {
 	n := rounds(10, 100)
 	for round := range n {
 		ctx := testCtx(t, testenv.HangBound)
-		cmd := exec.Command(bin, "mcp", "--log-level", "error")
+		cmd := exec.Command(bin, "mcp", "--structured-results", "--log-level", "error")
 		client := mcp.NewClient(&mcp.Implementation{Name: "orphans", Version: "1"}, nil)
 		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {

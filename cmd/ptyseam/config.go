@@ -33,8 +33,11 @@ type config struct {
 	SessionTimeout  time.Duration
 	MaxTimeout      time.Duration
 	LogLevel        string
-	TextResults     bool
-	NoCgroup        bool
+	// StructuredResults puts each result's fields in structured content
+	// and only its headline in the text (results.go); off, the text holds
+	// the whole rendering.
+	StructuredResults bool
+	NoCgroup          bool
 	// RemoteHosts is the file of remote hosts pty_open may target
 	// (remote.go).
 	RemoteHosts string
@@ -81,7 +84,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.MaxTimeout, "max-timeout", ptysession.DefaultMaxTimeout, "the longest timeoutMs and quietMs a model may set on pty_open and pty_send")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 30*time.Minute, "close an HTTP MCP session, and its terminals, after this idle time")
 	fs.DurationVar(&c.Lease, "lease", 0, "keep a client's terminals and jobs this long after its HTTP connection ends, for it to resume them\n(pty_open's resume argument, with the token its pty_open results give); 0 closes them at once")
-	fs.BoolVar(&c.TextResults, "text-results", false, "put each result's output in its text content and send no structured content or output schemas,\nfor hosts that show the model only a result's text (default: the output is in structured content\nand the text is a one-line summary)")
+	fs.BoolVar(&c.StructuredResults, "structured-results", false, "put each result's fields in structured content (with output schemas under --tools full) and only\nits one-line summary in the text, for programs that read the fields (default: the text holds the\nwhole result, which every host shows its model)")
 	fs.BoolVar(&c.NoCgroup, "no-cgroup", false, "do not put sessions in cgroup v2 leaves; closing finds their processes by scanning /proc\n(the fallback where cgroup v2 is missing; escapees are then found as adopted children)")
 	fs.StringVar(&c.RemoteHosts, "remote-hosts", "", "JSON `FILE` of remote hosts pty_open may open a shell on (its target argument);\nthe credentials stay in the file, the model only names a host (see docs/ssh.md)")
 	fs.StringVar(&c.DockerTargets, "docker-targets", "", "JSON `FILE` of container targets pty_open may open a shell in (its target argument): each names an image\n(a new container per session, no network by default, removed at close) or an existing container, with mounts and limits;\nthe images and containers named there are the only ones allowed (see docs/docker.md)")

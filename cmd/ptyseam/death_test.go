@@ -191,7 +191,7 @@ func watchExit(cmd *exec.Cmd) *exited {
 
 func startStdio(t *testing.T, stderr io.Writer, args ...string) *stdioProc {
 	t.Helper()
-	cmd := exec.Command(serverBinary(t), append([]string{"mcp"}, args...)...)
+	cmd := exec.Command(serverBinary(t), append([]string{"mcp", "--structured-results"}, args...)...)
 	cmd.Env = os.Environ()
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
@@ -282,7 +282,7 @@ func startHTTP(t *testing.T) *httpProc {
 func startHTTPWith(t *testing.T, token string, env []string, args ...string) *httpProc {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd := exec.Command(serverBinary(t), append([]string{"mcp", "--http", addr, "--log-level", "error"}, args...)...)
+	cmd := exec.Command(serverBinary(t), append([]string{"mcp", "--structured-results", "--http", addr, "--log-level", "error"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	return startHTTPCmd(t, cmd, addr, token)
 }

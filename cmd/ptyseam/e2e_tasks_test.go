@@ -19,8 +19,8 @@ import (
 // everyday tasks (git rebase -i in vi, a Python class and pdb, a gdb
 // watchpoint, an http.server, an installer with a password, ssh typed in
 // a terminal, a loop that outlives its send, an interrupt) as a model
-// does them, each with its result bytes, needed bytes and no output
-// returned twice.
+// does them on the server's default (text) results, each with its result
+// bytes, needed bytes and no output returned twice.
 func TestRealMCPClientEverydayTasks(t *testing.T) {
 	node, dir := requireNode(t)
 	for _, tool := range []string{"git", "vi", "python3", "gdb", "gcc", "curl"} {
@@ -45,6 +45,10 @@ func TestRealMCPClientEverydayTasks(t *testing.T) {
 			OverKnown   bool     `json:"overKnown"`
 			PerCall     []string `json:"perCall"`
 		} `json:"tasks"`
+		All struct {
+			Result int `json:"result"`
+			Needed int `json:"needed"`
+		} `json:"all"`
 	}
 	if err := json.Unmarshal([]byte(last), &summary); err != nil || !summary.OK {
 		t.Fatalf("client summary %q: %v", last, err)
@@ -58,5 +62,6 @@ func TestRealMCPClientEverydayTasks(t *testing.T) {
 		t.Logf("%-9s %2d calls, %5d result bytes, %5d needed, ratio %.2f%s; per call, result/needed: %s",
 			name, f.Calls, f.ResultBytes, f.NeededBytes, f.Ratio, note, strings.Join(f.PerCall, ", "))
 	}
+	t.Logf("all tasks: %d result bytes, %d needed, ratio %.2f", summary.All.Result, summary.All.Needed, float64(summary.All.Result)/float64(max(summary.All.Needed, 1)))
 	waitNoSurvivors(t)
 }

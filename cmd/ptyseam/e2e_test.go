@@ -80,7 +80,7 @@ func TestRealMCPClientsOverHTTP(t *testing.T) {
 	defer cancel()
 	addr := freeAddr(t)
 	token := randomToken()
-	srv := exec.CommandContext(ctx, bin, "mcp", "--http", addr, "--token", token, "--log-level", "error")
+	srv := exec.CommandContext(ctx, bin, "mcp", "--structured-results", "--http", addr, "--token", token, "--log-level", "error")
 	srv.Env = os.Environ()
 	stderr, _ := srv.StderrPipe()
 	if err := srv.Start(); err != nil {

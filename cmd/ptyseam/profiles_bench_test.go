@@ -18,7 +18,7 @@ func BenchmarkToolListBytes(b *testing.B) {
 	}{
 		{"standard", nil},
 		{"full", []string{"--tools", "full"}},
-		{"full-text", []string{"--tools", "full", "--text-results"}},
+		{"full-structured", []string{"--tools", "full", "--structured-results"}},
 		{"core", []string{"--tools", "core"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

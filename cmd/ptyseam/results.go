@@ -11,16 +11,19 @@ import (
 // Each result carries its payload (the output, the screen) once; see
 // docs/mcp.md "What the model receives".
 //
-// Structured form (the default): structuredContent holds every field
-// (delta, initialOutput, text, screen rows, ...) and the text content only
-// the one-line headline of the rendering ("[prompt; command exit code
-// 0]"). Hosts that pass structured content to the model
-// (Claude Code, VS Code) show the payload once; the MCP TypeScript client
-// validates it against the tool's output schema.
+// Text form (the default): the text content holds the whole rendering
+// (the headline, then the output or the screen) and there is neither
+// structured content nor an output schema. Every host shows its model a
+// result's text when there is no structured content.
 //
-// Text form (--text-results): the text content holds the whole rendering
-// and there is neither structured content nor an output schema, for hosts
-// that show the model only a result's text.
+// Structured form (--structured-results): structuredContent holds every
+// field (delta, initialOutput, text, screen rows, ...) and the text
+// content only the one-line headline of the rendering ("[prompt; command
+// exit code 0]"), for programs that read the fields; the MCP TypeScript
+// client validates them against the tool's output schema. Hosts that pass
+// structured content to the model (Claude Code, VS Code) drop the text;
+// hosts that pass the text (Claude.ai, ChatGPT) would show only the
+// headline.
 
 // mcpTool is the MCP definition of a tool. Output schemas are served
 // without their annotations (descriptions), which no model reads and which
@@ -28,12 +31,12 @@ import (
 // (the core and standard profiles) serves no output schemas and lists the
 // input schemas without "additionalProperties": false; the dispatcher
 // still refuses an argument the tool does not take.
-func mcpTool(d tools.Definition, textResults, small bool) *mcp.Tool {
+func mcpTool(d tools.Definition, structured, small bool) *mcp.Tool {
 	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
 	if small {
 		t.InputSchema = openObjects(d.InputSchema)
 	}
-	if !textResults && !small && len(d.OutputSchema) > 0 {
+	if structured && !small && len(d.OutputSchema) > 0 {
 		t.OutputSchema = tools.CompactSchema(d.OutputSchema)
 	}
 	return t
@@ -73,8 +76,8 @@ func dropClosed(v any) any {
 }
 
 // mcpResult is the MCP result of a successful call.
-func mcpResult(res tools.Result, textResults bool) *mcp.CallToolResult {
-	if textResults || res.Structured == nil {
+func mcpResult(res tools.Result, structured bool) *mcp.CallToolResult {
+	if !structured || res.Structured == nil {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
 	}
 	return &mcp.CallToolResult{

@@ -20,8 +20,8 @@ func BenchmarkResultBytes(b *testing.B) {
 	for _, form := range []string{"structured", "text"} {
 		b.Run(form, func(b *testing.B) {
 			var args []string
-			if form == "text" {
-				args = append(args, "--text-results")
+			if form == "structured" {
+				args = append(args, "--structured-results")
 			}
 			cfg, err := parseConfig(args, io.Discard)
 			if err != nil {

@@ -50,7 +50,7 @@ type toolServer struct {
 	stopOnce   sync.Once
 	dropTimer  *time.Timer
 
-	textResults bool // results carry their payload in text, not structured content
+	structured bool // results carry their fields in structured content (--structured-results)
 	// unserved reports a tool the dispatcher has and the profile leaves
 	// out: no hint sends a model to it.
 	unserved func(name string) bool
@@ -201,9 +201,10 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	// What pty_keys and pty_screen show as a screen is not returned again
 	// as a stream by the next pty_send or pty_tail.
 	screens.FollowTails(sessions)
-	// The structured results come back encoded: the dispatcher encodes
-	// each to bound it, and the SDK sends a json.RawMessage as it is.
-	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes, EncodeStructured: true})
+	// Structured results (--structured-results) come back encoded: the
+	// dispatcher encodes each to bound it, and the SDK sends a
+	// json.RawMessage as it is. The text form sends none.
+	disp, err := tools.NewDispatcher(tools.Options{MaxTextBytes: cfg.ResultBytes, EncodeStructured: cfg.StructuredResults})
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +287,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if err := disp.Add(secretTool(svc, sessions, secrets, cfg.MaxTimeout)); err != nil {
 		return nil, err
 	}
-	ts = &toolServer{closeDocker: closeDocker, closeK8s: closeK8s, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, textResults: cfg.TextResults, owners: make(map[*mcp.ServerSession]*core.Owner),
+	ts = &toolServer{closeDocker: closeDocker, closeK8s: closeK8s, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, structured: cfg.StructuredResults, owners: make(map[*mcp.ServerSession]*core.Owner),
 		callsOf: make(map[*mcp.ServerSession]context.Context), ending: make(map[string]context.CancelFunc),
 		leaseFor: cfg.Lease, leases: make(map[string]*lease), leaseOf: make(map[*core.Owner]*lease)}
 	ts.calls, ts.cancelCalls = context.WithCancel(context.Background())
@@ -313,7 +314,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		if !served(cfg.Tools, d.Name) {
 			continue
 		}
-		ts.server.AddTool(mcpTool(d, cfg.TextResults, !fullList(cfg.Tools)), ts.handler(d.Name))
+		ts.server.AddTool(mcpTool(d, cfg.StructuredResults, !fullList(cfg.Tools)), ts.handler(d.Name))
 	}
 	return ts, nil
 }
@@ -426,7 +427,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 				if err != nil {
 					return ts.errorResult(err), nil
 				}
-				return mcpResult(res, ts.textResults), nil
+				return mcpResult(res, ts.structured), nil
 			}
 		}
 		var progress func(tools.ProgressUpdate)
@@ -448,7 +449,7 @@ func (ts *toolServer) handler(name string) mcp.ToolHandler {
 		if name == ptytools.ToolOpen && ts.leaseFor > 0 {
 			res = ts.withToken(owner, res)
 		}
-		return mcpResult(res, ts.textResults), nil
+		return mcpResult(res, ts.structured), nil
 	}
 }
 

@@ -19,9 +19,11 @@ func connect(t *testing.T, cfg config) (*mcp.ClientSession, *toolServer) {
 	return connectClient(t, cfg, nil, "")
 }
 
+// defaultConfig is the configuration args give, with structured results:
+// the tests read each result's fields (call returns them).
 func defaultConfig(t *testing.T, args ...string) config {
 	t.Helper()
-	cfg, err := parseConfig(args, io.Discard)
+	cfg, err := parseConfig(append([]string{"--structured-results"}, args...), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func stdioServer(t *testing.T, args ...string) (io.WriteCloser, *bufio.Reader, <
 	outR, outW := io.Pipe()
 	code := make(chan int, 1)
 	go func() {
-		code <- run(context.Background(), append([]string{"mcp"}, args...), inR, outW, io.Discard)
+		code <- run(context.Background(), append([]string{"mcp", "--structured-results"}, args...), inR, outW, io.Discard)
 		_ = outW.Close()
 	}()
 	t.Cleanup(func() {

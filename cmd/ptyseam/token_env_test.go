@@ -44,7 +44,7 @@ func TestTokenInTheServersProcEntriesIsHidden(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := freeAddr(t)
-	cmd := exec.Command(bin, "mcp", "--http", addr, "--log-level", "error")
+	cmd := exec.Command(bin, "mcp", "--structured-results", "--http", addr, "--log-level", "error")
 	cmd.Env = append(os.Environ(), tokenEnv+"="+token, "HOME="+dir)
 	cmd.Dir = dir
 	if os.Geteuid() == 0 {

@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const [bin, workdir] = process.argv.slice(2);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--log-level", "error", "--max-timeout", "20s"],
+  args: ["mcp", "--structured-results", "--log-level", "error", "--max-timeout", "20s"],
   env: { ...process.env },
   stderr: "inherit",
 });

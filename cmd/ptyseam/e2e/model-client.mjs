@@ -19,7 +19,7 @@ const textResults = flags.includes("--text-results");
 const port = Number(portArg);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--log-level", "error", ...(textResults ? ["--text-results"] : [])],
+  args: ["mcp", "--log-level", "error", ...(textResults ? [] : ["--structured-results"])],
   env: { ...process.env },
   stderr: "inherit",
 });

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const [bin, workdir] = process.argv.slice(2);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--log-level", "error"],
+  args: ["mcp", "--structured-results", "--log-level", "error"],
   env: { ...process.env },
   stderr: "inherit",
 });

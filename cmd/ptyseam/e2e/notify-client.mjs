@@ -10,7 +10,7 @@ import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/type
 const bin = process.argv[2];
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--log-level", "error"],
+  args: ["mcp", "--structured-results", "--log-level", "error"],
   env: { ...process.env },
   stderr: "inherit",
 });

@@ -13,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const [bin, workdir] = process.argv.slice(2);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--log-level", "error", "--tools", "full", "--result-bytes", "8192"],
+  args: ["mcp", "--structured-results", "--log-level", "error", "--tools", "full", "--result-bytes", "8192"],
   env: { ...process.env },
   stderr: "inherit",
 });

@@ -12,7 +12,7 @@ const [bin, workdir] = process.argv.slice(2);
 const connect = async (profile) => {
   const transport = new StdioClientTransport({
     command: bin,
-    args: ["mcp", "--log-level", "error", "--tools", profile],
+    args: ["mcp", "--structured-results", "--log-level", "error", "--tools", profile],
     env: { ...process.env },
     stderr: "inherit",
   });
@@ -35,7 +35,7 @@ await full.close();
 // standard (the default: no --tools): the everyday tools, without output
 // schemas, in at most 16 KB.
 {
-  const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "error"], env: { ...process.env }, stderr: "inherit" });
+  const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--structured-results", "--log-level", "error"], env: { ...process.env }, stderr: "inherit" });
   const std = new Client({ name: "ptyseam-profile-default", version: "1.0.0" });
   await std.connect(transport);
   const list = (await std.listTools()).tools;

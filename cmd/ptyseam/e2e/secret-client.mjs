@@ -51,7 +51,7 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
 client.setNotificationHandler(ElicitationCompleteNotificationSchema, () => {
   completed++;
 });
-await client.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
+await client.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--structured-results", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
 const call = async (name, args) => {
   const r = await client.callTool({ name, arguments: args });
   record(name, r);
@@ -120,7 +120,7 @@ await client.close();
 
 // A client without elicitation gets a one-time link for its user.
 const plain = new Client({ name: "ptyseam-secret-plain", version: "1.0.0" });
-await plain.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
+await plain.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--structured-results", "--log-level", "debug"], env: { ...process.env }, stderr: "inherit" }));
 const listed = (await plain.listTools()).tools.find((t) => t.name === "pty_secret");
 assert.match(listed.description, /Any client/, "the tool list does not say what the client needs");
 const pcall = async (name, args) => {

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 export const connectWithTargets = async (bin, flag, file, name, target) => {
   const transport = new StdioClientTransport({
     command: bin,
-    args: ["mcp", "--log-level", "error", flag, file],
+    args: ["mcp", "--structured-results", "--log-level", "error", flag, file],
     env: { ...process.env },
     stderr: "inherit",
   });

@@ -13,7 +13,7 @@ const [bin, workdir, portArg] = process.argv.slice(2);
 const port = Number(portArg);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--log-level", "error"],
+  args: ["mcp", "--structured-results", "--log-level", "error"],
   env: { ...process.env },
   stderr: "inherit",
 });
