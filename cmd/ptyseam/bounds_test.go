@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +51,38 @@ func TestEveryPartOfAResultIsBounded(t *testing.T) {
 	}
 	check("pty_screen", map[string]any{"id": id})
 	check("pty_keys", map[string]any{"id": id, "text": "x"})
+}
+
+// TestATextResultIsCutOnce: a text result (the default form) holds its
+// headline and the output cut by lines to fit --result-bytes together;
+// the output was cut to the whole budget, and the headline then pushed
+// the text over it, so a second cut through the middle of the text left
+// a marker line in pieces.
+func TestATextResultIsCutOnce(t *testing.T) {
+	const resultBytes = 2048
+	cfg, err := parseConfig([]string{"--result-bytes", strconv.Itoa(resultBytes)}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, cfg)
+	_, res := call(t, cs, "pty_open", map[string]any{"command": "bash"})
+	id := regexp.MustCompile(`pty_[a-z0-9]+`).FindString(resultText(res))
+	if res.IsError || id == "" {
+		t.Fatalf("open: %s", resultText(res))
+	}
+	_, res = call(t, cs, "pty_send", map[string]any{"id": id,
+		"data": "seq -f 'compiling unit %g of the project' 1 3000; echo 'main.go:12:5: undefined: frobnicate'; seq 3001 6000"})
+	text := resultText(res)
+	if res.IsError || len(text) > resultBytes {
+		t.Fatalf("the send's text is %d bytes (bound %d): %s", len(text), resultBytes, text)
+	}
+	marker := regexp.MustCompile(`^\[\.\.\. lines \d+-\d+ cut \(\d+ lines\) \.\.\.\]$`)
+	for _, line := range strings.Split(text, "\n")[1:] {
+		if strings.HasPrefix(line, "[") && !marker.MatchString(line) || strings.Contains(line, "...]") && !marker.MatchString(line) {
+			t.Fatalf("a line %q is not a whole cut marker:\n%s", line, text)
+		}
+	}
+	if !strings.Contains(text, "\nmain.go:12:5: undefined: frobnicate\n") {
+		t.Fatalf("the error line was cut:\n%s", text)
+	}
 }

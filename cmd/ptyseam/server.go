@@ -149,7 +149,7 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 		return nil, err
 	}
 	lopts := localpty.Options{Sandbox: sb, DisableCgroup: cfg.NoCgroup}
-	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: cfg.ResultBytes, MaxTimeout: cfg.MaxTimeout, Recording: rec != nil, Cut: ptysession.CutKeepErrors}
+	sopts := ptysession.Options{TailLines: cfg.TailLines, MaxResultBytes: outputBytes(cfg.ResultBytes), MaxTimeout: cfg.MaxTimeout, Recording: rec != nil, Cut: ptysession.CutKeepErrors}
 	var al allowlist
 	if len(cfg.Allow) > 0 {
 		// Under an allowlist no shell exists: programs run directly as
@@ -546,4 +546,14 @@ type screenWaits struct{ *screen.Manager }
 // screens, not targets.
 func (screenWaits) Watch(*core.Owner, string) (ptysession.WaitWatcher, bool, error) {
 	return nil, false, nil
+}
+
+// outputBytes is the output's share of a result's text of resultBytes
+// (--result-bytes): the facade cuts an output (by lines, naming what it
+// left out) to fit it, and the rest is room for the headline line above
+// it (a quarter, at most 1 KiB), so that the text fits resultBytes whole
+// and the dispatcher's bound on the text, a cut through its middle, does
+// not fire on an output.
+func outputBytes(resultBytes int) int {
+	return resultBytes - min(resultBytes/4, 1<<10)
 }
