@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -57,11 +58,11 @@ func serverBinary(b *testing.B) string {
 	return bin
 }
 
-// connectStdio starts `ptyseam mcp` as the client's subprocess (the
-// transport an agent host uses) and returns the client session.
-func connectStdio(b *testing.B) *mcp.ClientSession {
+// connectStdio starts `ptyseam mcp` with args as the client's subprocess
+// (the transport an agent host uses) and returns the client session.
+func connectStdio(b *testing.B, args ...string) *mcp.ClientSession {
 	b.Helper()
-	cmd := exec.Command(serverBinary(b), "mcp", "--structured-results", "--log-level", "error")
+	cmd := exec.Command(serverBinary(b), append([]string{"mcp", "--log-level", "error"}, args...)...)
 	cmd.Env = os.Environ()
 	return connectCommand(b, cmd)
 }
@@ -179,6 +180,23 @@ func callTool(b *testing.B, cs *mcp.ClientSession, name string, args map[string]
 	return res
 }
 
+// sessionIn returns the session id a text result's headline names.
+func sessionIn(b *testing.B, res *mcp.CallToolResult) string {
+	b.Helper()
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			if id := sessionIDPattern.FindString(t.Text); id != "" {
+				return id
+			}
+		}
+	}
+	b.Fatalf("no session id in %+v", res)
+	return ""
+}
+
+// sessionIDPattern matches a terminal session's id.
+var sessionIDPattern = regexp.MustCompile(`\bpty_[a-z0-9]+`)
+
 // structured returns a result's structured content as a map.
 func structured(b *testing.B, res *mcp.CallToolResult) map[string]any {
 	b.Helper()
@@ -255,7 +273,7 @@ func (s *overheadServer) connect(b *testing.B, tr string) {
 	b.Helper()
 	switch {
 	case s.kind == "" && tr == "stdio":
-		s.cs = connectStdio(b)
+		s.cs = connectStdio(b, "--structured-results")
 	case s.kind == "":
 		s.cs = connectHTTP(b)
 	case tr == "stdio":
@@ -342,7 +360,7 @@ func BenchmarkOpenLatency(b *testing.B) {
 			r.close()
 			var res *mcp.CallToolResult
 			openS = append(openS, timed(func() { res = callTool(b, cs, "pty_open", map[string]any{"command": "bash"}) }))
-			callTool(b, cs, "pty_close", map[string]any{"id": structured(b, res)["sessionId"].(string)})
+			callTool(b, cs, "pty_close", map[string]any{"id": sessionIn(b, res)})
 			var or ptysession.OpenResult
 			facadeS = append(facadeS, timed(func() {
 				var err error
