@@ -82,11 +82,17 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		sess.mu.Unlock() // another send went first meanwhile: wait again
 	}
 	turn.leaveLocked()
-	if !req.NoSubmit && sess.pastesLocked(base) {
+	switch {
+	case req.NoSubmit:
+	case sess.pastesLocked(base):
 		// The markers count against the send limit: a paste that would
 		// pass it is typed as it is.
 		if pasted, ok := asPaste(req.Data); ok && len(pasted)+len(sess.enter) <= s.opts.MaxSendBytes {
 			data = append([]byte(pasted), sess.enter...)
+		}
+	case sess.atREPLPromptLocked():
+		if typed, ok := withoutBlankLinesInBlocks(req.Data); ok {
+			data = append([]byte(typed), sess.enter...)
 		}
 	}
 	op := &operation{

@@ -140,3 +140,29 @@ func TestBlockTypedWhereNoPasteWasAskedFor(t *testing.T) {
 		}
 	})
 }
+
+// TestBlankLinesInsideABlockReachPythonsREPLAsOne: Python's interactive
+// console ends a block at a blank line, so a function or a class written
+// as a file is (a blank line between two statements of a body, between
+// two methods) ran half of it and answered IndentationError for the
+// rest. Typed to the REPL's prompt, the blank lines inside a block are
+// left out; the one before an unindented line still ends the block.
+func TestBlankLinesInsideABlockReachPythonsREPLAsOne(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "python3 -q"})
+		waitTailSuffixFrom(t, s, owner, r.SessionID, r.InitialOutput, ">>> ")
+		for _, c := range []struct{ data, want string }{
+			{"def f(x):\n    y = x * 2\n\n    return y + 1\n\nprint(f(20))", "\n41\n"},
+			{"class A:\n    def m(self):\n        return 1\n\n    def n(self):\n        return 2\n\nprint(A().n() + A().m())", "\n3\n"},
+		} {
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: c.data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(res.Delta, "Error") || !strings.Contains(res.Delta, c.want) || !strings.HasSuffix(res.Delta, ">>> ") {
+				t.Fatalf("%q settled %s: %q", c.data, res.WaitReason, res.Delta)
+			}
+		}
+	})
+}

@@ -1,0 +1,24 @@
+package core
+
+import "testing"
+
+func TestWithoutBlankLinesInBlocks(t *testing.T) {
+	for _, c := range []struct {
+		name, data, want string
+		ok               bool
+	}{
+		{"a blank line in a body", "def f(x):\n    y = x\n\n    return y\n\nf(1)", "def f(x):\n    y = x\n    return y\n\nf(1)", true},
+		{"between methods", "class A:\n    def m(self):\n        pass\n\n\n    def n(self):\n        pass\n", "class A:\n    def m(self):\n        pass\n    def n(self):\n        pass\n", true},
+		{"blank lines of whitespace", "if x:\n    a\n  \t\n    b", "if x:\n    a\n    b", true},
+		{"the block's end stays", "def f():\n    return 1\n\nf()", "def f():\n    return 1\n\nf()", false},
+		{"one line", "6*7", "6*7", false},
+		{"a docstring's blank line is its text", "def f():\n    \"\"\"One.\n\n    Two.\"\"\"\n\n    return 1", "def f():\n    \"\"\"One.\n\n    Two.\"\"\"\n\n    return 1", false},
+		{"a template literal's", "function f() {\n  return `a\n\n  b`;\n}", "function f() {\n  return `a\n\n  b`;\n}", false},
+		{"keys", "\x1b[A\n\n  x", "\x1b[A\n\n  x", false},
+	} {
+		got, ok := withoutBlankLinesInBlocks(c.data)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: withoutBlankLinesInBlocks(%q) = %q, %v; want %q, %v", c.name, c.data, got, ok, c.want, c.ok)
+		}
+	}
+}
