@@ -38,9 +38,9 @@ func (sess *session) atREPLPromptLocked() bool {
 }
 
 // withoutBlankLinesInBlocks returns data without the blank lines that lie
-// inside an indented block: those followed (after more blank lines or
-// none) by an indented line. A blank line before an unindented line, or
-// at the end, stays: it ends the block. ok is false, and data is kept as
+// inside a compound statement: those followed (after more blank lines or
+// none) by a line that continues it (continuesBlock). A blank line before
+// another unindented line, or at the end, stays: it ends the statement. ok is false, and data is kept as
 // it is, when there is nothing to leave out, and for data that may hold
 // a string spanning lines (triple quotes, a backquote), whose blank lines
 // are its text, or an escape (keys).
@@ -56,7 +56,7 @@ func withoutBlankLinesInBlocks(data string) (typed string, ok bool) {
 			for next < len(lines) && strings.TrimSpace(lines[next]) == "" {
 				next++
 			}
-			if next < len(lines) && (strings.HasPrefix(lines[next], " ") || strings.HasPrefix(lines[next], "\t")) {
+			if next < len(lines) && continuesBlock(lines[next]) {
 				ok = true
 				continue
 			}
@@ -67,4 +67,19 @@ func withoutBlankLinesInBlocks(data string) (typed string, ok bool) {
 		return data, false
 	}
 	return strings.Join(kept, "\n"), true
+}
+
+// continuesBlock reports whether line continues the compound statement
+// before it: it is indented, or it is the next clause of an if or a try
+// (elif, else, except, finally).
+func continuesBlock(line string) bool {
+	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+		return true
+	}
+	for _, kw := range []string{"elif", "else", "except", "finally"} {
+		if rest, ok := strings.CutPrefix(line, kw); ok && (rest == "" || strings.ContainsAny(rest[:1], " :(")) {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,8 @@ func TestWithoutBlankLinesInBlocks(t *testing.T) {
 		{"a blank line in a body", "def f(x):\n    y = x\n\n    return y\n\nf(1)", "def f(x):\n    y = x\n    return y\n\nf(1)", true},
 		{"between methods", "class A:\n    def m(self):\n        pass\n\n\n    def n(self):\n        pass\n", "class A:\n    def m(self):\n        pass\n    def n(self):\n        pass\n", true},
 		{"blank lines of whitespace", "if x:\n    a\n  \t\n    b", "if x:\n    a\n    b", true},
+		{"before the next clause", "try:\n    1/0\n\nexcept ZeroDivisionError:\n    pass\n\nelse:\n    pass\n\nx = 1", "try:\n    1/0\nexcept ZeroDivisionError:\n    pass\nelse:\n    pass\n\nx = 1", true},
+		{"a name that begins as a clause", "if x:\n    a\n\nelsewhere = 1", "if x:\n    a\n\nelsewhere = 1", false},
 		{"the block's end stays", "def f():\n    return 1\n\nf()", "def f():\n    return 1\n\nf()", false},
 		{"one line", "6*7", "6*7", false},
 		{"a docstring's blank line is its text", "def f():\n    \"\"\"One.\n\n    Two.\"\"\"\n\n    return 1", "def f():\n    \"\"\"One.\n\n    Two.\"\"\"\n\n    return 1", false},
