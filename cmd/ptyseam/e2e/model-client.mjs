@@ -7,12 +7,14 @@
 // may return output an earlier one returned (see docs/mcp.md for how the
 // bytes are counted).
 // Usage: node model-client.mjs PATH_TO_PTYSEAM WORKDIR PORT [--text-results]
+// (--text-results: the server's default, text results; otherwise the
+// server runs with --structured-results)
 // It asserts as it goes and prints one JSON summary line (with the byte
 // figures docs/mcp.md quotes) on success.
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { bytes, noOutputTwice as checkOnce, record } from "./budget.mjs";
+import { bodyOf, bytes, headlineOf, noOutputTwice as checkOnce, record, screenOf } from "./budget.mjs";
 
 const [bin, workdir, portArg, ...flags] = process.argv.slice(2);
 const textResults = flags.includes("--text-results");
@@ -58,6 +60,43 @@ if (textResults) {
   figures.sendRatio = bytes(r) / payload;
   assert.ok(figures.sendRatio <= 1.2, `result bytes per payload byte ${figures.sendRatio}`);
   await call("pty_close", { id });
+
+  // top in the default form: open it, kill the process on top from
+  // inside it, quit, in at most 4 calls and 6 KB, at most 2 result bytes
+  // per needed byte (each screen's rows that differ from the rows seen).
+  const burner = await call("bg_launch", { command: "sh", args: ["-c", "while :; do :; done"] });
+  const burnerId = headlineOf(burner).match(/job (job_\w+)/)[1];
+  const burnerPid = headlineOf(burner).match(/pid (\d+)/)[1];
+  const topCalls = [];
+  const topCall = async (name, args) => {
+    const r = await call(name, args);
+    topCalls.push(r);
+    return r;
+  };
+  const top = await topCall("pty_open", { command: "top -d 1", cwd: workdir, rows: 24, cols: 100 });
+  const topId = headlineOf(top).match(/session (pty_\w+)/)[1];
+  const topRows = [...(screenOf(top)?.rows.values() ?? bodyOf(top).split("\n"))];
+  const header = topRows.findIndex((r) => /^\s*PID\s+USER/.test(r));
+  assert.ok(header >= 0, `no process table in top's first result:\n${text(top)}`);
+  assert.ok(topRows.slice(header + 1).some((r) => r.trim().split(/\s+/)[0] === burnerPid), `the burner ${burnerPid} is not shown:\n${text(top)}`);
+  await topCall("pty_keys", { id: topId, text: `k${burnerPid}`, keys: ["Enter", "Enter"], paced: true, changedOnly: true });
+  await topCall("pty_keys", { id: topId, text: "q", changedOnly: true });
+  const ended = await call("pty_wait", { conditions: [{ kind: "exit", target: burnerId }], timeoutMs: 30000 });
+  assert.match(headlineOf(ended), /^\[condition 0 fired/, `the burner (pid ${burnerPid}) still runs: ${text(ended)}`);
+  figures.topCalls = topCalls.length;
+  figures.topBytes = topCalls.reduce((n, r) => n + bytes(r), 0);
+  const seenRows = new Map();
+  figures.topNeededBytes = 0;
+  for (const r of topCalls) {
+    for (const [i, row] of screenOf(r)?.rows ?? []) {
+      if (row !== seenRows.get(i)) figures.topNeededBytes += row.length + 1;
+      seenRows.set(i, row);
+    }
+  }
+  assert.ok(figures.topCalls <= 4, `top took ${figures.topCalls} calls`);
+  assert.ok(figures.topBytes <= 6 * 1024, `top's results are ${figures.topBytes} bytes: ${topCalls.map(bytes)}`);
+  assert.ok(figures.topBytes <= 2 * figures.topNeededBytes, `top: ${figures.topBytes} result bytes for ${figures.topNeededBytes} needed`);
+  await call("pty_close", { id: topId });
   await client.close();
   console.log(JSON.stringify({ ok: true, mode: "text", figures }));
   process.exit(0);
