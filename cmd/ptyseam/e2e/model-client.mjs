@@ -47,6 +47,14 @@ const { tools } = await client.listTools();
 figures.toolListBytes = JSON.stringify({ tools }).length;
 const desc = Object.fromEntries(tools.map((t) => [t.name, t.description]));
 
+// The top task's calls, counted against its budget in either form.
+const topCalls = [];
+const topCall = async (name, args) => {
+  const r = await call(name, args);
+  topCalls.push(r);
+  return r;
+};
+
 if (textResults) {
   // Text form: the payload is in the text, once; no structured content.
   for (const t of tools) assert.equal(t.outputSchema, undefined, `${t.name} serves an output schema`);
@@ -67,12 +75,6 @@ if (textResults) {
   const burner = await call("bg_launch", { command: "sh", args: ["-c", "while :; do :; done"] });
   const burnerId = headlineOf(burner).match(/job (job_\w+)/)[1];
   const burnerPid = headlineOf(burner).match(/pid (\d+)/)[1];
-  const topCalls = [];
-  const topCall = async (name, args) => {
-    const r = await call(name, args);
-    topCalls.push(r);
-    return r;
-  };
   const top = await topCall("pty_open", { command: "top -d 1", cwd: workdir, rows: 24, cols: 100 });
   const topId = headlineOf(top).match(/session (pty_\w+)/)[1];
   const topRows = [...(screenOf(top)?.rows.values() ?? bodyOf(top).split("\n"))];
@@ -254,12 +256,6 @@ await call("pty_close", { id: big.structuredContent.sessionId });
 // at most 4 calls and 6 KB of results (issue 38), no output returned twice.
 const burner = await call("bg_launch", { command: "sh", args: ["-c", "while :; do :; done"] });
 const burnerId = burner.structuredContent.id;
-const topCalls = [];
-const topCall = async (name, args) => {
-  const r = await call(name, args);
-  topCalls.push(r);
-  return r;
-};
 const top = await topCall("pty_open", { command: "top -d 1", cwd: workdir, rows: 24, cols: 100 });
 const topId = top.structuredContent.sessionId;
 const topRows = top.structuredContent.screen?.rows ?? top.structuredContent.initialOutput.split("\n");
