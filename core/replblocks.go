@@ -7,17 +7,19 @@ import (
 )
 
 // Python's interactive console (and Node's REPL, whose continuation
-// prompt is the same) reads a compound statement until a blank line: a
-// function or a class written as in a file, with a blank line between two
-// statements of a body or two methods, ends there, and the rest of it is
-// read as new statements (IndentationError). A line editor that reads
-// pastes takes such a block as a paste (asPaste); one that does not (GNU
-// readline, as Python's REPL up to 3.12 uses) gets it typed without the
-// blank lines inside its blocks.
+// prompt is the same) reads a compound statement until a blank line, and
+// only a blank line ends one: code written as in a file, with a blank
+// line between two statements of a body or two methods, ended at that
+// line (IndentationError for the rest), and a statement right after a
+// block, with no blank line before it, was read into the block
+// (SyntaxError). A line editor that reads pastes takes such a block as a
+// paste (asPaste); one that does not (GNU readline, as Python's REPL up
+// to 3.12 uses) gets it typed as the console reads a file
+// (forPythonConsole).
 
 // replPrompts are the prompts of Python's console (sys.ps1, sys.ps2; the
 // second is Node's continuation prompt too): a send typed at one of them
-// leaves out the blank lines inside a block.
+// goes as forPythonConsole types it.
 var replPrompts = []string{">>> ", REPLContinuationPrompt}
 
 // atREPLPromptLocked reports whether the program waits at one of
@@ -37,31 +39,41 @@ func (sess *session) atREPLPromptLocked() bool {
 	return false
 }
 
-// withoutBlankLinesInBlocks returns data without the blank lines that lie
-// inside a compound statement: those followed (after more blank lines or
-// none) by a line that continues it (continuesBlock). A blank line before
-// another unindented line, or at the end, stays: it ends the statement. ok is false, and data is kept as
-// it is, when there is nothing to leave out, and for data that may hold
-// a string spanning lines (triple quotes, a backquote), whose blank lines
-// are its text, or an escape (keys).
-func withoutBlankLinesInBlocks(data string) (typed string, ok bool) {
+// forPythonConsole returns data as Python's console must read it to run
+// it as a file would: without the blank lines inside a compound statement
+// (those followed, after more blank lines or none, by a line that
+// continues it: continuesBlock), and with a blank line that ends each
+// compound statement before the unindented line after it. ok is false,
+// and data is kept as it is, when nothing changes, and for data that may
+// hold a string spanning lines (triple quotes, a backquote), whose blank
+// lines are its text, or an escape (keys).
+func forPythonConsole(data string) (typed string, ok bool) {
 	if strings.Contains(data, `"""`) || strings.Contains(data, "'''") || strings.ContainsAny(data, "`\x1b") {
 		return data, false
 	}
 	lines := strings.Split(data, "\n")
-	kept := make([]string, 0, len(lines))
+	kept := make([]string, 0, len(lines)+4)
+	inBlock := false // the last line kept is an indented line, not yet ended
 	for i, l := range lines {
-		if strings.TrimSpace(l) == "" {
+		if blank(l) {
 			next := i + 1
-			for next < len(lines) && strings.TrimSpace(lines[next]) == "" {
+			for next < len(lines) && blank(lines[next]) {
 				next++
 			}
 			if next < len(lines) && continuesBlock(lines[next]) {
 				ok = true
 				continue
 			}
+			kept = append(kept, l)
+			inBlock = false
+			continue
+		}
+		if inBlock && !continuesBlock(l) && !strings.ContainsAny(l[:1], ")]}") {
+			kept = append(kept, "")
+			ok = true
 		}
 		kept = append(kept, l)
+		inBlock = indented(l)
 	}
 	if !ok {
 		return data, false
@@ -69,11 +81,17 @@ func withoutBlankLinesInBlocks(data string) (typed string, ok bool) {
 	return strings.Join(kept, "\n"), true
 }
 
+func blank(line string) bool { return strings.TrimSpace(line) == "" }
+
+func indented(line string) bool {
+	return strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+}
+
 // continuesBlock reports whether line continues the compound statement
 // before it: it is indented, or it is the next clause of an if or a try
 // (elif, else, except, finally).
 func continuesBlock(line string) bool {
-	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+	if indented(line) {
 		return true
 	}
 	for _, kw := range []string{"elif", "else", "except", "finally"} {

@@ -2,7 +2,7 @@ package core
 
 import "testing"
 
-func TestWithoutBlankLinesInBlocks(t *testing.T) {
+func TestForPythonConsole(t *testing.T) {
 	for _, c := range []struct {
 		name, data, want string
 		ok               bool
@@ -13,14 +13,18 @@ func TestWithoutBlankLinesInBlocks(t *testing.T) {
 		{"before the next clause", "try:\n    1/0\n\nexcept ZeroDivisionError:\n    pass\n\nelse:\n    pass\n\nx = 1", "try:\n    1/0\nexcept ZeroDivisionError:\n    pass\nelse:\n    pass\n\nx = 1", true},
 		{"a name that begins as a clause", "if x:\n    a\n\nelsewhere = 1", "if x:\n    a\n\nelsewhere = 1", false},
 		{"the block's end stays", "def f():\n    return 1\n\nf()", "def f():\n    return 1\n\nf()", false},
+		{"a block's end is added", "for i in range(2):\n    print(i)\nprint('done')", "for i in range(2):\n    print(i)\n\nprint('done')", true},
+		{"and before a decorator", "class A:\n    x = 1\n@dec\ndef f():\n    pass", "class A:\n    x = 1\n\n@dec\ndef f():\n    pass", true},
+		{"not before a closing bracket", "x = [\n    1,\n]\ny = 2", "x = [\n    1,\n]\ny = 2", false},
+		{"nor before the next clause", "if x:\n    a\nelse:\n    b", "if x:\n    a\nelse:\n    b", false},
 		{"one line", "6*7", "6*7", false},
 		{"a docstring's blank line is its text", "def f():\n    \"\"\"One.\n\n    Two.\"\"\"\n\n    return 1", "def f():\n    \"\"\"One.\n\n    Two.\"\"\"\n\n    return 1", false},
 		{"a template literal's", "function f() {\n  return `a\n\n  b`;\n}", "function f() {\n  return `a\n\n  b`;\n}", false},
 		{"keys", "\x1b[A\n\n  x", "\x1b[A\n\n  x", false},
 	} {
-		got, ok := withoutBlankLinesInBlocks(c.data)
+		got, ok := forPythonConsole(c.data)
 		if got != c.want || ok != c.ok {
-			t.Errorf("%s: withoutBlankLinesInBlocks(%q) = %q, %v; want %q, %v", c.name, c.data, got, ok, c.want, c.ok)
+			t.Errorf("%s: forPythonConsole(%q) = %q, %v; want %q, %v", c.name, c.data, got, ok, c.want, c.ok)
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			data = append([]byte(pasted), sess.enter...)
 		}
 	case sess.atREPLPromptLocked():
-		if typed, ok := withoutBlankLinesInBlocks(req.Data); ok {
+		if typed, ok := forPythonConsole(req.Data); ok {
 			data = append([]byte(typed), sess.enter...)
 		}
 	}

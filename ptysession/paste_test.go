@@ -146,11 +146,12 @@ func TestBlockTypedWhereNoPasteWasAskedFor(t *testing.T) {
 var raised = regexp.MustCompile(`(?m)^\w*Error: `)
 
 // TestBlankLinesInsideABlockReachPythonsREPLAsOne: Python's interactive
-// console ends a block at a blank line, so a function or a class written
+// console ends a block at a blank line, and only there, so code written
 // as a file is (a blank line between two statements of a body, between
-// two methods) ran half of it and answered IndentationError for the
-// rest. Typed to the REPL's prompt, the blank lines inside a block are
-// left out; the one before an unindented line still ends the block.
+// two methods; a statement right after a block) ran half and answered
+// IndentationError or SyntaxError for the rest. Typed to the REPL's
+// prompt, it goes without the blank lines inside a block and with one
+// where a block ends.
 func TestBlankLinesInsideABlockReachPythonsREPLAsOne(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
@@ -160,6 +161,8 @@ func TestBlankLinesInsideABlockReachPythonsREPLAsOne(t *testing.T) {
 			{"def f(x):\n    y = x * 2\n\n    return y + 1\n\nprint(f(20))", "\n41\n"},
 			{"class A:\n    def m(self):\n        return 1\n\n    def n(self):\n        return 2\n\nprint(A().n() + A().m())", "\n3\n"},
 			{"try:\n    1/0\n\nexcept ZeroDivisionError:\n    print('div' + 'ided')\n\nfinally:\n    print('done')\n", "\ndivided\ndone\n"},
+			{"for i in range(2):\n    print(i * 10)\nprint('lo' + 'op done')", "\nloop done\n"},
+			{"def g():\n    return 5\ng() + 1", "\n6\n"},
 		} {
 			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: c.data})
 			if err != nil {
