@@ -3,6 +3,7 @@ package ptysession
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,4 +109,45 @@ func BenchmarkTail(b *testing.B) {
 	tail := b.Elapsed() / time.Duration(b.N)
 	b.ReportMetric(float64(read.Nanoseconds()), "read-ns/op")
 	b.ReportMetric(float64(tail)/float64(read), "tail/read")
+}
+
+// BenchmarkSendOnAFullScrollback measures a facade send (`true` to an
+// interactive bash) on a session whose scrollback holds its whole line
+// bound, against the same send on a new session, interleaved:
+// "full/new" is the ratio of their medians. A send reads only its own
+// output, so the retained lines cost nothing.
+func BenchmarkSendOnAFullScrollback(b *testing.B) {
+	s := New(newBenchService(b), Options{})
+	owner := core.NewOwner("bench")
+	ctx := context.Background()
+	open := func() core.SessionID {
+		r, err := s.Open(ctx, owner, OpenRequest{Command: "bash"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _, _ = s.Close(context.Background(), owner, r.SessionID) })
+		return r.SessionID
+	}
+	send := func(id core.SessionID, data string) time.Duration {
+		start := time.Now()
+		if _, err := s.Send(ctx, owner, id, SendRequest{Data: data}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	full, fresh := open(), open()
+	send(full, "seq 1 12000") // past the default bound of 10,000 lines
+	var onFull, onNew []time.Duration
+	for b.Loop() {
+		for range 200 {
+			onFull = append(onFull, send(full, "true"))
+			onNew = append(onNew, send(fresh, "true"))
+		}
+	}
+	slices.Sort(onFull)
+	slices.Sort(onNew)
+	f, n := onFull[len(onFull)/2], onNew[len(onNew)/2]
+	b.ReportMetric(float64(f)/1e6, "full-p50-ms")
+	b.ReportMetric(float64(n)/1e6, "new-p50-ms")
+	b.ReportMetric(float64(f)/float64(n), "full/new")
 }
