@@ -9,9 +9,9 @@ import (
 // Python's interactive console (and Node's REPL, whose continuation
 // prompt is the same) reads a compound statement until a blank line, and
 // only a blank line ends one: code written as in a file, with a blank
-// line between two statements of a body or two methods, ended at that
+// line between two statements of a body or two methods, ends at that
 // line (IndentationError for the rest), and a statement right after a
-// block, with no blank line before it, was read into the block
+// block, with no blank line before it, is read into the block
 // (SyntaxError). A line editor that reads pastes takes such a block as a
 // paste (asPaste); one that does not (GNU readline, as Python's REPL up
 // to 3.12 uses) gets it typed as the console reads a file
