@@ -82,16 +82,19 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		sess.mu.Unlock() // another send went first meanwhile: wait again
 	}
 	turn.leaveLocked()
-	switch {
-	case req.NoSubmit:
-	case sess.pastesLocked(base):
-		// The markers count against the send limit: a paste that would
-		// pass it is typed as it is.
-		if pasted, ok := asPaste(req.Data); ok && len(pasted)+len(sess.enter) <= s.opts.MaxSendBytes {
-			data = append([]byte(pasted), sess.enter...)
+	if !req.NoSubmit {
+		// What a paste's markers or the console's blank lines add counts
+		// against the send limit: a send they would take past it is typed
+		// as it is.
+		var typed string
+		ok := false
+		switch {
+		case sess.pastesLocked(base):
+			typed, ok = asPaste(req.Data)
+		case sess.atREPLPromptLocked():
+			typed, ok = forPythonConsole(req.Data)
 		}
-	case sess.atREPLPromptLocked():
-		if typed, ok := forPythonConsole(req.Data); ok {
+		if ok && len(typed)+len(sess.enter) <= s.opts.MaxSendBytes {
 			data = append([]byte(typed), sess.enter...)
 		}
 	}
