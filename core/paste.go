@@ -78,11 +78,9 @@ func splitLines(s string) []span {
 	}
 }
 
-func (l span) blank(s string) bool { return strings.TrimSpace(s[l.start:l.end]) == "" }
+func (l span) blank(s string) bool { return blank(s[l.start:l.end]) }
 
-func (l span) indented(s string) bool {
-	return l.end > l.start && (s[l.start] == ' ' || s[l.start] == '\t')
-}
+func (l span) indented(s string) bool { return indented(s[l.start:l.end]) }
 
 // hasIndentedLine reports whether one of lines of s is indented and not
 // blank.

@@ -69,9 +69,9 @@ func looksLikeShellPrompt(line string) bool {
 func (sess *session) remotePromptShown() bool {
 	sess.mu.Lock()
 	alt := sess.buf.AltScreen()
-	pg := sess.buf.Page(scrollback.PageRequest{Newest: true, Count: 1}, maxPromptLine+64)
+	last, open := sess.openLineLocked(maxPromptLine + 64)
 	sess.mu.Unlock()
-	if !alt && (!pg.Partial || len(pg.Lines) == 0 || !looksLikeShellPrompt(pg.Lines[len(pg.Lines)-1])) {
+	if !alt && (!open || !looksLikeShellPrompt(last)) {
 		return false
 	}
 	if fg := sess.describeForeground(); fg == nil || !remoteLogins[fg.Name] {
@@ -82,4 +82,15 @@ func (sess *session) remotePromptShown() bool {
 	}
 	line, ok := sess.cursorLine()
 	return ok && looksLikeShellPrompt(line)
+}
+
+// openLineLocked returns the output's unterminated last line (its last
+// maxBytes bytes), or false when the output ends with a newline: the
+// prompt a program waits at. sess.mu is held.
+func (sess *session) openLineLocked(maxBytes int) (string, bool) {
+	pg := sess.buf.Page(scrollback.PageRequest{Newest: true, Count: 1}, maxBytes)
+	if !pg.Partial || len(pg.Lines) == 0 {
+		return "", false
+	}
+	return pg.Lines[len(pg.Lines)-1], true
 }

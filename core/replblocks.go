@@ -1,9 +1,8 @@
 package core
 
 import (
+	"slices"
 	"strings"
-
-	"github.com/ptyseam/ptyseam/core/scrollback"
 )
 
 // Python's interactive console (and Node's REPL, whose continuation
@@ -26,17 +25,8 @@ var replPrompts = []string{">>> ", REPLContinuationPrompt}
 // replPrompts: the output's unterminated last line is one of them.
 // sess.mu is held.
 func (sess *session) atREPLPromptLocked() bool {
-	pg := sess.buf.Page(scrollback.PageRequest{Newest: true, Count: 1}, 64)
-	if !pg.Partial || len(pg.Lines) == 0 {
-		return false
-	}
-	last := pg.Lines[len(pg.Lines)-1]
-	for _, p := range replPrompts {
-		if last == p {
-			return true
-		}
-	}
-	return false
+	last, ok := sess.openLineLocked(64)
+	return ok && slices.Contains(replPrompts, last)
 }
 
 // forPythonConsole returns data as Python's console must read it to run
@@ -81,8 +71,10 @@ func forPythonConsole(data string) (typed string, ok bool) {
 	return strings.Join(kept, "\n"), true
 }
 
+// blank reports whether line holds only blanks.
 func blank(line string) bool { return strings.TrimSpace(line) == "" }
 
+// indented reports whether line starts with a space or a tab.
 func indented(line string) bool {
 	return strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
 }
