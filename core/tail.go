@@ -79,16 +79,9 @@ func (sess *session) tailLocked(req TailRequest) TailResult {
 	if req.Bytes == 0 {
 		req.Bytes = DefaultMaxOutputBytes
 	}
-	// The cursor asks for the newest lines of the page bound; only those
-	// from its own line on are new, so only they are read: a tail costs
-	// what is new, not the retained scrollback (as Buffer.Since).
-	need := sess.buf.Total() - sess.tail.Line() + 1
-	read := func(r PageRequest) (PageResult, error) {
-		if r.Newest {
-			r.Count = int(max(1, min(int64(r.Count), need)))
-		}
-		return sess.pageLocked(r), nil
-	}
+	// Only the lines past the tail are read, each page within the page
+	// bound (pageLocked's).
+	read := sess.buf.ReadFor(sess.tail, sess.svc.opts.MaxResultBytes)
 	if req.KeepErrors {
 		d, cut, _ := nextKeepingErrors(&sess.tail, read, req.Lines, req.Bytes) // read never fails
 		return TailResult{OutputDelta: d, Cut: cut}

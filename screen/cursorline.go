@@ -1,5 +1,7 @@
 package screen
 
+import "strings"
+
 // cursorLine returns the text of the cursor's row up to the cursor, the
 // emulator caught up first (core.Tap's SetCursorLine): a send asks it for
 // a shell prompt drawn on the alternate screen, as tmux draws its
@@ -9,8 +11,9 @@ func (st *state) cursorLine() string {
 	st.catchUpLocked()
 	pos := st.term.emu.CursorPosition()
 	line := ""
-	if rows := st.term.rows(); pos.Y >= 0 && pos.Y < len(rows) {
-		line = rows[pos.Y]
+	if pos.Y >= 0 && pos.Y < st.term.emu.Height() {
+		var b strings.Builder
+		line = st.term.row(&b, pos.Y)
 	}
 	kick := len(st.replies) > 0
 	st.mu.Unlock()

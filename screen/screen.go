@@ -65,26 +65,30 @@ func (st *state) snapshotLocked(opts SnapshotOptions) Snapshot {
 // rows returns the screen's text, trailing spaces trimmed. A wide
 // character fills its cells; empty cells read as spaces.
 func (t *term) rows() []string {
-	w, h := t.emu.Width(), t.emu.Height()
-	rows := make([]string, h)
+	rows := make([]string, t.emu.Height())
 	var b strings.Builder
-	for y := 0; y < h; y++ {
-		b.Reset()
-		for x := 0; x < w; {
-			c := t.emu.CellAt(x, y)
-			step := 1
-			switch {
-			case c == nil || c.Content == "":
-				b.WriteByte(' ')
-			default:
-				b.WriteString(c.Content)
-				step = max(c.Width, 1)
-			}
-			x += step
-		}
-		rows[y] = strings.TrimRight(b.String(), " ")
+	for y := range rows {
+		rows[y] = t.row(&b, y)
 	}
 	return rows
+}
+
+// row returns row y's text as rows does, built in b.
+func (t *term) row(b *strings.Builder, y int) string {
+	b.Reset()
+	for x, w := 0, t.emu.Width(); x < w; {
+		c := t.emu.CellAt(x, y)
+		step := 1
+		switch {
+		case c == nil || c.Content == "":
+			b.WriteByte(' ')
+		default:
+			b.WriteString(c.Content)
+			step = max(c.Width, 1)
+		}
+		x += step
+	}
+	return strings.TrimRight(b.String(), " ")
 }
 
 // AppCursor reports whether the session's program turned on

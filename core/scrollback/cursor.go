@@ -194,11 +194,20 @@ func fit(d *Delta, pieces []piece, lead bool, open int64, pg Page, maxBytes int)
 // read of b.Page(req, 0), but a call costs time proportional to the new
 // output instead of to maxLines retained lines.
 func (b *Buffer) Since(c *Cursor, maxLines, maxBytes int) Delta {
-	need := b.Total() - c.next + 1 // the cursor's own line and what follows
-	read := func(r PageRequest) (Page, error) {
-		r.Count = int(max(1, min(int64(r.Count), need)))
-		return b.Page(r, 0), nil
-	}
-	d, _ := c.Next(read, maxLines, maxBytes)
+	d, _ := c.Next(b.ReadFor(*c, 0), maxLines, maxBytes)
 	return d
+}
+
+// ReadFor returns the page read c.Next asks of b, reading only the lines
+// c still needs (its own line and those after it) of the newest it asks
+// for, each page within pageBytes (<= 0: no byte bound): a read costs
+// what is new, not the retained lines. b must not change until the read.
+func (b *Buffer) ReadFor(c Cursor, pageBytes int) func(PageRequest) (Page, error) {
+	need := b.Total() - c.next + 1
+	return func(r PageRequest) (Page, error) {
+		if r.Newest {
+			r.Count = int(max(1, min(int64(r.Count), need)))
+		}
+		return b.Page(r, pageBytes), nil
+	}
 }
