@@ -40,13 +40,15 @@ func TestRealMCPClientEverydayTasks(t *testing.T) {
 		Tasks map[string]struct {
 			Calls       int      `json:"calls"`
 			ResultBytes int      `json:"resultBytes"`
+			ReadBytes   int      `json:"readBytes"`
 			NeededBytes int      `json:"neededBytes"`
 			Ratio       float64  `json:"ratio"`
-			OverKnown   bool     `json:"overKnown"`
+			WireRatio   float64  `json:"wireRatio"`
 			PerCall     []string `json:"perCall"`
 		} `json:"tasks"`
 		All struct {
 			Result int `json:"result"`
+			Read   int `json:"read"`
 			Needed int `json:"needed"`
 		} `json:"all"`
 	}
@@ -55,13 +57,11 @@ func TestRealMCPClientEverydayTasks(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(summary.Tasks)) {
 		f := summary.Tasks[name]
-		note := ""
-		if f.OverKnown {
-			note = " (over 2: the per-result envelope, docs/mcp.md)"
-		}
-		t.Logf("%-9s %2d calls, %5d result bytes, %5d needed, ratio %.2f%s; per call, result/needed: %s",
-			name, f.Calls, f.ResultBytes, f.NeededBytes, f.Ratio, note, strings.Join(f.PerCall, ", "))
+		t.Logf("%-9s %2d calls, %5d bytes read (%5d on the wire), %5d needed, ratio %.2f (wire %.2f); per call, read/wire/needed: %s",
+			name, f.Calls, f.ReadBytes, f.ResultBytes, f.NeededBytes, f.Ratio, f.WireRatio, strings.Join(f.PerCall, ", "))
 	}
-	t.Logf("all tasks: %d result bytes, %d needed, ratio %.2f", summary.All.Result, summary.All.Needed, float64(summary.All.Result)/float64(max(summary.All.Needed, 1)))
+	needed := float64(max(summary.All.Needed, 1))
+	t.Logf("all tasks: %d bytes read (%d on the wire), %d needed, ratio %.2f (wire %.2f)",
+		summary.All.Read, summary.All.Result, summary.All.Needed, float64(summary.All.Read)/needed, float64(summary.All.Result)/needed)
 	waitNoSurvivors(t)
 }

@@ -131,14 +131,14 @@ func followSecret(ctx context.Context, sessions *ptysession.Sessions, owner *cor
 		{Kind: ptysession.WaitInput, Target: id}, {Kind: ptysession.WaitExit, Target: id}}})
 	switch {
 	case err != nil || !w.Fired:
-		return tools.Result{Structured: res, Text: "[the user entered the secret; read what follows with pty_wait or pty_tail]"}
+		return tools.Result{Structured: res, Text: "[secret entered; read what follows with pty_wait or pty_tail]"}
 	case w.Kind == ptysession.WaitExit && w.Status != nil:
 		res.Output, res.Status = w.Output, w.Status
-		return tools.Result{Structured: res, Text: fmt.Sprintf("[the user entered the secret; session %s]\n%s", *w.Status, w.Output)}
+		return tools.Result{Structured: res, Text: fmt.Sprintf("[secret entered; session %s]\n%s", *w.Status, w.Output)}
 	}
 	running := core.Running
 	res.Output, res.Status = w.Output, &running
-	return tools.Result{Structured: res, Text: "[the user entered the secret; the program waits for input]\n" + w.Output}
+	return tools.Result{Structured: res, Text: "[secret entered; waiting for input]\n" + w.Output}
 }
 
 var secretHints = map[core.Code]string{

@@ -5,8 +5,12 @@
 import assert from "node:assert/strict";
 
 // bytes is what a client holds of a result: its content and its
-// structured content, as JSON.
+// structured content, as JSON (the wire's count).
 export const bytes = (r) => JSON.stringify(r.content).length + (r.structuredContent ? JSON.stringify(r.structuredContent).length : 0);
+
+// readBytes is what a model reads of a text result: its text, which a host
+// hands the model without the JSON around it.
+export const readBytes = (r) => textOf(r).length;
 
 // streamOf returns the line-mode output a result of tool name returned.
 export const streamOf = (name, sc) => {

@@ -90,7 +90,7 @@ assert.equal(r.structuredContent.waitReason, "stdin_read");
 assert.match(r.structuredContent.delta, /Password: $/);
 r = await ok("pty_secret", { id, message: "The password for the test account", timeoutMs: 60000 });
 assert.equal(r.structuredContent.outcome, "entered");
-assert.match(text(r), /entered the secret/);
+assert.match(text(r), /^\[secret entered; waiting for input\]$/);
 // The call waited for the program to take the secret: its answer came with it.
 assert.match(r.structuredContent.output ?? "", /^got \d+ chars sha [0-9a-f]{12}/m, JSON.stringify(r.structuredContent));
 assert.equal(asked.length, 1);
