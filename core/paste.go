@@ -103,14 +103,10 @@ func hasIndentedLine(s string, lines []span) bool {
 // written. A shell reads a typed block line by line as it should: a
 // marked shell holding the terminal, a stream that ends at a prompt
 // marker, and a send that settled on a remote shell's prompt all keep
-// typing. base is the send's baseline. sess.mu is held.
+// typing (shellReadsLocked). base is the send's baseline. sess.mu is held.
 func (sess *session) pastesLocked(base InputBaseline) bool {
-	if m := sess.buf.PasteMode(); !m.Bracketed || !m.Redraws || sess.lastSettle == WaitRemotePrompt {
+	if m := sess.buf.PasteMode(); !m.Bracketed || !m.Redraws {
 		return false
 	}
-	if sess.promptMarked && base.Leader {
-		return false
-	}
-	m := sess.buf.Marks()
-	return m.PromptEnds == 0 || m.TextSincePromptEnd > 0
+	return !sess.shellReadsLocked(base)
 }

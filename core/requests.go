@@ -125,14 +125,18 @@ type SpawnOutput struct {
 // facade's (which adds its own options around it) and the tools'.
 type SendRequest struct {
 	// Data is written byte-exact (NUL, control characters such as "\x03"
-	// for Ctrl-C, and invalid UTF-8 included), with one exception: a
+	// for Ctrl-C, and invalid UTF-8 included), with these exceptions: a
 	// block of several lines with an indented line after the first goes
 	// as a terminal pastes it (between ESC [200~ and ESC [201~; the line
 	// breaks that end a block stay typed) when the program reads pastes
 	// in an editor that redraws its input (scrollback.PasteMode) and no
 	// shell waits at its prompt, so that a line editor that indents by
 	// itself (IPython, Python's REPL from 3.13) does not indent it twice.
-	// Data holding an escape is never wrapped.
+	// Data holding an escape is never wrapped. Code typed to Python's
+	// console (at ">>> " or "... ") loses the blank lines inside a
+	// compound statement and gains one where a block ends, and a tab
+	// typed to a marked shell's line editor goes after a Ctrl-V, so that
+	// it stands for itself instead of completing a name (docs/core.md).
 	Data string
 	// NoSubmit leaves out the backend's Enter key, which otherwise follows
 	// Data so that interactive programs receive a line: set it for

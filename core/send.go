@@ -82,20 +82,25 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		sess.mu.Unlock() // another send went first meanwhile: wait again
 	}
 	turn.leaveLocked()
+	paced := false // quoted tabs in pieces (writePaced)
 	if !req.NoSubmit {
-		// What a paste's markers or the console's blank lines add counts
-		// against the send limit: a send they would take past it is typed
-		// as it is.
+		// What a paste's markers, the console's blank lines or the
+		// shell's quoted tabs add counts against the send limit: a send
+		// they would take past it is typed as it is.
 		var typed string
-		ok := false
+		ok, tabs := false, false
 		switch {
 		case sess.pastesLocked(base):
 			typed, ok = asPaste(req.Data)
 		case sess.atREPLPromptLocked():
 			typed, ok = forPythonConsole(req.Data)
+		case sess.quotesTabsLocked(base):
+			typed, ok = quoteTabs(req.Data)
+			tabs = ok
 		}
 		if ok && len(typed)+len(sess.enter) <= s.opts.MaxSendBytes {
 			data = append([]byte(typed), sess.enter...)
+			paced = tabs && len(data) > tabPiece && sess.watchesInput
 		}
 	}
 	op := &operation{
@@ -128,7 +133,10 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	op.handBack = sess.takeHandBackLocked()
 	sess.emitLocked(sess.inputEvent(data, echo, ""))
 	sess.mu.Unlock()
-	rest := sess.tryWrite(data)
+	rest := data
+	if !paced {
+		rest = sess.tryWrite(data)
+	}
 	if len(rest) == 0 {
 		// Written whole: the read loop may settle it on the prompt
 		// marker as the marker arrives (settleInlineLocked).
@@ -140,7 +148,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		sess.mu.Unlock()
 	}
 	p.op = op
-	go op.run(ctx, rest, p)
+	go op.run(ctx, rest, paced, p)
 	return op, nil
 }
 
@@ -187,10 +195,10 @@ type operation struct {
 	inline *settleParams
 }
 
-// run writes data (what Send did not write at once: see tryWrite) on a
-// goroutine of its own, waits for the send to settle and publishes the
-// result.
-func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
+// run writes data (what Send did not write at once: see tryWrite; in
+// pieces when paced, see writePaced) on a goroutine of its own, waits for
+// the send to settle and publishes the result.
+func (op *operation) run(ctx context.Context, data []byte, paced bool, p settleParams) {
 	sess := op.sess
 	stopWrite := func() {}
 	writeDone := closedChan
@@ -205,7 +213,11 @@ func (op *operation) run(ctx context.Context, data []byte, p settleParams) {
 		go func() {
 			defer close(ch)
 			defer sess.wrote()
-			if _, err := sess.be.Write(wctx, data); err != nil && wctx.Err() == nil {
+			write := func() error { _, err := sess.be.Write(wctx, data); return err }
+			if paced {
+				write = func() error { return sess.writePaced(wctx, data) }
+			}
+			if err := write(); err != nil && wctx.Err() == nil {
 				sess.mu.Lock()
 				op.writeErr = err
 				sess.mu.Unlock()

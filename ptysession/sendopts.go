@@ -7,10 +7,11 @@ import (
 // omitEcho removes the lines that echo data (the typed command line, and
 // each further line of a multi-line send, whose output may come between
 // them) from out: for each line of data in turn, the next completed line
-// of out that ends with it (after a prompt such as "$ " or "> "). A line
-// that readline redrew with only its end visible counts when it is the
-// end of the data line (at least 16 bytes). Lines of data without an echo
-// (the terminal's echo was off) leave out as it is.
+// of out that ends with it (after a prompt such as "$ " or "> "), runs of
+// blanks counted as one (readline shows a tab as the spaces to the next
+// tab stop). A line that readline redrew with only its end visible counts
+// when it is the end of the data line (at least 16 bytes). Lines of data
+// without an echo (the terminal's echo was off) leave out as it is.
 func omitEcho(out, data string) string {
 	want := strings.Split(strings.TrimRight(strings.ReplaceAll(data, "\r", "\n"), "\n"), "\n")
 	if len(want) == 0 || strings.TrimSpace(want[0]) == "" {
@@ -18,8 +19,8 @@ func omitEcho(out, data string) string {
 	}
 	lines := strings.SplitAfter(out, "\n")
 	echoes := func(line, typed string) bool {
-		line = strings.TrimRight(line, " \r\n")
-		typed = strings.TrimRight(typed, " ")
+		line = oneBlank(strings.TrimRight(line, " \t\r\n"))
+		typed = oneBlank(strings.TrimRight(typed, " \t"))
 		return strings.HasSuffix(line, typed) || (len(line) >= 16 && strings.HasSuffix(typed, strings.TrimLeft(line, " ")))
 	}
 	drop := make([]bool, len(lines))
@@ -46,6 +47,14 @@ func omitEcho(out, data string) string {
 		}
 	}
 	return b.String()
+}
+
+// oneBlank returns s with each run of spaces and tabs made one space.
+func oneBlank(s string) string {
+	if !strings.ContainsAny(s, "\t") && !strings.Contains(s, "  ") {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' }), " ")
 }
 
 // omitPrompt removes the unterminated last line of out (the shell's

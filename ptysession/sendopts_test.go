@@ -43,6 +43,9 @@ func TestOmitEchoUnit(t *testing.T) {
 		{"x\n", "", "x\n"},
 		{"no echo here\n", "secret", "no echo here\n"},
 		{"cat <<E\n> 1\n> E\n1\n", "cat <<E\n1\nE", "1\n"},
+		// readline shows a tab as the spaces to the next tab stop.
+		{"cat <<E\n>       one\n>               two     3\n> E\none\n", "cat <<E\n\tone\n\t\ttwo\t3\nE", "one\n"},
+		{"$ printf a\tb\na\n", "printf a\tb", "a\n"},
 	} {
 		if got := omitEcho(c.out, c.data); got != c.want {
 			t.Errorf("omitEcho(%q, %q) = %q, want %q", c.out, c.data, got, c.want)

@@ -177,3 +177,15 @@ func TestRemoteMultiLineSend(t *testing.T) {
 		t.Fatalf("exit code %v, want 5: %q", res.ExitCode, res.Delta)
 	}
 }
+
+// TestRemoteTabsReachTheFile: a tab typed to the remote bash's line editor
+// stands for itself (the seam quotes it), not for completion.
+func TestRemoteTabsReachTheFile(t *testing.T) {
+	r := startRemoteShell(t)
+	r.install(t)
+	// The install may return before its prompt; the first prompt marker
+	// says a marked bash reads.
+	wantRemotePrompt(t, "true", r.send(t, "true"))
+	res := r.send(t, "cd \"$(mktemp -d)\" && touch x.txt && cat > t.txt <<'EOF'\n\tx\ty\nEOF\nod -c t.txt | head -1; cd / && rm -rf \"$OLDPWD\"")
+	wantRemotePrompt(t, "heredoc with tabs", res, `\t   x  \t   y  \n`)
+}

@@ -25,6 +25,7 @@ var script = scripted.Script{
 		"serve":     {Output: "listening\n", Settle: core.WaitInferredIdle},
 		"exit 4":    {Output: "bye\n", Settle: core.WaitSessionExit, ExitCode: 4},
 		"multiword": {Output: "a\nb\n"},
+		"a\tb":      {Output: "tab\n"},
 	},
 }
 
@@ -78,6 +79,7 @@ func TestScriptedSettles(t *testing.T) {
 		code   int // -1: no exit code
 	}{
 		{"make", core.WaitPrompt, "make\nok\n$ ", 0},
+		{"a\tb", core.WaitPrompt, "a\tb\ntab\n$ ", 0}, // the seam quotes the tab (Ctrl-V), as for a shell
 		{"false", core.WaitPrompt, "false\n$ ", 1},
 		{"nope", core.WaitPrompt, "nope\nscripted: nope: no reply in the script\n$ ", 127},
 		{"login", core.WaitStdinRead, "login\nPassword: ", -1},
@@ -102,7 +104,7 @@ func TestScriptedSettles(t *testing.T) {
 	if res.WaitReason != core.WaitSessionExit || res.Status != core.ExitedWithCode(4) {
 		t.Errorf("exit: %+v", res)
 	}
-	if got := strings.Join(b.Inputs(), ","); got != "make,false,nope,login,hunter2,continue?,y,serve,exit 4" {
+	if got := strings.Join(b.Inputs(), ","); got != "make,a\tb,false,nope,login,hunter2,continue?,y,serve,exit 4" {
 		t.Errorf("inputs %q", got)
 	}
 	if _, err := svc.Close(ctx, owner, sp.ID, "done"); err != nil {

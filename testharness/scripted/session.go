@@ -20,18 +20,19 @@ type session struct {
 
 	b *Backend
 
-	mu       sync.Mutex
-	ready    *sync.Cond // signalled when out grows or the session ends
-	out      []byte     // printed, not yet read
-	read     uint64     // bytes Read returned so far
-	line     []byte     // the input line being typed
-	afterCR  bool       // the previous input byte was "\r" (a following "\n" is the same Enter)
-	reading  bool       // the program waits for input after a stdin_read reply
-	secret   bool       // the next line is not echoed
-	switches uint64     // counts the waits for input, as a probe does
-	status   core.Status
-	exited   chan struct{}
-	closed   bool
+	mu         sync.Mutex
+	ready      *sync.Cond // signalled when out grows or the session ends
+	out        []byte     // printed, not yet read
+	read       uint64     // bytes Read returned so far
+	line       []byte     // the input line being typed
+	afterCR    bool       // the previous input byte was "\r" (a following "\n" is the same Enter)
+	afterCtrlV bool       // the previous input byte was Ctrl-V (quoted-insert): this one stands for itself
+	reading    bool       // the program waits for input after a stdin_read reply
+	secret     bool       // the next line is not echoed
+	switches   uint64     // counts the waits for input, as a probe does
+	status     core.Status
+	exited     chan struct{}
+	closed     bool
 }
 
 func newSession(b *Backend) *session {
@@ -123,9 +124,16 @@ func (s *session) Write(ctx context.Context, p []byte) (int, error) {
 		if s.status.Exited() || s.closed {
 			return i, io.ErrClosedPipe
 		}
-		cr := s.afterCR
-		s.afterCR = c == '\r'
+		cr, quoted := s.afterCR, s.afterCtrlV
+		s.afterCR, s.afterCtrlV = c == '\r', c == 0x16 && !quoted
 		switch {
+		case s.afterCtrlV: // a line editor's quoted-insert: the next byte stands for itself
+		case quoted:
+			s.line = append(s.line, c)
+			if s.echoes() {
+				s.out = append(s.out, c)
+				s.ready.Broadcast()
+			}
 		case c == '\n' && cr:
 		case c == '\r' || c == '\n':
 			line := string(s.line)
