@@ -17,8 +17,9 @@ import (
 // for itself, so a send that a shell marking its prompts reads has each
 // tab typed as Ctrl-V Tab. A reader that a command started instead takes
 // the pair as a tab as well: the terminal's line discipline drops the
-// Ctrl-V in canonical mode (VLNEXT), and readline, Python's console and vi
-// read it as quoted-insert.
+// Ctrl-V in canonical mode (VLNEXT), and readline (gdb, Python's console
+// up to 3.12) and vi read it as quoted-insert; Python's own line editor
+// (3.13) has no such key and would keep the Ctrl-V.
 //
 // The pair only works while the line editor reads: between two lines
 // (after a heredoc's line, before the next prompt) bash puts the terminal
