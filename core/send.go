@@ -94,13 +94,13 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			typed, ok = asPaste(req.Data)
 		case sess.atREPLPromptLocked():
 			typed, ok = forPythonConsole(req.Data)
-		case sess.quotesTabsLocked(base):
+		case sess.shellReadsLocked(base):
 			typed, ok = quoteTabs(req.Data)
 			tabs = ok
 		}
 		if ok && len(typed)+len(sess.enter) <= s.opts.MaxSendBytes {
 			data = append([]byte(typed), sess.enter...)
-			paced = tabs && len(data) > tabPiece && sess.watchesInput
+			paced = tabs && len(data) > tabPiece
 		}
 	}
 	op := &operation{

@@ -14,21 +14,25 @@ import (
 // a Makefile or Go source loses its indentation, and a tab after a word
 // puts a file name's rest into the text. Ctrl-V (quoted-insert, in
 // readline's emacs and vi keymaps alike) makes the next character stand
-// for itself, so a send that a shell marking its prompts reads has each
-// tab typed as Ctrl-V Tab. A reader that a command started instead takes
-// the pair as a tab as well: the terminal's line discipline drops the
-// Ctrl-V in canonical mode (VLNEXT), and readline (gdb, Python's console
-// up to 3.12) and vi read it as quoted-insert; Python's own line editor
-// (3.13) has no such key and would keep the Ctrl-V.
+// for itself, so a send that a shell's line editor reads
+// (shellReadsLocked) has each tab typed as Ctrl-V Tab. Where that shell's
+// prompt was found without a marker (ssh typed in the terminal, a shell
+// in tmux) it may be another shell than bash: zsh reads Ctrl-V as
+// quoted-insert too, a shell without a line editor (dash) reads in
+// canonical mode, and fish, whose Ctrl-V pastes, completes on a tab
+// either way. A reader that a command started instead takes the pair as
+// a tab as well: the terminal's line discipline drops the Ctrl-V in
+// canonical mode (VLNEXT), and readline (gdb, Python's console up to
+// 3.12) and vi read it as quoted-insert; Python's own line editor (3.13)
+// has no such key and would keep the Ctrl-V.
 //
 // The pair only works while the line editor reads: between two lines
 // (after a heredoc's line, before the next prompt) bash puts the terminal
 // back in canonical mode, where the line discipline takes the Ctrl-V for
 // itself, and the terminal processes what is written as its input buffer
 // (4 KiB on Linux) makes room. A quoted send longer than tabPiece is
-// therefore written in pieces at line ends, each once the reader waits
-// for input again with nothing in flight (writePaced), where the backend
-// can tell (Facts.WatchesInput).
+// therefore written in pieces at line ends, each once the reader is back
+// in its line editor (writePaced, readerBack).
 
 // quoteTabs returns data with each tab preceded by Ctrl-V; ok is false,
 // and data is kept as it is, when it holds no tab or quotes itself (holds
@@ -55,21 +59,12 @@ func (sess *session) shellReadsLocked(base InputBaseline) bool {
 	return m.PromptEnds > 0 && m.TextSincePromptEnd == 0
 }
 
-// quotesTabsLocked reports whether a send's tabs go quoted: a shell that
-// marks its prompts reads it (bash with the marker installed, locally or
-// on a remote host). A remote shell's prompt found without a marker may
-// be another shell's, whose Ctrl-V means something else. sess.mu is
-// held.
-func (sess *session) quotesTabsLocked(base InputBaseline) bool {
-	return sess.lastSettle != WaitRemotePrompt && sess.shellReadsLocked(base)
-}
-
 // tabPiece is the most a paced send writes at once: well under the
 // terminal's input buffer, so that the line discipline takes a whole
 // piece while the line editor reads.
 const tabPiece = 2048
 
-// pacedPoll is how often writePaced asks whether the reader waits again.
+// pacedPoll is how often writePaced asks whether the reader is back.
 const pacedPoll = time.Millisecond
 
 // tabPieces splits data after line ends into runs of at most tabPiece
@@ -93,23 +88,57 @@ func tabPieces(data []byte) [][]byte {
 	return pieces
 }
 
+// pieceWait bounds the wait for the reader before each piece: a reader
+// that shows no sign of taking the next line gets it then.
+const pieceWait = time.Second
+
 // writePaced writes data in tabPieces, each after the first once the
-// reader waits for input with nothing in flight; ctx ends it.
+// reader is back in its line editor (readerBack); ctx ends it.
 func (sess *session) writePaced(ctx context.Context, data []byte) error {
+	var lines0 int64 // completed output lines when the last piece was written
+	var typed int    // lines the last piece ended
 	for i, piece := range tabPieces(data) {
-		for i > 0 {
-			if w, ok := sess.inputWait(InputBaseline{}); !ok || w.Waiting {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(pacedPoll):
+		if i > 0 {
+			deadline := time.Now().Add(pieceWait)
+			for !sess.readerBack(lines0, typed) && time.Now().Before(deadline) {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(pacedPoll):
+				}
 			}
 		}
+		sess.mu.Lock()
+		lines0 = sess.buf.Total()
+		if sess.buf.LineOpen() {
+			lines0--
+		}
+		sess.mu.Unlock()
+		typed = bytes.Count(piece, []byte{'\n'})
 		if _, err := sess.be.Write(ctx, piece); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readerBack reports whether the reader of a paced send is back in its
+// line editor, so that the next piece reaches the terminal in raw mode:
+// the backend says the reader waits for input with nothing in flight, or
+// the output shows the typed lines echoed since lines0 (completed lines
+// then) and a prompt after them, which a line editor prints once it has
+// set the terminal up to read (where the backend cannot tell, or the
+// reader relays the terminal to a far shell).
+func (sess *session) readerBack(lines0 int64, typed int) bool {
+	if w, ok := sess.inputWait(InputBaseline{}); ok && w.Waiting && !w.Relay {
+		return true
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	open := sess.buf.LineOpen()
+	done := sess.buf.Total()
+	if open {
+		done--
+	}
+	return open && done-lines0 >= int64(typed)
 }

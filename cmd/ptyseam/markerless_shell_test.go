@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -112,6 +113,29 @@ func TestSSHTypedInATerminalSettlesOnTheRemotePrompt(t *testing.T) {
 			t.Fatalf("the answer to %s settled %s: %q", question, r.WaitReason, r.Delta)
 		}
 	}
+	if r := send("exit", 0); r.WaitReason != core.WaitPrompt {
+		t.Fatalf("back in the local shell: %s %q", r.WaitReason, r.Delta)
+	}
+}
+
+// A tab typed to the shell at the far end of an ssh typed in the terminal
+// stands for itself there, in a short heredoc and in one longer than the
+// terminal's input buffer (sent in pieces, paced for a relay).
+func TestTabsReachTheShellBehindATypedSSH(t *testing.T) {
+	srv, key, kh := loopbackKey(t)
+	send, _ := localShell(t, false)
+	if r := send(fmt.Sprintf("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -i %s -p %d %s@%s",
+		kh, key, srv.Port, srv.User, srv.Host), 0); r.WaitReason != core.WaitRemotePrompt {
+		t.Fatalf("the login settled %s: %q", r.WaitReason, r.Delta)
+	}
+	send(`cd "$(mktemp -d)" && touch x.txt`, 0)
+	for _, body := range []string{"\tx\ty\n", strings.Repeat("\tx\ty\tline of text\n", 300)} {
+		r := send("cat > t.txt <<'EOF'\n"+body+"EOF\nsha256sum < t.txt", 0)
+		if want := fmt.Sprintf("%x", sha256.Sum256([]byte(body))); r.WaitReason != core.WaitRemotePrompt || !strings.Contains(r.Delta, want) {
+			t.Fatalf("a heredoc of %d bytes settled %s without its sha256 %s:\n%s", len(body), r.WaitReason, want, r.Delta[max(0, len(r.Delta)-600):])
+		}
+	}
+	send(`cd / && rm -rf "$OLDPWD"`, 0)
 	if r := send("exit", 0); r.WaitReason != core.WaitPrompt {
 		t.Fatalf("back in the local shell: %s %q", r.WaitReason, r.Delta)
 	}
