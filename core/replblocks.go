@@ -21,12 +21,13 @@ import (
 // goes as forPythonConsole types it.
 var replPrompts = []string{">>> ", REPLContinuationPrompt}
 
-// atREPLPromptLocked reports whether the program waits at one of
-// replPrompts: the output's unterminated last line is one of them.
-// sess.mu is held.
-func (sess *session) atREPLPromptLocked() bool {
-	last, ok := sess.openLineLocked(64)
-	return ok && slices.Contains(replPrompts, last)
+// replPromptLocked returns the one of replPrompts the program waits at
+// (the output's unterminated last line), or "". sess.mu is held.
+func (sess *session) replPromptLocked() string {
+	if last, ok := sess.openLineLocked(64); ok && slices.Contains(replPrompts, last) {
+		return last
+	}
+	return ""
 }
 
 // forPythonConsole returns data as Python's console must read it to run
@@ -36,8 +37,11 @@ func (sess *session) atREPLPromptLocked() bool {
 // compound statement before the unindented line after it. ok is false,
 // and data is kept as it is, when nothing changes, and for data that may
 // hold a string spanning lines (triple quotes, a backquote), whose blank
-// lines are its text, or an escape (keys).
-func forPythonConsole(data string) (typed string, ok bool) {
+// lines are its text, or an escape (keys). At the console's first
+// prompt (fresh: ">>> "), data that ends inside a block it opened gets
+// the blank line that ends it, as a file's end does; at "... " a block
+// typed a line a send stays open.
+func forPythonConsole(data string, fresh bool) (typed string, ok bool) {
 	if strings.Contains(data, `"""`) || strings.Contains(data, "'''") || strings.ContainsAny(data, "`\x1b") {
 		return data, false
 	}
@@ -64,6 +68,10 @@ func forPythonConsole(data string) (typed string, ok bool) {
 		}
 		kept = append(kept, l)
 		inBlock = indented(l)
+	}
+	if fresh && inBlock {
+		kept = append(kept, "")
+		ok = true
 	}
 	if !ok {
 		return data, false

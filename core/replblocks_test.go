@@ -1,6 +1,10 @@
 package core
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestForPythonConsole(t *testing.T) {
 	for _, c := range []struct {
@@ -22,9 +26,59 @@ func TestForPythonConsole(t *testing.T) {
 		{"a template literal's", "function f() {\n  return `a\n\n  b`;\n}", "function f() {\n  return `a\n\n  b`;\n}", false},
 		{"keys", "\x1b[A\n\n  x", "\x1b[A\n\n  x", false},
 	} {
-		got, ok := forPythonConsole(c.data)
+		got, ok := forPythonConsole(c.data, false)
 		if got != c.want || ok != c.ok {
 			t.Errorf("%s: forPythonConsole(%q) = %q, %v; want %q, %v", c.name, c.data, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// At ">>> ", data that ends inside a block it opened ends it.
+func TestForPythonConsoleEndsTheLastBlock(t *testing.T) {
+	for _, c := range []struct {
+		name, data, want string
+		ok               bool
+	}{
+		{"a loop", "for i in range(2):\n    print(i)", "for i in range(2):\n    print(i)\n", true},
+		{"with its else", "if x:\n    a\nelse:\n    b", "if x:\n    a\nelse:\n    b\n", true},
+		{"ended already", "for i in range(2):\n    print(i)\n", "for i in range(2):\n    print(i)\n", false},
+		{"one line", "6*7", "6*7", false},
+		{"a block's end added inside too", "if x:\n    a\nb = 1\nif b:\n    c", "if x:\n    a\n\nb = 1\nif b:\n    c\n", true},
+	} {
+		got, ok := forPythonConsole(c.data, true)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: forPythonConsole(%q, fresh) = %q, %v; want %q, %v", c.name, c.data, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// forPythonConsole only leaves out or adds blank lines, and keeps data
+// as it is when it says so.
+func FuzzForPythonConsole(f *testing.F) {
+	f.Add("def f(x):\n    y = x\n\n    return y\n\nf(1)", true)
+	f.Add("if x:\n    a\nelse:\n    b", false)
+	f.Add("x = [\n    1,\n]\ny = 2", true)
+	f.Fuzz(func(t *testing.T, data string, fresh bool) {
+		got, ok := forPythonConsole(data, fresh)
+		if !ok {
+			if got != data {
+				t.Fatalf("not ok, yet %q became %q", data, got)
+			}
+			return
+		}
+		if a, b := nonBlankLines(data), nonBlankLines(got); !slices.Equal(a, b) {
+			t.Fatalf("%q became %q: its other lines changed", data, got)
+		}
+	})
+}
+
+// nonBlankLines returns the lines of s that are not blank.
+func nonBlankLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if !blank(l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

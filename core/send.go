@@ -92,8 +92,8 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		switch {
 		case sess.pastesLocked(base):
 			typed, ok = asPaste(req.Data)
-		case sess.atREPLPromptLocked():
-			typed, ok = forPythonConsole(req.Data)
+		case sess.replPromptLocked() != "":
+			typed, ok = forPythonConsole(req.Data, sess.replPromptLocked() == ">>> ")
 		case sess.shellReadsLocked(base):
 			typed, ok = quoteTabs(req.Data)
 			tabs = ok

@@ -163,6 +163,8 @@ func TestBlankLinesInsideABlockReachPythonsREPLAsOne(t *testing.T) {
 			{"try:\n    1/0\n\nexcept ZeroDivisionError:\n    print('div' + 'ided')\n\nfinally:\n    print('done')\n", "\ndivided\ndone\n"},
 			{"for i in range(2):\n    print(i * 10)\nprint('lo' + 'op done')", "\nloop done\n"},
 			{"def g():\n    return 5\ng() + 1", "\n6\n"},
+			// A block that ends the data runs, as at a file's end.
+			{"for i in range(3):\n    print(i * 7)", "\n14\n"},
 		} {
 			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: c.data})
 			if err != nil {
@@ -170,6 +172,19 @@ func TestBlankLinesInsideABlockReachPythonsREPLAsOne(t *testing.T) {
 			}
 			if raised.MatchString(res.Delta) || !strings.Contains(res.Delta, c.want) || !strings.HasSuffix(res.Delta, ">>> ") {
 				t.Fatalf("%q settled %s: %q", c.data, res.WaitReason, res.Delta)
+			}
+		}
+		// Typed a line a send, a block stays open at "... " until the
+		// empty line that ends it.
+		for _, c := range []struct{ data, want string }{
+			{"def h():", "... "}, {"    x = 9", "... "}, {"    return x", "... "}, {"", ">>> "}, {"h()", "\n9\n>>> "},
+		} {
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: c.data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if raised.MatchString(res.Delta) || !strings.HasSuffix(res.Delta, c.want) {
+				t.Fatalf("%q settled %s: %q, want it to end with %q", c.data, res.WaitReason, res.Delta, c.want)
 			}
 		}
 	})
