@@ -33,10 +33,11 @@ func TestSendIntoAnIncompleteCommandSaysSo(t *testing.T) {
 	}
 }
 
-// A Python block sent without the empty line that ends it leaves the REPL
-// at its "... " prompt: the send says the statement is incomplete (a
-// model that missed it sent its next statement into the block and got a
-// SyntaxError). The empty line ends it; a complete statement is not one.
+// A Python block typed a line a send leaves the REPL at its "... "
+// prompt: each send says the statement is incomplete (a model that missed
+// it sent its next statement into the block and got a SyntaxError). The
+// empty line ends it; a complete statement is not one, nor a block sent
+// whole at ">>> ", which the send ends as a file's end does.
 func TestSendIntoAnIncompletePythonBlockSaysSo(t *testing.T) {
 	need(t, "python3")
 	svc, owner, info := shellService(t, core.SpawnRequest{})
@@ -47,14 +48,20 @@ func TestSendIntoAnIncompletePythonBlockSaysSo(t *testing.T) {
 	if res := send("python3 -q"); res.WaitReason != core.WaitStdinRead || res.Continuation {
 		t.Fatalf("python's first prompt: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
-	if res := send("def f(x):\n    return x*2"); res.WaitReason != core.WaitStdinRead || !res.Continuation {
+	if res := send("def f(x):"); res.WaitReason != core.WaitStdinRead || !res.Continuation {
 		t.Fatalf("an open block: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	if res := send("    return x*2"); res.WaitReason != core.WaitStdinRead || !res.Continuation {
+		t.Fatalf("a line typed into the open block: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
 	if res := send(""); res.WaitReason != core.WaitStdinRead || res.Continuation {
 		t.Fatalf("the block ended: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
-	res := send("print(f(21), 'dots...', end=' ... ')")
-	if res.WaitReason != core.WaitStdinRead || res.Continuation || !strings.Contains(res.Delta, "42 dots...") {
+	if res := send("def g(x):\n    return x+1"); res.WaitReason != core.WaitStdinRead || res.Continuation || !strings.HasSuffix(res.Delta, ">>> ") {
+		t.Fatalf("a block sent whole: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	res := send("print(f(21), g(1), 'dots...', end=' ... ')")
+	if res.WaitReason != core.WaitStdinRead || res.Continuation || !strings.Contains(res.Delta, "42 2 dots...") {
 		t.Fatalf("a complete statement: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
 }
