@@ -6,17 +6,19 @@ import "strings"
 // it reads the rest of an incomplete statement: Python's sys.ps2 (an
 // indented block, which only an empty line ends; an open bracket) and
 // Node's. A send that settled on the program's read with this alone on
-// the last line is a continuation (SendResult.Continuation).
+// the last line (after it, only the spaces Python 3.13's editor indents
+// the next line with) is a continuation (SendResult.Continuation).
 const REPLContinuationPrompt = "... "
 
 // WaitsForREPLContinuation reports whether a send that settled for reason
 // with output text left a REPL at its continuation prompt: reason is
-// [WaitStdinRead] and text ends with [REPLContinuationPrompt] alone on its
-// last line.
+// [WaitStdinRead] and the last line of text is [REPLContinuationPrompt],
+// then spaces or nothing.
 func WaitsForREPLContinuation(reason WaitReason, text string) bool {
-	if reason != WaitStdinRead || !strings.HasSuffix(text, REPLContinuationPrompt) {
+	if reason != WaitStdinRead {
 		return false
 	}
-	rest := text[:len(text)-len(REPLContinuationPrompt)]
-	return rest == "" || strings.HasSuffix(rest, "\n")
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	rest, ok := strings.CutPrefix(last, REPLContinuationPrompt)
+	return ok && strings.Trim(rest, " ") == ""
 }

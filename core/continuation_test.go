@@ -12,7 +12,9 @@ func TestWaitsForREPLContinuation(t *testing.T) {
 		{WaitStdinRead, "... ", true},
 		{WaitStdinRead, "for i in range(2):\r\n... ", true},
 		{WaitStdinRead, "Loading... ", false},
-		{WaitStdinRead, "x\n...  ", false},
+		{WaitStdinRead, "x\n...     ", true}, // Python 3.13's editor indents the next line by itself
+		{WaitStdinRead, "x\n... \t", false},
+		{WaitStdinRead, "x\n...     y", false},
 		{WaitStdinRead, "x\n>>> ", false},
 		{WaitStdinRead, "", false},
 		{WaitPrompt, "x\n... ", false},

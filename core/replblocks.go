@@ -1,6 +1,7 @@
 package core
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,26 @@ import (
 // second is Node's continuation prompt too): a send typed at one of them
 // goes as forPythonConsole types it.
 var replPrompts = []string{">>> ", REPLContinuationPrompt}
+
+// freshPrompts match the first prompt of Python's console and IPython's
+// ("In [3]: "), where a statement begins.
+var freshPrompts = regexp.MustCompile(`^(>>> |In \[\d+\]: ?)$`)
+
+// atFreshPromptLocked reports whether the program waits at one of
+// freshPrompts (the output's unterminated last line). sess.mu is held.
+func (sess *session) atFreshPromptLocked() bool {
+	last, ok := sess.openLineLocked(64)
+	return ok && freshPrompts.MatchString(last)
+}
+
+// endsInsideBlock reports whether data ends inside a block: its last line
+// is indented (no line break after it). At a fresh prompt the console
+// runs such a block only after an empty line, which a file's end stands
+// for.
+func endsInsideBlock(data string) bool {
+	last := data[strings.LastIndexByte(data, '\n')+1:]
+	return indented(last) && !blank(last)
+}
 
 // replPromptLocked returns the one of replPrompts the program waits at
 // (the output's unterminated last line), or "". sess.mu is held.

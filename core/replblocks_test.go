@@ -82,3 +82,23 @@ func nonBlankLines(s string) []string {
 	}
 	return out
 }
+
+func TestEndsInsideBlockAndFreshPrompts(t *testing.T) {
+	for data, want := range map[string]bool{
+		"for i in x:\n    print(i)":   true,
+		"for i in x:\n\tprint(i)":     true,
+		"for i in x:\n    print(i)\n": false,
+		"def f():\n    pass\n\nf()":   false,
+		"6*7":                         false,
+		"x = [\n    1,\n]":            false,
+	} {
+		if got := endsInsideBlock(data); got != want {
+			t.Errorf("endsInsideBlock(%q) = %v, want %v", data, got, want)
+		}
+	}
+	for prompt, want := range map[string]bool{">>> ": true, "In [12]: ": true, "In [3]:": true, "... ": false, "   ...: ": false, "> ": false, ">>>": false} {
+		if got := freshPrompts.MatchString(prompt); got != want {
+			t.Errorf("freshPrompts %q: %v, want %v", prompt, got, want)
+		}
+	}
+}

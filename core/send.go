@@ -92,8 +92,11 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		switch {
 		case sess.pastesLocked(base):
 			typed, ok = asPaste(req.Data)
+			if ok && sess.atFreshPromptLocked() && endsInsideBlock(req.Data) {
+				typed += string(sess.enter) // on the editor's indented next line: the block ends
+			}
 		case sess.replPromptLocked() != "":
-			typed, ok = forPythonConsole(req.Data, sess.replPromptLocked() == ">>> ")
+			typed, ok = forPythonConsole(req.Data, sess.atFreshPromptLocked())
 		case sess.shellReadsLocked(base):
 			typed, ok = quoteTabs(req.Data)
 			tabs = ok

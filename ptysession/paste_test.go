@@ -90,6 +90,26 @@ func TestBlockSentToAnIndentingEditorKeepsItsIndentation(t *testing.T) {
 		if !strings.Contains(d, "\ng h\n") {
 			t.Fatalf("a class, then a call: %q", d)
 		}
+		// A block that ends the data runs, as at a file's end: the
+		// editor's auto-indented next line gets the Enter that ends it.
+		if d := send("for i in range(2):\n    print(i * 5)"); !strings.Contains(d, "\n0\n5\n") || !strings.HasSuffix(d, ">>> ") {
+			t.Fatalf("a loop sent whole: %q", d)
+		}
+		// A block typed a line a send stays open, and says so at the
+		// editor's indented continuation prompt.
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "if True:"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Continuation || !strings.HasSuffix(res.Delta, "...     ") {
+			t.Fatalf("an open block: continuation %v, %q", res.Continuation, res.Delta)
+		}
+		if d := send("print('in')"); !strings.HasSuffix(d, "\n...     ") {
+			t.Fatalf("a line typed into the open block: %q", d)
+		}
+		if d := send(""); !strings.Contains(d, "\nin\n") || !strings.HasSuffix(d, ">>> ") {
+			t.Fatalf("the block ended: %q", d)
+		}
 	})
 }
 
