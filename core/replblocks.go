@@ -2,7 +2,6 @@ package core
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -19,19 +18,14 @@ import (
 
 // replPrompts are the prompts of Python's console (sys.ps1, sys.ps2; the
 // second is Node's continuation prompt too): a send typed at one of them
-// goes as forPythonConsole types it.
+// (the output's unterminated last line) goes as forPythonConsole types
+// it.
 var replPrompts = []string{">>> ", REPLContinuationPrompt}
 
 // freshPrompts match the first prompt of Python's console and IPython's
-// ("In [3]: "), where a statement begins.
+// ("In [3]: "), where a statement begins: there data that ends inside a
+// block gets what ends it (endsInsideBlock).
 var freshPrompts = regexp.MustCompile(`^(>>> |In \[\d+\]: ?)$`)
-
-// atFreshPromptLocked reports whether the program waits at one of
-// freshPrompts (the output's unterminated last line). sess.mu is held.
-func (sess *session) atFreshPromptLocked() bool {
-	last, ok := sess.openLineLocked(64)
-	return ok && freshPrompts.MatchString(last)
-}
 
 // endsInsideBlock reports whether data ends inside a block: its last line
 // is indented (no line break after it). At a fresh prompt the console
@@ -40,15 +34,6 @@ func (sess *session) atFreshPromptLocked() bool {
 func endsInsideBlock(data string) bool {
 	last := data[strings.LastIndexByte(data, '\n')+1:]
 	return indented(last) && !blank(last)
-}
-
-// replPromptLocked returns the one of replPrompts the program waits at
-// (the output's unterminated last line), or "". sess.mu is held.
-func (sess *session) replPromptLocked() string {
-	if last, ok := sess.openLineLocked(64); ok && slices.Contains(replPrompts, last) {
-		return last
-	}
-	return ""
 }
 
 // forPythonConsole returns data as Python's console must read it to run

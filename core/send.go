@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,14 +90,16 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		// they would take past it is typed as it is.
 		var typed string
 		ok, tabs := false, false
+		prompt, _ := sess.openLineLocked(64) // what the program waits at, if anything
+		fresh := freshPrompts.MatchString(prompt)
 		switch {
 		case sess.pastesLocked(base):
 			typed, ok = asPaste(req.Data)
-			if ok && sess.atFreshPromptLocked() && endsInsideBlock(req.Data) {
+			if ok && fresh && endsInsideBlock(req.Data) {
 				typed += string(sess.enter) // on the editor's indented next line: the block ends
 			}
-		case sess.replPromptLocked() != "":
-			typed, ok = forPythonConsole(req.Data, sess.atFreshPromptLocked())
+		case slices.Contains(replPrompts, prompt):
+			typed, ok = forPythonConsole(req.Data, fresh)
 		case sess.shellReadsLocked(base):
 			typed, ok = quoteTabs(req.Data)
 			tabs = ok

@@ -97,6 +97,8 @@ const pieceWait = time.Second
 func (sess *session) writePaced(ctx context.Context, data []byte) error {
 	var lines0 int64 // completed output lines when the last piece was written
 	var typed int    // lines the last piece ended
+	tick := time.NewTicker(pacedPoll)
+	defer tick.Stop()
 	for i, piece := range tabPieces(data) {
 		if i > 0 {
 			deadline := time.Now().Add(pieceWait)
@@ -104,15 +106,12 @@ func (sess *session) writePaced(ctx context.Context, data []byte) error {
 				select {
 				case <-ctx.Done():
 					return ctx.Err()
-				case <-time.After(pacedPoll):
+				case <-tick.C:
 				}
 			}
 		}
 		sess.mu.Lock()
-		lines0 = sess.buf.Total()
-		if sess.buf.LineOpen() {
-			lines0--
-		}
+		lines0, _ = sess.completedLinesLocked()
 		sess.mu.Unlock()
 		typed = bytes.Count(piece, []byte{'\n'})
 		if _, err := sess.be.Write(ctx, piece); err != nil {
@@ -135,10 +134,16 @@ func (sess *session) readerBack(lines0 int64, typed int) bool {
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	open := sess.buf.LineOpen()
-	done := sess.buf.Total()
-	if open {
-		done--
-	}
+	done, open := sess.completedLinesLocked()
 	return open && done-lines0 >= int64(typed)
+}
+
+// completedLinesLocked returns how many output lines ever ended, and
+// whether an unterminated line follows them. sess.mu is held.
+func (sess *session) completedLinesLocked() (int64, bool) {
+	open := sess.buf.LineOpen()
+	if open {
+		return sess.buf.Total() - 1, true
+	}
+	return sess.buf.Total(), false
 }
