@@ -137,6 +137,7 @@ type SendRequest struct {
 	// compound statement and gains one where a block ends, and a tab
 	// typed to a marked shell's line editor goes after a Ctrl-V, so that
 	// it stands for itself instead of completing a name (docs/core.md).
+	// A Windows line end ("\r\n") is typed as one Enter.
 	Data string
 	// NoSubmit leaves out the backend's Enter key, which otherwise follows
 	// Data so that interactive programs receive a line: set it for

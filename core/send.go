@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,11 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	if err := CheckSend("send", id, req, s.opts.MaxSendBytes, len(sess.enter), 0); err != nil {
 		return nil, err
+	}
+	if !req.NoSubmit {
+		// A Windows line end is one Enter: the terminal reads "\r" and
+		// "\n" each as one, which put an empty line after every line.
+		req.Data = strings.ReplaceAll(req.Data, "\r\n", "\n")
 	}
 	data := []byte(req.Data)
 	if !req.NoSubmit {
