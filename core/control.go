@@ -126,7 +126,7 @@ func (s *Service) Write(ctx context.Context, owner *Owner, id SessionID, data []
 		sess.mu.Unlock()
 		return 0, err
 	}
-	sess.noteInputLocked(data, echo != EchoHidden)
+	sess.noteInputLocked(data, echo != EchoHidden, false)
 	sess.emitLocked(sess.inputEvent(data, echo, ""))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)

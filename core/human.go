@@ -126,7 +126,7 @@ func (c *Control) Write(ctx context.Context, data []byte) (int, error) {
 		sess.mu.Unlock()
 		return 0, newError(CodeHumanInControl, "person_write", sess.id, "the control was handed back; take over again to type")
 	}
-	sess.noteInputLocked(data, echo != EchoHidden)
+	sess.noteInputLocked(data, echo != EchoHidden, false)
 	sess.emitLocked(sess.inputEvent(data, echo, c.person))
 	sess.mu.Unlock()
 	n, err := sess.be.Write(ctx, data)

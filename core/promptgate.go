@@ -106,8 +106,11 @@ func (sess *session) gateLocked() promptGate {
 // ends the belief that a command is running; input typed into a hidden
 // read (echo off in canonical mode: a password prompt, never the shell's
 // line editor) feeds the command that reads it, and the prompt that ends
-// that command still answers the next send. sess.mu is held.
-func (sess *session) noteInputLocked(data []byte, takesTerminal bool) {
+// that command still answers the next send. keys says the input is a
+// NoSubmit send's, which the command line follows (commandLine). sess.mu
+// is held.
+func (sess *session) noteInputLocked(data []byte, takesTerminal, keys bool) {
+	sess.cmdLine.typed(sess.buf.Marks(), data, keys)
 	n := int64(0)
 	for _, c := range data {
 		if c == '\r' || c == '\n' {

@@ -214,6 +214,12 @@ type SendResult struct {
 	// passphrase prompt), so what is typed next is not shown. It is false
 	// when the backend cannot tell.
 	InputHidden bool `json:"inputHidden,omitempty"`
+	// CommandLine, for a send that settled with a marked shell reading
+	// at its prompt, is the text that keys (NoSubmit sends) typed on its
+	// command line and nobody submitted: a send typed now goes after it
+	// (Ctrl-U clears it). It is empty when the line is empty, or when
+	// keys edited it in ways not followed (cursor keys, completion).
+	CommandLine string `json:"commandLine,omitempty"`
 }
 
 // OutputDelta is output read from an advancing cursor (see

@@ -55,7 +55,7 @@ func (s *Service) TypeSecret(ctx context.Context, owner *Owner, id SessionID, se
 	sess.redact.secrets = append(sess.redact.secrets, append([]byte(nil), secret...))
 	data := append(append(make([]byte, 0, len(secret)+len(sess.enter)), secret...), sess.enter...)
 	defer clear(data)
-	sess.noteInputLocked(data, false)
+	sess.noteInputLocked(data, false, false)
 	sess.emitLocked(sess.inputEvent(data, EchoHidden, ""))
 	sess.mu.Unlock()
 	_, err = sess.be.Write(ctx, data)

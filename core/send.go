@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ptyseam/ptyseam/core/scrollback"
 )
 
 // Send writes req.Data (and Enter unless req.NoSubmit) to the session and
@@ -140,7 +142,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 
 		promptShown: sess.buf.LineOpen(),
 	}
-	sess.noteInputLocked(data, true)
+	sess.noteInputLocked(data, true, req.NoSubmit)
 	sess.atPrompt = false
 	op.handBack = sess.takeHandBackLocked()
 	sess.emitLocked(sess.inputEvent(data, echo, ""))
@@ -265,6 +267,16 @@ func (op *operation) run(ctx context.Context, data []byte, paced bool, p settleP
 	}
 }
 
+// commandLineLocked is the text keys left on the shell's command line,
+// for a send that settled with the shell reading it at its prompt.
+// sess.mu is held.
+func (op *operation) commandLineLocked(out settleOutcome, m scrollback.Marks) string {
+	if out.reason != WaitStdinRead || !out.shellReading {
+		return ""
+	}
+	return op.sess.cmdLine.at(m)
+}
+
 // closedChan is a channel that is always closed.
 var closedChan = func() chan struct{} {
 	c := make(chan struct{})
@@ -301,6 +313,7 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		HandBack:    op.handBack,
 		Foreground:  out.foreground,
 		InputHidden: out.hidden,
+		CommandLine: op.commandLineLocked(out, marks),
 		Continuation: !sess.status.Exited() && (out.reason != WaitPrompt &&
 			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations ||
 			WaitsForREPLContinuation(out.reason, d.Text)),

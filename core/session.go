@@ -51,6 +51,8 @@ type session struct {
 	atPromptOutput time.Time
 	// lastSettle is why the last send settled (pastesLocked).
 	lastSettle WaitReason
+	// cmdLine is what keys left on a marked shell's command line.
+	cmdLine commandLine
 	// Input accounting for the prompt tier (promptgate.go): no D marker
 	// with a line count <= inBound answers input not written yet (valid
 	// when inBoundSet); running: the shell runs a command that took the

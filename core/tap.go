@@ -253,7 +253,7 @@ func (t *Tap) Reply(ctx context.Context, data []byte) error {
 		return err
 	}
 	sess.mu.Lock()
-	sess.noteInputLocked(data, false)
+	sess.noteInputLocked(data, false, false)
 	sess.mu.Unlock()
 	_, err := sess.be.Write(ctx, data)
 	sess.wrote()

@@ -64,6 +64,9 @@ func RenderSend(r SendResult) string {
 	if r.SilenceNote != "" {
 		b.WriteString("; " + r.SilenceNote)
 	}
+	if r.CommandLine != "" {
+		b.WriteString("; " + CommandLineNote(r.CommandLine))
+	}
 	if r.Status.Kind != core.StatusRunning {
 		fmt.Fprintf(&b, "; session %s", r.Status)
 	}
@@ -229,6 +232,16 @@ func continuationNoteFor(r SendResult) string {
 		return replContinuationNote
 	}
 	return continuationNote
+}
+
+// CommandLineNote tells a model that text it typed with keys waits on the
+// shell's command line (core.SendResult.CommandLine): a model that typed
+// "q" to a pager that had already quit ran "qls" with its next send.
+func CommandLineNote(text string) string {
+	if r := []rune(text); len(r) > 40 {
+		text = string(r[:40]) + "…"
+	}
+	return fmt.Sprintf("%q waits on the shell's command line, not run: a pty_send types after it; pty_keys [\"C-u\"] clears it", text)
 }
 
 // ForegroundNote tells a model which program holds the terminal after a

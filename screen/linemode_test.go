@@ -61,4 +61,14 @@ func TestKeysInLineModeReturnOutput(t *testing.T) {
 	if delta := res.Structured.(ptysession.SendResult).Delta; !strings.HasPrefix(delta, "echo after-keys\n") {
 		t.Fatalf("the send after pty_keys returned output the keys had returned:\n%q", delta)
 	}
+
+	// A key typed at the prompt waits on the command line: the result
+	// says so, or the next send would run "qls".
+	res, err = call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "keys": []string{"q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kr := res.Structured.(KeysToolResult); kr.CommandLine != "q" || !strings.HasPrefix(res.Text, `[stdin_read; "q" waits on the shell's command line, not run`) {
+		t.Fatalf("q typed at the prompt: command line %q\n%s", kr.CommandLine, res.Text)
+	}
 }

@@ -23,6 +23,9 @@ func renderKeys(r KeysToolResult) string {
 	if r.Foreground != nil {
 		head += "; " + ptysession.ForegroundNote(r.WaitReason, r.Foreground)
 	}
+	if r.CommandLine != "" {
+		head += "; " + ptysession.CommandLineNote(r.CommandLine)
+	}
 	if r.LeftFullScreen {
 		head += "; left the full-screen program: rows new on the normal screen follow"
 	}

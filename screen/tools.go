@@ -110,6 +110,9 @@ type KeysToolResult struct {
 	// LeftFullScreen reports that the program left the alternate screen;
 	// Screen then holds only the rows new on the normal screen.
 	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
+	// CommandLine is the text the keys left on a shell's command line,
+	// not run, as in pty_send.
+	CommandLine string `json:"commandLine,omitempty" jsonschema:"Text the keys left on the shell's command line, not run: a pty_send types after it."`
 	// Discarded counts the bytes of the keys the program threw away
 	// unread (see KeysResult.Discarded); absent when none were.
 	Discarded int `json:"discarded,omitempty"`
@@ -149,7 +152,7 @@ func (m *Manager) keysTool(ctx context.Context, owner *core.Owner, a keysArgs, _
 	}
 	out := KeysToolResult{WaitReason: r.Send.WaitReason, Status: r.Send.Status, LeftFullScreen: r.LeftFullScreen, Discarded: r.Discarded, Foreground: r.Send.Foreground}
 	if r.LineMode {
-		out.Delta, out.ExitCode, out.Truncated = r.Send.Delta, r.Send.ExitCode, r.Send.Truncated
+		out.Delta, out.ExitCode, out.Truncated, out.CommandLine = r.Send.Delta, r.Send.ExitCode, r.Send.Truncated, r.Send.CommandLine
 	} else {
 		out.Screen = &r.Screen
 	}

@@ -1,0 +1,47 @@
+package ptysession
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// Keys typed at a shell's prompt stay on its command line, and the next
+// send types after them: a model that sent "q" to a pager that had
+// already quit saw "[stdin_read]\nq" and then ran "qls". The result names
+// the text waiting there, follows Backspace and Ctrl-U, and says nothing
+// once the line was submitted or edited in ways it does not follow.
+func TestKeysLeftOnTheCommandLineAreNamed(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{})
+		keys := func(data string) SendResult {
+			t.Helper()
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: data, NoSubmit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		if res := keys("q"); res.CommandLine != "q" {
+			t.Fatalf("after q: command line %q, want %q (%s %q)", res.CommandLine, "q", res.WaitReason, res.Delta)
+		}
+		if res := keys("x\x7fy"); res.CommandLine != "qy" {
+			t.Fatalf("after x, Backspace, y: command line %q, want %q", res.CommandLine, "qy")
+		}
+		if text := RenderSend(keys("z")); !strings.HasPrefix(text, `[stdin_read; "qyz" waits on the shell's command line`) {
+			t.Fatalf("the rendering does not name the waiting text: %q", text)
+		}
+		if res := keys("\x15"); res.CommandLine != "" {
+			t.Fatalf("after Ctrl-U: command line %q, want none", res.CommandLine)
+		}
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo ok"})
+		if err != nil || res.CommandLine != "" || !strings.Contains(res.Delta, "ok") {
+			t.Fatalf("echo ok after Ctrl-U: %q command line %q (%v)", res.Delta, res.CommandLine, err)
+		}
+		if res := keys("ec\tx"); res.CommandLine != "" {
+			t.Fatalf("a line edited by completion is named %q", res.CommandLine)
+		}
+	})
+}
