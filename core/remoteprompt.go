@@ -57,6 +57,14 @@ func looksLikeShellPrompt(line string) bool {
 	return true
 }
 
+// looksLikeProgramPrompt reports whether line, the unterminated last line
+// of the output, is a prompt a program waits at: a shell's shape
+// (looksLikeShellPrompt: "debug> ", "> ", "mysql> ") or a Python
+// console's first prompt (">>> ", "In [1]: ").
+func looksLikeProgramPrompt(line string) bool {
+	return looksLikeShellPrompt(line) || freshPrompts.MatchString(line)
+}
+
 // remotePromptShown reports whether the output ends in a shell prompt's
 // shape (looksLikeShellPrompt) while a remote-login client (remoteLogins)
 // holds the terminal: a shell on another machine waits for its next

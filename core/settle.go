@@ -270,7 +270,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	}
 	fg, ok := sess.inputWait(p.base)
 	reading := ok && fg.Waiting && !fg.Relay && !(sess.relay && fg.Now.Leader) && (p.initial || fg.New) &&
-		!sess.eventLoopBusy(p, fg)
+		!sess.eventLoopBusy(p, fg, quietFor)
 	switch {
 	case reading && w.candidate:
 		w.leader, w.hidden = fg.Now.Leader, fg.Hidden
@@ -291,21 +291,35 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 // eventLoopBusy reports whether a read by an event loop (fg.EventLoop) is
 // a program still at work rather than one waiting for its next input. An
 // event loop watches the terminal while it works (Node's REPL awaiting a
-// promise reads it all along), so its read alone proves nothing. A
-// program that showed a prompt before the send (p.promptShown) and whose
-// output now ends on a complete line has not shown its next prompt: the
-// send waits for it, or for the quiet window. The prompt must be the
-// reader's own: the same process group held the terminal before the
-// write. A program that showed no prompt (a line-reading script, or one
-// just started at a shell's prompt) settles on its read as any other.
-func (sess *session) eventLoopBusy(p *settleParams, fg InputWait) bool {
-	if !fg.EventLoop || !p.promptShown || p.initial || p.base.Group == 0 || fg.Now.Group != p.base.Group {
+// promise reads it all along), so its read alone proves nothing:
+//
+//   - A program that showed a prompt before the send (p.promptShown) and
+//     whose output now ends on a complete line has not shown its next
+//     prompt: the send waits for it, or for the quiet window. The prompt
+//     must be the reader's own: the same process group held the terminal
+//     before the write. A program that showed no prompt (a line-reading
+//     script) settles on its read as any other.
+//   - A program the send (or the open) started may watch the terminal
+//     long before it is ready: node inspect reads it while its debuggee
+//     starts, and drops what is typed meanwhile. Its read settles once its
+//     output ends in a prompt (looksLikeProgramPrompt), or after
+//     eventLoopStartQuiet of quiet (a script that prints no prompt).
+func (sess *session) eventLoopBusy(p *settleParams, fg InputWait, quietFor time.Duration) bool {
+	if !fg.EventLoop {
 		return false
 	}
 	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	return !sess.buf.LineOpen()
+	line, open := sess.openLineLocked(maxPromptLine + 64)
+	sess.mu.Unlock()
+	if p.initial || p.base.Group == 0 || fg.Now.Group != p.base.Group {
+		return quietFor < eventLoopStartQuiet && !(open && looksLikeProgramPrompt(line))
+	}
+	return p.promptShown && !open
 }
+
+// eventLoopStartQuiet is how long an event loop a send started must be
+// quiet, without a prompt, before its read settles the send.
+const eventLoopStartQuiet = 500 * time.Millisecond
 
 // latest returns the latest of the times.
 func latest(ts ...time.Time) time.Time {

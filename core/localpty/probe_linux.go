@@ -2,6 +2,7 @@ package localpty
 
 import (
 	"encoding/binary"
+	"os"
 	"strconv"
 	"sync/atomic"
 
@@ -42,7 +43,8 @@ func (s *session) probe() (foreground, error) {
 	var readerArr [4]int
 	readers := readerArr[:0] // the tasks blocked on the terminal
 	live, sleeping, blocked := 0, true, false
-	for _, m := range s.groupMembers(pgid, buf[:0]) {
+	group := s.groupMembers(pgid, buf[:0])
+	for _, m := range group {
 		for _, tid := range m.tids {
 			b, err := procfs.ReadFile(procfs.TaskPath(m.pid, tid, "status"), buf[:0])
 			if err != nil {
@@ -66,7 +68,7 @@ func (s *session) probe() (foreground, error) {
 			if !sleeping {
 				continue
 			}
-			if w := s.taskWaitsOnTTY(m.pid, tid, buf[:0]); w.onTTY {
+			if w := s.taskWaitsOnTTY(m.pid, tid, buf[:0], group); w.onTTY {
 				blocked = true
 				st.Relay = st.Relay || w.relay
 				st.EventLoop = st.EventLoop || w.eventLoop
@@ -201,8 +203,9 @@ type taskWait struct {
 }
 
 // taskWaitsOnTTY reports whether the task is blocked waiting for input
-// from the session's terminal, and whether it is a relay.
-func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) taskWait {
+// from the session's terminal, and whether it is a relay; group is the
+// foreground group's members (relaySocketAmong).
+func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte, group []member) taskWait {
 	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
 	if err != nil {
 		return taskWait{}
@@ -220,15 +223,15 @@ func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte) taskWait {
 	case waitPoll:
 		fds = pollInputFDs(pid, sc.Args[0], sc.Args[1])
 	case waitEpoll:
-		w := s.classifyWait(pid, epollInputFDs(pid, sc.Args[0], buf), buf)
+		w := s.classifyWait(pid, epollInputFDs(pid, sc.Args[0], buf), group)
 		w.eventLoop = w.onTTY
 		return w
 	}
-	return s.classifyWait(pid, fds, buf)
+	return s.classifyWait(pid, fds, group)
 }
 
 // classifyWait looks at the descriptors a task waits on for input.
-func (s *session) classifyWait(pid int, fds []int, buf []byte) taskWait {
+func (s *session) classifyWait(pid int, fds []int, group []member) taskWait {
 	var w taskWait
 	var sockets []uint64
 	for _, fd := range fds {
@@ -240,23 +243,55 @@ func (s *session) classifyWait(pid int, fds []int, buf []byte) taskWait {
 		}
 	}
 	if w.onTTY && len(sockets) > 0 {
-		w.relay = tcpSocketAmong(pid, sockets, buf)
+		w.relay = relaySocketAmong(pid, sockets, group)
 	}
 	return w
 }
 
-// tcpSocketAmong reports whether one of the socket inodes is a TCP socket
-// of pid's network namespace (listed in /proc/PID/net/tcp or tcp6). A
-// socketpair (the self-pipe of an event loop, as in prompt_toolkit) is
-// not.
-func tcpSocketAmong(pid int, inodes []uint64, buf []byte) bool {
+// relaySocketAmong reports whether one of the socket inodes that pid
+// watches beside the terminal is a TCP connection whose far end the probe
+// cannot see: a TCP socket of pid's network namespace (listed in
+// /proc/PID/net/tcp or tcp6) whose peer is not a socket of a member of
+// the foreground group, or with bytes queued on either end. A socketpair
+// (the self-pipe of an event loop, as in prompt_toolkit) is none; neither
+// is a connection on loopback to a process of the group with nothing in
+// flight, as node inspect keeps to its debuggee: every live task of the
+// group sleeps, so that end waits too.
+func relaySocketAmong(pid int, inodes []uint64, group []member) bool {
 	for _, table := range []string{"net/tcp", "net/tcp6"} {
-		b, err := procfs.ReadFile(procfs.Path(pid, table), buf)
+		b, err := procfs.ReadFile(procfs.Path(pid, table), nil)
 		if err != nil {
 			continue
 		}
 		for _, ino := range inodes {
-			if procfs.NetTableHasInode(b, ino) {
+			sock, ok := procfs.FindNetSocket(b, func(s procfs.NetSocket) bool { return s.Inode == ino })
+			if !ok {
+				continue
+			}
+			peer, ok := procfs.FindNetSocket(b, func(p procfs.NetSocket) bool {
+				return p.Local == sock.Remote && p.Remote == sock.Local
+			})
+			if !ok || sock.Queued || peer.Queued || !groupHoldsSocket(group, peer.Inode) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// groupHoldsSocket reports whether a member of the group has the socket
+// with inode ino open (at most maxPollFDs descriptors looked at each).
+func groupHoldsSocket(group []member, ino uint64) bool {
+	want := "socket:[" + strconv.FormatUint(ino, 10) + "]"
+	for _, m := range group {
+		d, err := os.Open(procfs.Path(m.pid, "fd"))
+		if err != nil {
+			continue
+		}
+		names, _ := d.Readdirnames(maxPollFDs)
+		d.Close()
+		for _, name := range names {
+			if fd, err := strconv.Atoi(name); err == nil && procfs.FDLink(m.pid, fd) == want {
 				return true
 			}
 		}

@@ -31,7 +31,7 @@ func (s *session) DescribeReader() (core.TerminalReader, error) {
 			p.Argv = splitArgv(b)
 		}
 		for _, tid := range m.tids {
-			if s.taskWaitsOnTTY(m.pid, tid, buf[:0]).onTTY {
+			if s.taskWaitsOnTTY(m.pid, tid, buf[:0], nil).onTTY {
 				p.Reading = true
 				break
 			}

@@ -400,11 +400,21 @@ func ParseSocketInode(link string) (uint64, bool) {
 	return ino, err == nil
 }
 
-// NetTableHasInode reports whether a /proc/net/tcp or tcp6 table lists a
-// socket with the inode. Lines after the header look like
-// "0: 0100007F:0016 0100007F:D2F4 01 00000000:00000000 02:000A 00000000 0 0 51234 2 ...";
-// the inode is the tenth field.
-func NetTableHasInode(b []byte, inode uint64) bool {
+// NetSocket is one socket of a /proc/net/tcp or tcp6 table. Lines after
+// the header look like
+// "0: 0100007F:0016 0100007F:D2F4 01 00000000:00000000 02:000A 00000000 0 0 51234 2 ...":
+// the local and remote address (hex address, then hex port), the state,
+// the send and receive queues, and, tenth, the inode.
+type NetSocket struct {
+	Local, Remote string // as the table writes them: "0100007F:0016"
+	// Queued: bytes wait in the socket's send or receive queue.
+	Queued bool
+	Inode  uint64
+}
+
+// FindNetSocket returns the first socket of a /proc/net/tcp or tcp6 table
+// that match accepts.
+func FindNetSocket(b []byte, match func(NetSocket) bool) (NetSocket, bool) {
 	_, b, _ = bytes.Cut(b, []byte{'\n'}) // the header
 	for len(b) > 0 {
 		var line []byte
@@ -413,11 +423,17 @@ func NetTableHasInode(b []byte, inode uint64) bool {
 		if len(f) < 10 {
 			continue
 		}
-		if v, err := strconv.ParseUint(string(f[9]), 10, 64); err == nil && v == inode {
-			return true
+		ino, err := strconv.ParseUint(string(f[9]), 10, 64)
+		if err != nil {
+			continue
+		}
+		s := NetSocket{Local: string(f[1]), Remote: string(f[2]), Inode: ino,
+			Queued: strings.Trim(string(f[4]), "0:") != ""}
+		if match(s) {
+			return s, true
 		}
 	}
-	return false
+	return NetSocket{}, false
 }
 
 // ParseIORchar returns the rchar field of /proc/PID/io: the bytes the

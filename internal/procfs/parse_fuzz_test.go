@@ -197,13 +197,14 @@ func FuzzParseSocketInode(f *testing.F) {
 	})
 }
 
-func FuzzNetTableHasInode(f *testing.F) {
+func FuzzFindNetSocket(f *testing.F) {
 	f.Add([]byte(netTCPSample), uint64(51234))
 	f.Add([]byte("header only"), uint64(0))
 	f.Fuzz(func(t *testing.T, b []byte, ino uint64) {
-		got := NetTableHasInode(b, ino)
-		if got && !bytes.Contains(b, []byte(strconv.FormatUint(ino, 10))) {
-			t.Fatalf("inode %d found in a table that does not hold it", ino)
+		s, ok := FindNetSocket(b, func(s NetSocket) bool { return s.Inode == ino })
+		if ok && (s.Inode != ino || !bytes.Contains(b, []byte(strconv.FormatUint(ino, 10))) ||
+			!bytes.Contains(b, []byte(s.Local)) || !bytes.Contains(b, []byte(s.Remote))) {
+			t.Fatalf("inode %d found as %+v in a table that does not hold it", ino, s)
 		}
 	})
 }

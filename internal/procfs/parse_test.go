@@ -109,16 +109,26 @@ func TestParseEpollFdinfoAndLists(t *testing.T) {
 
 const netTCPSample = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
 	"   0: 0100007F:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 18443 1 0000000000000000 100 0 0 10 0\n" +
-	"   1: 0100007F:D2F4 0100007F:0016 01 00000000:00000000 02:000A 00000000  1000        0 51234 2 0000000000000000 20 4 30 10 -1\n"
+	"   1: 0100007F:D2F4 0100007F:0016 01 00000000:00000000 02:000A 00000000  1000        0 51234 2 0000000000000000 20 4 30 10 -1\n" +
+	"   2: 0100007F:0016 0100007F:D2F4 01 00000000:0000001A 00:00000000 00000000  1000        0 51235 1 0000000000000000 20 4 30 10 -1\n"
 
-func TestNetTableHasInode(t *testing.T) {
+func TestFindNetSocket(t *testing.T) {
+	byInode := func(ino uint64) func(NetSocket) bool { return func(s NetSocket) bool { return s.Inode == ino } }
 	for _, tc := range []struct {
 		ino  uint64
 		want bool
-	}{{51234, true}, {18443, true}, {1000, false}, {0, false}, {2, false}} {
-		if got := NetTableHasInode([]byte(netTCPSample), tc.ino); got != tc.want {
+	}{{51234, true}, {18443, true}, {51235, true}, {1000, false}, {0, false}, {2, false}} {
+		if _, got := FindNetSocket([]byte(netTCPSample), byInode(tc.ino)); got != tc.want {
 			t.Errorf("inode %d: %v, want %v", tc.ino, got, tc.want)
 		}
+	}
+	s, _ := FindNetSocket([]byte(netTCPSample), byInode(51234))
+	if want := (NetSocket{Local: "0100007F:D2F4", Remote: "0100007F:0016", Inode: 51234}); s != want {
+		t.Errorf("inode 51234: %+v, want %+v", s, want)
+	}
+	peer, ok := FindNetSocket([]byte(netTCPSample), func(p NetSocket) bool { return p.Local == s.Remote && p.Remote == s.Local })
+	if !ok || peer.Inode != 51235 || !peer.Queued {
+		t.Errorf("the peer of 51234: %+v %v, want inode 51235 with bytes queued", peer, ok)
 	}
 }
 

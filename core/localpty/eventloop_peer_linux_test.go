@@ -1,0 +1,96 @@
+package localpty
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// peerREPL is a debugger in the shape of `node inspect`: an epoll event
+// loop that watches the terminal and a TCP connection on loopback to a
+// helper process it forked (the debuggee, in its process group), which
+// answers each line. The helper starts slowly, as a debuggee does: the
+// REPL prints its prompt only once the helper said it listens, 300 ms
+// after the start.
+const peerREPL = `
+import os, select, socket, sys, termios, time
+r, w = os.pipe()
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(1)
+port = srv.getsockname()[1]
+if os.fork() == 0:
+    os.close(r)
+    time.sleep(0.3)
+    os.write(w, b"listening\n")
+    c, _ = srv.accept()
+    while True:
+        q = c.recv(1024)
+        if not q:
+            os._exit(0)
+        c.sendall(b"answer " + q)
+os.close(w)
+srv.close()
+fd = 0
+attrs = termios.tcgetattr(fd)
+attrs[3] &= ~(termios.ICANON | termios.ECHO)
+termios.tcsetattr(fd, termios.TCSANOW, attrs)
+def out(s):
+    os.write(1, s.encode())
+ep = select.epoll()
+ep.register(fd, select.EPOLLIN)
+ep.register(r, select.EPOLLIN)
+conn, line = None, b""
+while True:
+    for efd, _ in ep.poll():
+        if efd == r:
+            os.read(r, 100)
+            ep.unregister(r)
+            conn = socket.create_connection(("127.0.0.1", port))
+            ep.register(conn.fileno(), select.EPOLLIN)
+            out("< debuggee listening\r\ndebug> ")
+        elif conn is not None and efd == conn.fileno():
+            out(conn.recv(1024).decode() + "\r\ndebug> ")
+        elif efd == fd:
+            for c in os.read(fd, 1024):
+                if c in (13, 10):
+                    out("\r\n")
+                    if line == b"exit":
+                        sys.exit(0)
+                    conn.sendall(line)
+                    line = b""
+                else:
+                    line += bytes([c])
+                    out(chr(c))
+`
+
+// A debugger on an event loop that talks to its debuggee over TCP on
+// loopback (node inspect) waits on a socket beside the terminal, as an
+// ssh client does. Its peer is a process of the foreground group, idle
+// with nothing queued, so its read settles the send: started at a shell's
+// prompt, once its prompt is there (not at its first read, before the
+// debuggee started, which took the next send's input); then each send at
+// its answer and prompt, not after the quiet window.
+func TestSendToADebuggerOnLoopbackSettlesOnItsRead(t *testing.T) {
+	need(t, "python3")
+	script := filepath.Join(t.TempDir(), "debugger.py")
+	mustf(t, os.WriteFile(script, []byte(peerREPL), 0o600), "write the script")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, "python3 "+script)
+	if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "listening\ndebug> ") {
+		t.Fatalf("start: settled as %s after %v with %q, want stdin_read at its prompt", res.WaitReason, res.Elapsed, res.Delta)
+	}
+	for _, line := range []string{"sb(2)", "c", "exec a"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+		res := sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: line, QuietWindow: 5 * time.Second, Timeout: 2 * waitLimit})
+		cancel()
+		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "answer "+line+"\ndebug> ") {
+			t.Fatalf("send %q: settled as %s after %v with %q, want stdin_read at its answer", line, res.WaitReason, res.Elapsed, res.Delta)
+		}
+	}
+}
