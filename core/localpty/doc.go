@@ -8,7 +8,9 @@
 //     `bash --noprofile --norc -i`) with a prompt marker installed through
 //     the environment: PS1 ends with OSC 133;B and PROMPT_COMMAND prints
 //     OSC 133;D;<status> after every command, so the service learns when a
-//     command finished and with which exit status.
+//     command finished and with which exit status. The shell unexports
+//     them before its first prompt, so the programs it starts (sh, a
+//     nested bash) keep their own prompts.
 //   - "exec" ([NewExec]) runs the request's argv directly on the terminal.
 //
 // Every process a session starts inherits PTYSEAM_SESSION=<marker>

@@ -26,6 +26,23 @@ func TestShellTypeDefusesInteractiveTraps(t *testing.T) {
 	}
 }
 
+// The prompt marker is the session's shell's own: the programs it starts
+// get no PS1, PS2 or PROMPT_COMMAND. Exported, they gave sh (dash) a
+// prompt of bash's escapes printed as they are
+// ("\[\e]133;A\a\]\w$ \[\e]133;B\a\]"), and a nested bash the marker.
+func TestShellTypeKeepsItsPromptToItself(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, `env | grep -cE '^(PS1|PS2|PROMPT_COMMAND)='`)
+	wantPrompt(t, "env", res, "\n0\n")
+	need(t, "sh")
+	res = sendWait(t, svc, owner, info.ID, "sh -i")
+	if res.WaitReason != core.WaitStdinRead || strings.Contains(res.Delta, `\[`) || strings.Contains(res.Delta, "133;") {
+		t.Fatalf("sh -i: settled as %s with %q, want its own prompt", res.WaitReason, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, "exit")
+	wantPrompt(t, "exit", res, "")
+}
+
 // TestShellSetupInstallsIntoARunningBash: ShellSetup, typed into a bash
 // started without any of it (as a remote login shell is), gives the same
 // shell: marker, literal "!", pagers.
