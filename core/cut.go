@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Bounds of [CutLines].
@@ -47,6 +48,9 @@ type CutResult struct {
 	Ranges []LineRange
 	// Lines counts the lines left out.
 	Lines int64
+	// Shortened counts the long lines kept by their head only, each ended
+	// with " [... N bytes of line L cut ...]" (see [CutLines]).
+	Shortened int
 }
 
 // cutLine is one line of the text being cut.
@@ -64,9 +68,13 @@ type cutLine struct {
 // that look like errors ([LooksLikeError]), and writes a marker line
 // "[... lines F-T cut (N lines) ...]" in place of each run it leaves out,
 // so that every kept line's number follows from the markers. The
-// unfinished last line and the first line are always kept whole: when one
-// of them alone does not fit, or the budget is below 8 lines or 512 bytes,
-// CutLines declines (ok false) and the caller cuts another way.
+// unfinished last line and the first line are always kept: when one of
+// them alone does not fit, or the budget is below 8 lines or 512 bytes,
+// CutLines declines (ok false) and the caller cuts another way. Before it
+// chooses, each complete line longer than an eighth of maxBytes (a
+// minified file, a JSON document on one line) is shortened to its head,
+// ended with " [... N bytes of line L cut ...]": the caller sees how such
+// a line begins rather than only a marker in its place.
 func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, ok bool) {
 	lines := splitCutLines(text)
 	total := 0
@@ -81,6 +89,17 @@ func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, o
 	}
 	n := len(lines)
 	first := last - int64(n-1) // the global number of lines[0]
+	res.Shortened = shortenLongLines(lines, first, strings.HasSuffix(text, "\n"), maxBytes/8)
+	if res.Shortened > 0 {
+		total = 0
+		for _, l := range lines {
+			total += l.size
+		}
+		if total <= maxBytes && n <= maxLines {
+			res.Text = joinCutLines(lines, strings.HasSuffix(text, "\n"))
+			return res, true
+		}
+	}
 	keep := make([]bool, n)
 	usedBytes, usedLines := 0, 0
 	take := func(i int) {
@@ -167,6 +186,51 @@ func marker(r LineRange) string {
 	return fmt.Sprintf(markerFormat, r.From, r.To, r.Len())
 }
 
+// longLineFormat ends a line shortened to its head, of at least
+// minLongLineHead bytes.
+const (
+	longLineFormat  = " [... %d bytes of line %d cut ...]"
+	minLongLineHead = 16
+)
+
+// shortenLongLines shortens each complete line of lines (numbered from
+// first; the last is complete when ended) longer than limit bytes to its
+// head, on a character boundary, with a longLineFormat ending, and
+// returns how many it shortened.
+func shortenLongLines(lines []cutLine, first int64, ended bool, limit int) int {
+	n := 0
+	for i := range lines {
+		l := &lines[i]
+		if len(l.text) <= limit || (i == len(lines)-1 && !ended) {
+			continue
+		}
+		end := fmt.Sprintf(longLineFormat, len(l.text), first+int64(i)) // an upper bound of its length
+		if limit-len(end) < minLongLineHead {
+			continue
+		}
+		head := l.text[:limit-len(end)]
+		for len(head) > 0 && !utf8.RuneStart(l.text[len(head)]) {
+			head = head[:len(head)-1]
+		}
+		l.text = head + fmt.Sprintf(longLineFormat, len(l.text)-len(head), first+int64(i))
+		l.size = len(l.text) + 1
+		n++
+	}
+	return n
+}
+
+// joinCutLines joins lines back into text (ended: with a final "\n").
+func joinCutLines(lines []cutLine, ended bool) string {
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l.text)
+		if i < len(lines)-1 || ended {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 // splitCutLines splits text into its lines; a final "\n" ends the last
 // line rather than starting another.
 func splitCutLines(text string) []cutLine {
@@ -208,7 +272,7 @@ func nextKeepingErrors(cur *Cursor, read func(PageRequest) (PageResult, error), 
 		return d, nil, err
 	}
 	*cur = try
-	if len(c.Ranges) > 0 {
+	if len(c.Ranges) > 0 || c.Shortened > 0 {
 		d.Text, d.Truncated, d.Skipped = c.Text, true, d.Skipped+c.Lines
 	}
 	return d, c.Ranges, nil

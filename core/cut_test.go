@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,7 +28,17 @@ func checkCut(t *testing.T, text string, last int64, maxLines, maxBytes int) Cut
 	got := strings.Split(strings.TrimSuffix(res.Text, "\n"), "\n")
 	ri := 0
 	var total int64
+	shortened := 0
 	for _, l := range got {
+		if m := shortenedLine.FindStringSubmatch(l); m != nil {
+			cut, _ := strconv.Atoi(m[2])
+			num, _ := strconv.ParseInt(m[3], 10, 64)
+			if o := orig[num-first]; strings.HasPrefix(o, m[1]) && len(o)-len(m[1]) == cut {
+				rebuilt = append(rebuilt, o)
+				shortened++
+				continue
+			}
+		}
 		if ri < len(res.Ranges) && l == marker(res.Ranges[ri]) {
 			r := res.Ranges[ri]
 			rebuilt = append(rebuilt, orig[r.From-first:r.To-first+1]...)
@@ -41,6 +53,9 @@ func checkCut(t *testing.T, text string, last int64, maxLines, maxBytes int) Cut
 	}
 	if total != res.Lines {
 		t.Fatalf("Lines %d, ranges hold %d", res.Lines, total)
+	}
+	if shortened != res.Shortened {
+		t.Fatalf("Shortened %d, %d lines end as shortened", res.Shortened, shortened)
 	}
 	back := strings.Join(rebuilt, "\n")
 	if strings.HasSuffix(res.Text, "\n") {
@@ -110,13 +125,31 @@ func TestCutLinesDeclines(t *testing.T) {
 		text            string
 		maxLines, bytes int
 	}{
-		"huge last line":  {"a\nb\n" + long + long + long, 100, 4096},
-		"huge first line": {long + "\n" + strings.Repeat("b\n", 2000), 100, 4096},
-		"tiny budget":     {strings.Repeat("b\n", 100), 5, 4096},
+		"huge last line": {"a\nb\n" + long + long + long, 100, 4096},
+		"tiny budget":    {strings.Repeat("b\n", 100), 5, 4096},
 	} {
 		if _, ok := CutLines(c.text, 5000, c.maxLines, c.bytes); ok {
 			t.Errorf("%s: CutLines did not decline", name)
 		}
+	}
+}
+
+// A line too long for the budget (a JSON document or a minified file on
+// one line) kept only a marker in its place, and a huge first line made
+// CutLines decline: such lines are shortened to their head, which says
+// how much of which line was cut.
+func TestCutLinesShortensLongLines(t *testing.T) {
+	json := `{"items": [` + strings.Repeat(`{"id": 1, "name": "é"}, `, 3000) + `]}`
+	text := "curl -s localhost/api\n" + json + "\n$ "
+	res := checkCut(t, text, 102, 1000, 32<<10)
+	if res.Shortened != 1 || len(res.Ranges) != 0 || !strings.HasPrefix(res.Text, "curl -s localhost/api\n{\"items\": [{\"id\": 1") ||
+		!strings.HasSuffix(res.Text, fmt.Sprintf(" bytes of line 101 cut ...]\n$ ")) || len(res.Text) > 4<<10+64 {
+		t.Fatalf("shortened %d, ranges %v, %d bytes:\n%s", res.Shortened, res.Ranges, len(res.Text), res.Text)
+	}
+	long := strings.Repeat("x", 3000)
+	res = checkCut(t, long+"\n"+strings.Repeat("b\n", 2000), 5000, 100, 4096)
+	if res.Shortened != 1 || !strings.HasPrefix(res.Text, "xxxxxxxx") || !strings.Contains(res.Text, " bytes of line 3000 cut ...]\n") {
+		t.Fatalf("a huge first line: shortened %d:\n%s", res.Shortened, res.Text)
 	}
 }
 
@@ -162,6 +195,10 @@ func FuzzCutLines(f *testing.F) {
 		checkCut(t, text, 100_000, maxLines, maxBytes)
 	})
 }
+
+// shortenedLine matches a line CutLines shortened: its head, the bytes
+// cut and its number.
+var shortenedLine = regexp.MustCompile(`^(.*) \[\.\.\. (\d+) bytes of line (\d+) cut \.\.\.\]$`)
 
 // cutTextLines counts the lines text touches: its newlines, plus one for
 // an unterminated last line.

@@ -31,6 +31,9 @@ const (
 // counts every line left out (-1: unknown); those beyond the ranges were
 // no longer retained, and no read pages them.
 func cutNote(cut []LineRange, skipped int64, what string) string {
+	if len(cut) == 0 && skipped == 0 {
+		return "; part of a long line cut" // no line left out (core.CutResult.Shortened)
+	}
 	if len(cut) == 0 {
 		return "; " + what
 	}

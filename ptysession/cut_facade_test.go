@@ -117,3 +117,23 @@ func cutMarker(r LineRange) string {
 	}
 	return fmt.Sprintf("[... lines %d-%d cut (%d lines) ...]", r.From, r.To, r.Len())
 }
+
+// A line longer than the result's bound (a JSON document on one line, as
+// an API answers curl) was left out whole: the result held a marker in
+// its place and nothing of the document. Its head is kept, ended by what
+// was cut, and the summary says so.
+func TestSendKeepsTheHeadOfALongLine(t *testing.T) {
+	forEachSeam(t, Options{Cut: CutKeepErrors, MaxResultBytes: 4096}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res := shellSend(t, s, owner, r.SessionID, `printf '{"items": ['; for i in $(seq 1 500); do printf '{"id": %d}, ' $i; done; echo ']}'`)
+		if !res.Truncated || len(res.Delta) > 4096 || !strings.Contains(res.Delta, "\n{\"items\": [{\"id\": 1}, {\"id\": 2}") ||
+			!strings.Contains(res.Delta, " bytes of line ") {
+			t.Fatalf("truncated %v, %d bytes:\n%s", res.Truncated, len(res.Delta), res.Delta)
+		}
+		if head := strings.SplitN(RenderSend(res), "\n", 2)[0]; !strings.Contains(head, "part of a long line cut") {
+			t.Fatalf("summary %q does not say a line was cut", head)
+		}
+	})
+}
