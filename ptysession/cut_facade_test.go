@@ -135,5 +135,15 @@ func TestSendKeepsTheHeadOfALongLine(t *testing.T) {
 		if head := strings.SplitN(RenderSend(res), "\n", 2)[0]; !strings.Contains(head, "part of a long line cut") {
 			t.Fatalf("summary %q does not say a line was cut", head)
 		}
+		// A read of the line, longer than a page, says that it shows the
+		// line's end.
+		i := strings.Index(res.Delta, " bytes of line ")
+		var line int64
+		fmt.Sscanf(res.Delta[i:], " bytes of line %d cut", &line)
+		pg, err := s.Read(testCtx(t), owner, r.SessionID, ReadRequest{Start: line, Count: 1})
+		if err != nil || pg.LineCut == 0 || !strings.HasSuffix(pg.Text, "]}\n") ||
+			!strings.Contains(RenderRead(pg), fmt.Sprintf("; line %d is %d bytes, longer than a page: its first %d cut, its end shown", line, pg.LineCut+int64(len(pg.Text)-1), pg.LineCut)) {
+			t.Fatalf("read of line %d: cut %d (%v)\n%.300s", line, pg.LineCut, err, RenderRead(pg))
+		}
 	})
 }

@@ -56,9 +56,10 @@ func (s *Sessions) Read(ctx context.Context, owner *core.Owner, id core.SessionI
 			res.End, res.Partial, res.Truncated = pg.Start+int64(i), false, true
 			break
 		}
-		if size > s.opts.MaxResultBytes {
-			line = runecut.Tail(line, s.opts.MaxResultBytes-1)
-			res.Truncated = true
+		if size > s.opts.MaxResultBytes { // the first line alone: its end
+			tail := runecut.Tail(line, s.opts.MaxResultBytes-1)
+			res.Truncated, res.LineCut = true, res.LineCut+int64(len(line)-len(tail))
+			line = tail
 		}
 		b.WriteString(line)
 		if !(last && res.Partial) {

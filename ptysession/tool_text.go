@@ -161,6 +161,9 @@ func RenderRead(r ReadResult) string {
 		if r.Dropped > 0 {
 			fmt.Fprintf(&b, "; %d requested lines no longer retained", r.Dropped)
 		}
+		if r.LineCut > 0 {
+			fmt.Fprintf(&b, "; line %d is %d bytes, longer than a page: its first %d cut, its end shown", r.Start, r.LineCut+int64(len(strings.TrimSuffix(r.Text, "\n"))), r.LineCut)
+		}
 		if r.End < r.Total {
 			fmt.Fprintf(&b, "; page on from %d", r.End)
 		}

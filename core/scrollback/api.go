@@ -51,6 +51,10 @@ type PageSpan struct {
 	Truncated bool `json:"truncated"`
 	// Dropped counts requested lines that were no longer retained.
 	Dropped int64 `json:"dropped"`
+	// LineCut counts the bytes cut from the start of the page's only
+	// line, which alone was longer than the byte bound: the page holds its
+	// end.
+	LineCut int64 `json:"lineCut,omitempty"`
 }
 
 // Delta is output read from a [Cursor]. The JSON names are the tools'

@@ -57,8 +57,9 @@ func (b *Buffer) Page(req PageRequest, maxBytes int) Page {
 				pg.Truncated = true
 				break
 			}
-			pg.Lines = append(pg.Lines, tailString(l, maxBytes))
-			pg.Truncated = true
+			tail := tailString(l, maxBytes)
+			pg.Lines = append(pg.Lines, tail)
+			pg.Truncated, pg.LineCut = true, int64(lineLen(l)-len(tail))
 			pg.End = n + 1
 			break
 		}
@@ -86,7 +87,9 @@ func (b *Buffer) newestWithin(pg Page, start, end int64, maxBytes int) Page {
 	}
 	if from == end { // the newest line alone exceeds the bound
 		from = end - 1
-		pg.Lines = []string{tailString(b.lineBytes(from), maxBytes)}
+		l := b.lineBytes(from)
+		tail := tailString(l, maxBytes)
+		pg.Lines, pg.LineCut = []string{tail}, int64(lineLen(l)-len(tail))
 	} else {
 		pg.Lines = make([]string, 0, end-from)
 		for n := from; n < end; n++ {

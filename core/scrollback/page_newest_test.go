@@ -21,7 +21,7 @@ func TestNewestPageKeepsNewestUnderByteBound(t *testing.T) {
 	fmt.Fprintf(b, "%s", make([]byte, 0))
 	b.Write([]byte("a-very-long-unterminated-line"))
 	p = b.Page(PageRequest{Newest: true, Count: 5}, 4)
-	if len(p.Lines) != 1 || p.Lines[0] != "line" || !p.Partial || !p.Truncated {
+	if len(p.Lines) != 1 || p.Lines[0] != "line" || !p.Partial || !p.Truncated || p.LineCut != 25 {
 		t.Fatalf("lone long newest line: %+v", p)
 	}
 }

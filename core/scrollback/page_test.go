@@ -45,7 +45,7 @@ func TestPage(t *testing.T) {
 		{"byte bound", PageRequest{Start: 6, Count: 5}, 5,
 			Page{Lines: []string{"L6", "L7"}, PageSpan: PageSpan{Start: 6, End: 8, Total: 11, First: 6, Truncated: true}}},
 		{"byte bound keeps one line", PageRequest{Start: 10, Count: 1}, 2,
-			Page{Lines: []string{"il"}, PageSpan: PageSpan{Start: 10, End: 11, Total: 11, First: 6, Partial: true, Truncated: true}}},
+			Page{Lines: []string{"il"}, PageSpan: PageSpan{Start: 10, End: 11, Total: 11, First: 6, Partial: true, Truncated: true, LineCut: 2}}},
 		{"byte bound and dropped", PageRequest{Start: 5, Count: 3}, 2,
 			Page{Lines: []string{"L6"}, PageSpan: PageSpan{Start: 6, End: 7, Total: 11, First: 6, Truncated: true, Dropped: 1}}},
 		{"zero count", PageRequest{Start: 7, Count: 0}, 0,
@@ -71,7 +71,7 @@ func TestPageCutsAtRuneBoundary(t *testing.T) {
 	b := New(Limits{})
 	b.Write([]byte(strings.Repeat("\u4e16", 5) + "\n"))
 	pg := b.Page(PageRequest{Start: 0, Count: 1}, 7)
-	if len(pg.Lines) != 1 || pg.Lines[0] != "\u4e16\u4e16" || !pg.Truncated {
+	if len(pg.Lines) != 1 || pg.Lines[0] != "\u4e16\u4e16" || !pg.Truncated || pg.LineCut != 9 {
 		t.Fatalf("page %+v", pg)
 	}
 }
