@@ -2,7 +2,6 @@ package localpty
 
 import (
 	"encoding/binary"
-	"os"
 	"strconv"
 	"sync/atomic"
 
@@ -250,13 +249,14 @@ func (s *session) classifyWait(pid int, fds []int, group []member) taskWait {
 
 // relaySocketAmong reports whether one of the socket inodes that pid
 // watches beside the terminal is a TCP connection whose far end the probe
-// cannot see: a TCP socket of pid's network namespace (listed in
-// /proc/PID/net/tcp or tcp6) whose peer is not a socket of a member of
-// the foreground group, or with bytes queued on either end. A socketpair
+// cannot see waiting: a TCP socket of pid's network namespace (listed in
+// /proc/PID/net/tcp or tcp6) whose peer no task of the foreground group
+// waits on for input, or with bytes queued on either end. A socketpair
 // (the self-pipe of an event loop, as in prompt_toolkit) is none; neither
-// is a connection on loopback to a process of the group with nothing in
-// flight, as node inspect keeps to its debuggee: every live task of the
-// group sleeps, so that end waits too.
+// is a connection on loopback to a process of the group that waits to
+// read from it with nothing in flight, as node inspect's debuggee waits
+// for its debugger. A peer that sleeps on anything else (a timer: a far
+// end still at work) keeps the connection a relay.
 func relaySocketAmong(pid int, inodes []uint64, group []member) bool {
 	for _, table := range []string{"net/tcp", "net/tcp6"} {
 		b, err := procfs.ReadFile(procfs.Path(pid, table), nil)
@@ -271,7 +271,7 @@ func relaySocketAmong(pid int, inodes []uint64, group []member) bool {
 			peer, ok := procfs.FindNetSocket(b, func(p procfs.NetSocket) bool {
 				return p.Local == sock.Remote && p.Remote == sock.Local
 			})
-			if !ok || sock.Queued || peer.Queued || !groupHoldsSocket(group, peer.Inode) {
+			if !ok || sock.Queued || peer.Queued || !groupWaitsOnSocket(group, peer.Inode) {
 				return true
 			}
 		}
@@ -279,21 +279,51 @@ func relaySocketAmong(pid int, inodes []uint64, group []member) bool {
 	return false
 }
 
-// groupHoldsSocket reports whether a member of the group has the socket
-// with inode ino open (at most maxPollFDs descriptors looked at each).
-func groupHoldsSocket(group []member, ino uint64) bool {
+// groupWaitsOnSocket reports whether a task of the group is blocked
+// waiting for input on the socket with inode ino.
+func groupWaitsOnSocket(group []member, ino uint64) bool {
 	want := "socket:[" + strconv.FormatUint(ino, 10) + "]"
+	var buf [2048]byte
 	for _, m := range group {
-		d, err := os.Open(procfs.Path(m.pid, "fd"))
-		if err != nil {
-			continue
-		}
-		names, _ := d.Readdirnames(maxPollFDs)
-		d.Close()
-		for _, name := range names {
-			if fd, err := strconv.Atoi(name); err == nil && procfs.FDLink(m.pid, fd) == want {
+		for _, tid := range m.tids {
+			if taskWaitsOn(m.pid, tid, want, buf[:0]) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// taskWaitsOn reports whether the task is blocked waiting for input on the
+// descriptor whose link is want ("socket:[123]"): reading or receiving
+// from it, or watching it in select, poll or epoll.
+func taskWaitsOn(pid, tid int, want string, buf []byte) bool {
+	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
+	if err != nil {
+		return false
+	}
+	sc, err := procfs.ParseSyscall(b)
+	if err != nil || !sc.Blocked {
+		return false
+	}
+	var fds []int
+	switch waitSyscalls[sc.Nr] {
+	case waitRead:
+		fds = []int{int(sc.Args[0])}
+	case waitSelect:
+		fds = selectInputFDs(pid, sc.Args[0], sc.Args[1])
+	case waitPoll:
+		fds = pollInputFDs(pid, sc.Args[0], sc.Args[1])
+	case waitEpoll:
+		fds = epollInputFDs(pid, sc.Args[0], buf)
+	default:
+		if sc.Nr == unix.SYS_RECVFROM || sc.Nr == unix.SYS_RECVMSG {
+			fds = []int{int(sc.Args[0])}
+		}
+	}
+	for _, fd := range fds {
+		if procfs.FDLink(pid, fd) == want {
+			return true
 		}
 	}
 	return false

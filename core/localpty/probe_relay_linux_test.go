@@ -11,16 +11,19 @@ import (
 // relayScript waits on the terminal and on a second descriptor at once:
 // a TCP connection to a peer outside the session (what an ssh client
 // does: "tcp" and the peer's port), a TCP connection on loopback to
-// itself ("tcp-in-group": a peer the probe sees, as node inspect's
-// debuggee), or one end of a socketpair (an event loop's self-pipe, as in
+// itself, whose other end a thread waits to read ("tcp-in-group": a peer
+// the probe sees waiting, as node inspect's debuggee), or one end of a
+// socketpair (an event loop's self-pipe, as in
 // prompt_toolkit).
 const relayScript = `
-import select, socket, sys
+import select, socket, sys, threading, time
 if sys.argv[1] == "tcp":
     other = socket.create_connection(("127.0.0.1", int(sys.argv[2])))
 elif sys.argv[1] == "tcp-in-group":
     srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
     other = socket.create_connection(srv.getsockname()); peer, _ = srv.accept()
+    threading.Thread(target=peer.recv, args=(1,), daemon=True).start()
+    time.sleep(0.05)  # the thread blocks in its recv
 else:
     other, peer = socket.socketpair()
 print("WAITING", flush=True)
