@@ -20,6 +20,9 @@ type commandLine struct {
 	known  bool
 }
 
+// maxCommandLine bounds the text followed: a longer line is unknown.
+const maxCommandLine = 1024
+
 // typed takes in data written to the terminal now; keys says it was a
 // NoSubmit send's (any other write makes the line unknown: a submitted
 // line, a secret, a person's typing).
@@ -32,7 +35,7 @@ func (c *commandLine) typed(m scrollback.Marks, data []byte, keys bool) {
 	}
 	for i := 0; c.known && i < len(data); i++ {
 		switch b := data[i]; {
-		case b >= ' ' && b != 0x7f:
+		case b >= ' ' && b != 0x7f && len(c.text) < maxCommandLine:
 			c.text = append(c.text, b)
 		case b == 0x7f || b == '\b': // Backspace: the last character goes
 			_, n := utf8.DecodeLastRune(c.text)
