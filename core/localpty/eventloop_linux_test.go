@@ -10,6 +10,35 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
+// rawEpollREPL starts the event-loop REPL scripts: the terminal in raw
+// mode without echo, an epoll instance watching it, out() to print, and
+// typed() to echo typed bytes and hand each line to a function ("exit"
+// ends the program).
+const rawEpollREPL = `
+import os, select, socket, sys, termios, time
+fd = 0
+attrs = termios.tcgetattr(fd)
+attrs[3] &= ~(termios.ICANON | termios.ECHO)
+termios.tcsetattr(fd, termios.TCSANOW, attrs)
+ep = select.epoll()
+ep.register(fd, select.EPOLLIN)
+def out(s):
+    os.write(1, s.encode())
+line = b""
+def typed(b, on_line):
+    global line
+    for c in b:
+        if c in (13, 10):
+            out("\r\n")
+            l, line = line, b""
+            if l == b"exit":
+                sys.exit(0)
+            on_line(l)
+        else:
+            line += bytes([c])
+            out(chr(c))
+`
+
 // eventLoopREPL is a REPL in the shape of Node's: the terminal in raw mode,
 // watched by an epoll event loop that also runs timers. It echoes each line
 // itself; "slow" answers 400 ms later (a timer, the terminal still
@@ -17,19 +46,16 @@ import (
 // once. With a prompt it prints "> " after each answer; without one
 // ("noprompt" in argv) it answers a line and prints nothing more, as a
 // line-reading script on an event loop does.
-const eventLoopREPL = `
-import os, select, sys, termios, time
-fd = 0
-attrs = termios.tcgetattr(fd)
-attrs[3] &= ~(termios.ICANON | termios.ECHO)
-termios.tcsetattr(fd, termios.TCSANOW, attrs)
+const eventLoopREPL = rawEpollREPL + `
 prompt = "" if "noprompt" in sys.argv else "> "
-ep = select.epoll()
-ep.register(fd, select.EPOLLIN)
-def out(s):
-    os.write(1, s.encode())
 out(prompt)
-line, due = b"", None
+due = None
+def answer(l):
+    global due
+    if l == b"slow":
+        due = time.monotonic() + 0.4
+    else:
+        out("ok " + l.decode() + "\r\n" + prompt)
 while True:
     timeout = -1 if due is None else max(0, due - time.monotonic())
     events = ep.poll(timeout)
@@ -41,19 +67,7 @@ while True:
     b = os.read(fd, 1024)
     if not b:
         break
-    for c in b:
-        if c in (13, 10):
-            out("\r\n")
-            if line == b"slow":
-                due = time.monotonic() + 0.4
-            elif line == b"exit":
-                sys.exit(0)
-            else:
-                out("ok " + line.decode() + "\r\n" + prompt)
-            line = b""
-        else:
-            line += bytes([c])
-            out(chr(c))
+    typed(b, answer)
 `
 
 // A send to a REPL on an event loop that reads the terminal while it works

@@ -17,8 +17,7 @@ import (
 // answers each line. The helper starts slowly, as a debuggee does: the
 // REPL prints its prompt only once the helper said it listens, 300 ms
 // after the start.
-const peerREPL = `
-import os, select, socket, sys, termios, time
+const peerREPL = rawEpollREPL + `
 r, w = os.pipe()
 srv = socket.socket()
 srv.bind(("127.0.0.1", 0))
@@ -36,16 +35,8 @@ if os.fork() == 0:
         c.sendall(b"answer " + q)
 os.close(w)
 srv.close()
-fd = 0
-attrs = termios.tcgetattr(fd)
-attrs[3] &= ~(termios.ICANON | termios.ECHO)
-termios.tcsetattr(fd, termios.TCSANOW, attrs)
-def out(s):
-    os.write(1, s.encode())
-ep = select.epoll()
-ep.register(fd, select.EPOLLIN)
 ep.register(r, select.EPOLLIN)
-conn, line = None, b""
+conn = None
 while True:
     for efd, _ in ep.poll():
         if efd == r:
@@ -57,16 +48,7 @@ while True:
         elif conn is not None and efd == conn.fileno():
             out(conn.recv(1024).decode() + "\r\ndebug> ")
         elif efd == fd:
-            for c in os.read(fd, 1024):
-                if c in (13, 10):
-                    out("\r\n")
-                    if line == b"exit":
-                        sys.exit(0)
-                    conn.sendall(line)
-                    line = b""
-                else:
-                    line += bytes([c])
-                    out(chr(c))
+            typed(os.read(fd, 1024), conn.sendall)
 `
 
 // A debugger on an event loop that talks to its debuggee over TCP on
