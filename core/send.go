@@ -107,7 +107,12 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 				typed += string(sess.enter) // on the editor's indented next line: the block ends
 			}
 		case slices.Contains(replPrompts, prompt):
+			// Python's console reads with GNU readline (up to 3.12),
+			// which takes a tab after text for completion.
 			typed, ok = forPythonConsole(req.Data, fresh)
+			if quoted, q := quoteTabs(typed); q {
+				typed, ok, tabs = quoted, true, true
+			}
 		case sess.shellReadsLocked(base):
 			typed, ok = quoteTabs(req.Data)
 			tabs = ok

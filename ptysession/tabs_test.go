@@ -78,3 +78,37 @@ func firstOtherLine(s, line string) string {
 	}
 	return ""
 }
+
+// Python's console up to 3.12 reads its lines with GNU readline, which
+// takes a tab after other text for completion: a tab inside a string
+// vanished ('a\tb' became 'ab'). Typed there, a tab goes quoted too.
+func TestTabsReachPythonsConsole(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "python3 -q"})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "s = 'a\tb'; print(repr(s))"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Delta, `'a\tb'`) {
+			t.Fatalf("a tab in a string typed to python3: %q, want 'a\\tb'", res.Delta)
+		}
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "for i in range(2):\n\tprint(repr('x\ty'), i)"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Delta, `'x\ty' 1`) {
+			t.Fatalf("a block indented with tabs typed to python3: %q", res.Delta)
+		}
+		// Longer than the terminal's input buffer: written in pieces, each
+		// once the console reads again.
+		big := "rows = [\n" + strings.Repeat("\t'x\ty',\n", 600) + "]\nprint(len(rows), len([r for r in rows if r == 'x\ty']))"
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: big})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Delta, "\n600 600\n") {
+			t.Fatalf("a %d-byte list with tabs typed to python3 ends %q", len(big), res.Delta[max(0, len(res.Delta)-200):])
+		}
+	})
+}
