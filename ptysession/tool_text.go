@@ -238,8 +238,8 @@ func continuationNoteFor(r SendResult) string {
 }
 
 // CommandLineNote tells a model that text it typed with keys waits on the
-// shell's command line (core.SendResult.CommandLine): a model that typed
-// "q" to a pager that had already quit ran "qls" with its next send.
+// shell's command line (core.SendResult.CommandLine): a model that types
+// "q" to a pager that already quit would run "qls" with its next send.
 func CommandLineNote(text string) string {
 	if r := []rune(text); len(r) > 40 {
 		text = string(r[:40]) + "…"
