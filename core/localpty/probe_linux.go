@@ -205,28 +205,44 @@ type taskWait struct {
 // from the session's terminal, and whether it is a relay; group is the
 // foreground group's members (relaySocketAmong).
 func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte, group []member) taskWait {
-	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
-	if err != nil {
-		return taskWait{}
-	}
-	sc, err := procfs.ParseSyscall(b)
-	if err != nil || !sc.Blocked {
-		return taskWait{}
-	}
-	var fds []int
-	switch waitSyscalls[sc.Nr] {
+	kind, fds := blockedInputFDs(pid, tid, buf)
+	switch kind {
 	case waitRead:
-		return taskWait{onTTY: s.isTTY(pid, int(sc.Args[0]))}
-	case waitSelect:
-		fds = selectInputFDs(pid, sc.Args[0], sc.Args[1])
-	case waitPoll:
-		fds = pollInputFDs(pid, sc.Args[0], sc.Args[1])
+		return taskWait{onTTY: s.isTTY(pid, fds[0])}
 	case waitEpoll:
-		w := s.classifyWait(pid, epollInputFDs(pid, sc.Args[0], buf), group)
+		w := s.classifyWait(pid, fds, group)
 		w.eventLoop = w.onTTY
 		return w
 	}
 	return s.classifyWait(pid, fds, group)
+}
+
+// blockedInputFDs returns how the task is blocked waiting for input and on
+// which descriptors: read (or recv) on one, or the input set of its
+// select, poll or epoll; no descriptors when it is not blocked so.
+func blockedInputFDs(pid, tid int, buf []byte) (waitKind, []int) {
+	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
+	if err != nil {
+		return waitOther, nil
+	}
+	sc, err := procfs.ParseSyscall(b)
+	if err != nil || !sc.Blocked {
+		return waitOther, nil
+	}
+	switch kind := waitSyscalls[sc.Nr]; kind {
+	case waitRead:
+		return kind, []int{int(sc.Args[0])}
+	case waitSelect:
+		return kind, selectInputFDs(pid, sc.Args[0], sc.Args[1])
+	case waitPoll:
+		return kind, pollInputFDs(pid, sc.Args[0], sc.Args[1])
+	case waitEpoll:
+		return kind, epollInputFDs(pid, sc.Args[0], buf)
+	}
+	if sc.Nr == unix.SYS_RECVFROM || sc.Nr == unix.SYS_RECVMSG {
+		return waitRead, []int{int(sc.Args[0])}
+	}
+	return waitOther, nil
 }
 
 // classifyWait looks at the descriptors a task waits on for input.
@@ -298,29 +314,7 @@ func groupWaitsOnSocket(group []member, ino uint64) bool {
 // descriptor whose link is want ("socket:[123]"): reading or receiving
 // from it, or watching it in select, poll or epoll.
 func taskWaitsOn(pid, tid int, want string, buf []byte) bool {
-	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
-	if err != nil {
-		return false
-	}
-	sc, err := procfs.ParseSyscall(b)
-	if err != nil || !sc.Blocked {
-		return false
-	}
-	var fds []int
-	switch waitSyscalls[sc.Nr] {
-	case waitRead:
-		fds = []int{int(sc.Args[0])}
-	case waitSelect:
-		fds = selectInputFDs(pid, sc.Args[0], sc.Args[1])
-	case waitPoll:
-		fds = pollInputFDs(pid, sc.Args[0], sc.Args[1])
-	case waitEpoll:
-		fds = epollInputFDs(pid, sc.Args[0], buf)
-	default:
-		if sc.Nr == unix.SYS_RECVFROM || sc.Nr == unix.SYS_RECVMSG {
-			fds = []int{int(sc.Args[0])}
-		}
-	}
+	_, fds := blockedInputFDs(pid, tid, buf)
 	for _, fd := range fds {
 		if procfs.FDLink(pid, fd) == want {
 			return true
