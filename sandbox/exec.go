@@ -16,8 +16,8 @@ import (
 const Command = "sandbox-exec"
 
 // Exec parses args (localpty.LauncherArgs, the launcher's own flags, then
-// "--" and the program's argv), builds the session's /dev, /dev/pts and
-// /proc in the mount namespace it was started in (see isolate), restricts
+// "--" and the program's argv), builds the session's /dev, /dev/pts, /proc
+// and /tmp in the mount namespace it was started in (see isolate), restricts
 // this process with Landlock to the policy, forbids it UNIX sockets that
 // could reach the host's (see forbidUnixSockets), and executes the program
 // in its place (argv[0] looked up in $PATH). It returns only on failure,
@@ -41,6 +41,9 @@ func Exec(args []string) error {
 	}
 	if err := isolate(p); err != nil {
 		return err
+	}
+	if p.TmpBytes > 0 {
+		p.Writable = append(p.Writable, "/tmp") // the session's own tmpfs
 	}
 	if err := Restrict(p); err != nil {
 		return err
@@ -106,11 +109,13 @@ type Policy struct {
 	Writable []string // also writable
 	Join     []string // cgroup.procs files to move into first (cgroup v1 limits)
 	Devpts   int      // descriptor of the session's detached devpts mount (0: none)
+	TmpBytes int64    // size of the session's own /tmp (0: the host's, as ReadOnly and Writable say)
 	Argv     []string // the program
 }
 
-// parseArgs reads "-ro PATH", "-rw PATH", "-join PATH" and "-devpts FD"
-// pairs up to "--", then the program's argv (which must not be empty).
+// parseArgs reads "-ro PATH", "-rw PATH", "-join PATH", "-devpts FD" and
+// "-tmp BYTES" pairs up to "--", then the program's argv (which must not
+// be empty).
 func parseArgs(args []string) (Policy, error) {
 	var p Policy
 	for i := 0; i < len(args); i++ {
@@ -131,6 +136,16 @@ func parseArgs(args []string) (Policy, error) {
 				return Policy{}, fmt.Errorf("-devpts %q: want a descriptor number above 2", args[i])
 			}
 			p.Devpts = fd
+		case "-tmp":
+			if i+1 >= len(args) {
+				return Policy{}, errors.New("-tmp needs a size in bytes")
+			}
+			i++
+			n, err := strconv.ParseInt(args[i], 10, 64)
+			if err != nil || n <= 0 {
+				return Policy{}, fmt.Errorf("-tmp %q: want a size in bytes above 0", args[i])
+			}
+			p.TmpBytes = n
 		case "-ro", "-rw", "-join":
 			if i+1 >= len(args) || args[i+1] == "" || args[i+1][0] != '/' {
 				return Policy{}, fmt.Errorf("%s needs an absolute path", a)
@@ -145,7 +160,7 @@ func parseArgs(args []string) (Policy, error) {
 				p.Join = append(p.Join, args[i])
 			}
 		default:
-			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, -devpts FD, then -- and the program)", a)
+			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, -devpts FD, -tmp BYTES, then -- and the program)", a)
 		}
 	}
 	return Policy{}, errors.New("no -- and program")

@@ -35,7 +35,9 @@ var devLinks = [][2]string{
 //   - /proc becomes a proc mount of its own with hidepid=ptraceable: a
 //     process sees only the processes it may trace, and Landlock lets a
 //     sandboxed process trace only those of its own sandbox, so neither
-//     the server nor another session appears.
+//     the server nor another session appears;
+//   - with p.TmpBytes, /tmp becomes a tmpfs of its own (see
+//     mountPrivateTmp).
 //
 // Any failure is returned; the launcher then refuses to run the program.
 func isolate(p Policy) error {
@@ -96,6 +98,9 @@ func isolate(p Policy) error {
 	// older kernel refuses the option, and the session with it.
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=ptraceable"); err != nil {
 		return fmt.Errorf("mounting the session's /proc (hidepid=ptraceable, Linux 5.8+): %w", err)
+	}
+	if p.TmpBytes > 0 {
+		return mountPrivateTmp(p)
 	}
 	return nil
 }

@@ -7,13 +7,13 @@ import (
 )
 
 func TestParseArgs(t *testing.T) {
-	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "-devpts", "3", "--", "sh", "-c", "-ro"})
-	if err != nil || p.Devpts != 3 || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
+	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "-devpts", "3", "-tmp", "1048576", "--", "sh", "-c", "-ro"})
+	if err != nil || p.Devpts != 3 || p.TmpBytes != 1<<20 || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
 		!slices.Equal(p.Join, []string{"/sys/fs/cgroup/pids/x/cgroup.procs"}) ||
 		!slices.Equal(p.Argv, []string{"sh", "-c", "-ro"}) {
 		t.Fatalf("%+v %v", p, err)
 	}
-	for _, bad := range [][]string{nil, {"--"}, {"-ro"}, {"-ro", "rel", "--", "sh"}, {"-x", "--", "sh"}, {"-rw", "", "--", "sh"}, {"--", ""}, {"-devpts", "2", "--", "sh"}, {"-devpts", "x", "--", "sh"}, {"-devpts"}} {
+	for _, bad := range [][]string{nil, {"--"}, {"-ro"}, {"-ro", "rel", "--", "sh"}, {"-x", "--", "sh"}, {"-rw", "", "--", "sh"}, {"--", ""}, {"-devpts", "2", "--", "sh"}, {"-devpts", "x", "--", "sh"}, {"-devpts"}, {"-tmp", "0", "--", "sh"}, {"-tmp", "-5", "--", "sh"}, {"-tmp", "1k", "--", "sh"}, {"-tmp"}} {
 		if _, err := parseArgs(bad); err == nil {
 			t.Errorf("parseArgs(%q) accepted", bad)
 		}
@@ -25,6 +25,7 @@ func TestParseArgs(t *testing.T) {
 func FuzzParseArgs(f *testing.F) {
 	f.Add("-ro\x00/\x00-rw\x00/tmp\x00--\x00sh")
 	f.Add("--\x00--\x00-ro")
+	f.Add("-tmp\x001048576\x00-rw\x00/tmp/x\x00--\x00sh")
 	f.Fuzz(func(t *testing.T, joined string) {
 		p, err := parseArgs(strings.Split(joined, "\x00"))
 		if err != nil {

@@ -22,6 +22,7 @@ type sandboxFlags struct {
 	MemoryMB int64
 	Pids     int
 	CPUs     float64
+	TmpMB    int64
 }
 
 func (s *sandboxFlags) flags(fs *flag.FlagSet) {
@@ -32,6 +33,7 @@ func (s *sandboxFlags) flags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.MemoryMB, "sandbox-memory-mb", 512, "memory limit of each sandboxed session in MiB (cgroup memory.max; 0: none)")
 	fs.IntVar(&s.Pids, "sandbox-pids", 256, "process limit of each sandboxed session (cgroup pids.max; 0: none)")
 	fs.Float64Var(&s.CPUs, "sandbox-cpus", 0, "CPU limit of each sandboxed session in CPUs, e.g. 0.5 (cgroup cpu.max; 0: none)")
+	fs.Int64Var(&s.TmpMB, "sandbox-tmp-mb", 64, "size in MiB of the /tmp each sandboxed session has to itself (a tmpfs counted in its memory limit; no other\nsession, job or the host sees it); 0, or /tmp in --sandbox-rw or --sandbox-ro, shares the host's /tmp as those say")
 }
 
 // policy returns the localpty sandbox, or nil when --sandbox is off.
@@ -51,13 +53,14 @@ func (s sandboxFlags) policy() (*localpty.Sandbox, error) {
 		MemoryMax: s.MemoryMB << 20,
 		PidsMax:   s.Pids,
 		CPUMax:    s.CPUs,
+		TmpBytes:  s.TmpMB << 20,
 	}
 	for _, p := range append(append([]string(nil), sb.ReadOnly...), sb.Writable...) {
 		if !filepath.IsAbs(p) {
 			return nil, fmt.Errorf("--sandbox-ro/--sandbox-rw: %q is not an absolute path", p)
 		}
 	}
-	if s.MemoryMB < 0 || s.Pids < 0 || s.CPUs < 0 {
+	if s.MemoryMB < 0 || s.Pids < 0 || s.CPUs < 0 || s.TmpMB < 0 {
 		return nil, errors.New("--sandbox limits must not be negative")
 	}
 	return sb, nil

@@ -12,7 +12,8 @@ import (
 )
 
 // TestSandboxedShell: with --sandbox, the shell of pty_open and all it
-// starts cannot write outside --sandbox-rw, and has no network.
+// starts cannot write outside --sandbox-rw and its own /tmp, and has no
+// network.
 func TestSandboxedShell(t *testing.T) {
 	allowed, outside := t.TempDir(), t.TempDir()
 	cs, _ := connect(t, defaultConfig(t, "--tools", "full", "--sandbox", "--sandbox-rw", allowed, "--sandbox-memory-mb", "0", "--sandbox-pids", "0"))
@@ -42,11 +43,18 @@ func TestSandboxedShell(t *testing.T) {
 		}
 		return m["delta"].(string)
 	}
-	if out := send("echo no > " + outside + "/f; echo rc=$?"); !strings.Contains(out, "Permission denied") || strings.Contains(out, "rc=0") {
+	// outside is under /tmp, which the session's own /tmp hides.
+	if out := send("echo no > " + outside + "/f; echo rc=$?"); !strings.Contains(out, "rc=") || strings.Contains(out, "rc=0") {
 		t.Errorf("a write outside --sandbox-rw: %q", out)
 	}
 	if out := send("echo yes > " + allowed + "/f; echo rc=$?"); !strings.Contains(out, "rc=0") {
 		t.Errorf("a write inside --sandbox-rw: %q", out)
+	}
+	out := send(`f=$(mktemp) && echo ok > "$f" && echo "made $f"`)
+	if _, tmp, ok := strings.Cut(out, "\nmade "); !ok || !strings.HasPrefix(tmp, "/tmp/") {
+		t.Errorf("mktemp in the session's own /tmp: %q", out)
+	} else if tmp = strings.Fields(tmp)[0]; fileExists(tmp) {
+		t.Errorf("the session's temporary file %s is on the host's /tmp", tmp)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -76,4 +84,9 @@ func TestSandboxLimitsRefuseWithoutControllers(t *testing.T) {
 		t.Fatalf("pty_open: %s", resultText(res))
 	}
 	t.Logf("refused: %s", resultText(res))
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

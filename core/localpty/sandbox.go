@@ -45,6 +45,13 @@ type Sandbox struct {
 	// CPUMax is the CPU time the session may use, in CPUs (0.5: half of
 	// one), as the cgroup's cpu.max (0: no limit).
 	CPUMax float64
+	// TmpBytes sizes a /tmp of the session's own: a writable tmpfs the
+	// launcher mounts over /tmp, which no other session and not the host
+	// sees, and whose pages count against MemoryMax. The paths under /tmp
+	// that ReadOnly and Writable list stay reachable at their places in
+	// it (the read-only ones mounted read-only). 0, or /tmp itself in
+	// ReadOnly or Writable, leaves the host's /tmp as those lists say.
+	TmpBytes int64
 }
 
 // DefaultSandboxWritable are the device paths every sandboxed session may
@@ -52,8 +59,9 @@ type Sandbox struct {
 // and the harmless ones programs open by name.
 var DefaultSandboxWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts"}
 
-// LauncherArgs encodes the Landlock part of sb for the launcher:
-// "-ro PATH" and "-rw PATH" pairs. Package sandbox parses them.
+// LauncherArgs encodes the file system part of sb for the launcher:
+// "-ro PATH" and "-rw PATH" pairs, and "-tmp BYTES" for a /tmp of the
+// session's own (see Sandbox.TmpBytes). Package sandbox parses them.
 func LauncherArgs(sb *Sandbox) []string {
 	ro := sb.ReadOnly
 	if len(ro) == 0 {
@@ -66,7 +74,24 @@ func LauncherArgs(sb *Sandbox) []string {
 	for _, p := range append(append([]string(nil), DefaultSandboxWritable...), sb.Writable...) {
 		args = append(args, "-rw", p)
 	}
+	if sb.privateTmp() {
+		args = append(args, "-tmp", strconv.FormatInt(sb.TmpBytes, 10))
+	}
 	return args
+}
+
+// privateTmp reports whether the session gets a /tmp of its own: a size
+// is set and neither list grants the host's /tmp itself.
+func (sb *Sandbox) privateTmp() bool {
+	if sb.TmpBytes <= 0 {
+		return false
+	}
+	for _, p := range append(append([]string(nil), sb.ReadOnly...), sb.Writable...) {
+		if filepath.Clean(p) == "/tmp" {
+			return false
+		}
+	}
+	return true
 }
 
 // validate checks the policy itself (not the kernel).
@@ -79,7 +104,7 @@ func (sb *Sandbox) validate() error {
 			return core.Errorf(core.CodeInvalidArgument, "sandbox path %s is not absolute", strconv.Quote(p))
 		}
 	}
-	if sb.MemoryMax < 0 || sb.PidsMax < 0 || sb.CPUMax < 0 {
+	if sb.MemoryMax < 0 || sb.PidsMax < 0 || sb.CPUMax < 0 || sb.TmpBytes < 0 {
 		return core.Errorf(core.CodeInvalidArgument, "sandbox limits must not be negative")
 	}
 	return nil

@@ -1,0 +1,112 @@
+package sandbox
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// mountPrivateTmp mounts a tmpfs of p.TmpBytes over /tmp, in the session's
+// mount namespace: its files are the session's alone, gone with its last
+// process. The paths under /tmp that p lists are cloned before the tmpfs
+// hides them and mounted back at their places in it, the read-only ones
+// read-only (Landlock lets the session write all of its /tmp, and a rule
+// cannot take that back below it).
+func mountPrivateTmp(p Policy) error {
+	type keep struct {
+		tmpPath
+		dir  bool
+		tree int
+	}
+	var keeps []keep
+	defer func() {
+		for _, k := range keeps {
+			_ = unix.Close(k.tree)
+		}
+	}()
+	for _, tp := range tmpPaths(p) {
+		fi, err := os.Stat(tp.path)
+		if err != nil {
+			continue // a path that does not exist grants nothing
+		}
+		tree, err := unix.OpenTree(unix.AT_FDCWD, tp.path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("cloning %s: %w", tp.path, err)
+		}
+		keeps = append(keeps, keep{tp, fi.IsDir(), tree})
+		if !tp.writable {
+			attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+			if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+				return fmt.Errorf("making %s read-only: %w", tp.path, err)
+			}
+		}
+	}
+	opts := "mode=1777,size=" + strconv.FormatInt(p.TmpBytes, 10)
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("mounting the session's /tmp: %w", err)
+	}
+	for _, k := range keeps {
+		if _, err := os.Lstat(k.path); err != nil { // inside a kept ancestor it is there already
+			if err := os.MkdirAll(filepath.Dir(k.path), 0o755); err != nil {
+				return err
+			}
+			if err := makeTarget(k.path, k.dir); err != nil {
+				return err
+			}
+		}
+		if err := unix.MoveMount(k.tree, "", unix.AT_FDCWD, k.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("mounting %s in the session's /tmp: %w", k.path, err)
+		}
+	}
+	return nil
+}
+
+// tmpPath is a path below /tmp that a policy lists, and whether it may be
+// written.
+type tmpPath struct {
+	path     string
+	writable bool
+}
+
+// tmpPaths returns the paths below /tmp that p lists, cleaned, ancestors
+// first, leaving out those an ancestor's mount shows as they are: below a
+// writable one, or read-only below a read-only one.
+func tmpPaths(p Policy) []tmpPath {
+	access := map[string]bool{}
+	for _, list := range []struct {
+		paths    []string
+		writable bool
+	}{{p.ReadOnly, false}, {p.Writable, true}} {
+		for _, path := range list.paths {
+			if path = filepath.Clean(path); strings.HasPrefix(path, "/tmp/") {
+				access[path] = access[path] || list.writable
+			}
+		}
+	}
+	paths := make([]string, 0, len(access))
+	for path := range access {
+		paths = append(paths, path)
+	}
+	slices.SortFunc(paths, func(a, b string) int {
+		return cmp.Or(strings.Count(a, "/")-strings.Count(b, "/"), strings.Compare(a, b))
+	})
+	var out []tmpPath
+	for _, path := range paths {
+		shown := false
+		for _, kept := range out {
+			if strings.HasPrefix(path, kept.path+"/") && (kept.writable || !access[path]) {
+				shown = true
+			}
+		}
+		if !shown {
+			out = append(out, tmpPath{path, access[path]})
+		}
+	}
+	return out
+}
