@@ -14,11 +14,16 @@ import (
 
 // mountPrivateTmp mounts a tmpfs of p.TmpBytes over /tmp, in the session's
 // mount namespace: its files are the session's alone, gone with its last
-// process. The paths under /tmp that p lists are cloned before the tmpfs
-// hides them and mounted back at their places in it, the read-only ones
-// read-only (Landlock lets the session write all of its /tmp, and a rule
-// cannot take that back below it).
+// process. The paths under /tmp that p lists, and the working directory
+// the session starts in, are cloned before the tmpfs hides them and
+// mounted back at their places in it, the read-only ones (the working
+// directory unless listed writable) read-only: Landlock lets the session
+// write all of its /tmp, and a rule cannot take that back below it.
 func mountPrivateTmp(p Policy) error {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("the session's working directory: %w", err)
+	}
 	type keep struct {
 		tmpPath
 		dir  bool
@@ -30,7 +35,7 @@ func mountPrivateTmp(p Policy) error {
 			_ = unix.Close(k.tree)
 		}
 	}()
-	for _, tp := range tmpPaths(p) {
+	for _, tp := range tmpPaths(p, cwd) {
 		fi, err := os.Stat(tp.path)
 		if err != nil {
 			continue // a path that does not exist grants nothing
@@ -64,6 +69,10 @@ func mountPrivateTmp(p Policy) error {
 			return fmt.Errorf("mounting %s in the session's /tmp: %w", k.path, err)
 		}
 	}
+	// Enter the working directory as mounted back, where its path leads.
+	if err := os.Chdir(cwd); err != nil {
+		return fmt.Errorf("the session's working directory %s: %w", cwd, err)
+	}
 	return nil
 }
 
@@ -74,15 +83,16 @@ type tmpPath struct {
 	writable bool
 }
 
-// tmpPaths returns the paths below /tmp that p lists, cleaned, ancestors
-// first, leaving out those an ancestor's mount shows as they are: below a
-// writable one, or read-only below a read-only one.
-func tmpPaths(p Policy) []tmpPath {
+// tmpPaths returns the paths below /tmp that p lists, and cwd (read-only
+// unless listed writable), cleaned, ancestors first, leaving out those an
+// ancestor's mount shows as they are: below a writable one, or read-only
+// below a read-only one.
+func tmpPaths(p Policy, cwd string) []tmpPath {
 	access := map[string]bool{}
 	for _, list := range []struct {
 		paths    []string
 		writable bool
-	}{{p.ReadOnly, false}, {p.Writable, true}} {
+	}{{append([]string{cwd}, p.ReadOnly...), false}, {p.Writable, true}} {
 		for _, path := range list.paths {
 			if path = filepath.Clean(path); strings.HasPrefix(path, "/tmp/") {
 				access[path] = access[path] || list.writable

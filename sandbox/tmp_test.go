@@ -54,6 +54,22 @@ echo ready; sleep 60`)
 	if !strings.Contains(out, "seen=") || strings.Contains(out, "seen=0") || !strings.Contains(out, "from-a") {
 		t.Errorf("session B (%s), beside A: want A's /tmp file unseen and the shared directory's file seen:\n%s", st, out)
 	}
+	// A session started in a directory of the host's /tmp that no list
+	// names finds it where its path leads, read-only.
+	wd := hostTmpDir(t, "ptyseam-wd-")
+	if err := os.WriteFile(filepath.Join(wd, "here"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := svc.Spawn(ctxT(t), owner, core.SpawnRequest{Type: "exec", Dir: wd, Command: []string{"sh", "-c", `cd "$PWD" && ls; echo no > new 2>/dev/null; echo wd=$?`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Wait(ctxT(t), owner, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if out := output(t, svc, owner, c.ID); !strings.Contains(out, "here") || !strings.Contains(out, "wd=") || strings.Contains(out, "wd=0") {
+		t.Errorf("a session started in %s: want its file listed and a write refused:\n%s", wd, out)
+	}
 	if _, err := os.Stat("/tmp/" + mark); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("session A's /tmp file is on the host's /tmp: %v", err)
 	}
