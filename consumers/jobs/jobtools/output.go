@@ -142,6 +142,9 @@ type ReadOut struct {
 	Dropped   int64      `json:"dropped,omitempty"`
 	Truncated bool       `json:"truncated,omitempty"`
 	More      bool       `json:"more,omitempty"`
+	// WaitingForInput: the job (on a PTY) reads its terminal, its last
+	// line most likely a question; nothing answers it but a write.
+	WaitingForInput bool `json:"waitingForInput,omitempty"`
 }
 
 // ListOut is bg_list's result.

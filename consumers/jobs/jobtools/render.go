@@ -30,13 +30,17 @@ func renderLaunch(in jobs.Info) string {
 }
 
 // renderRead renders a read: "[job running; 1 matching line of 2; read
-// on from line 2]", then each line after its number. The job's id and the
-// pattern are the caller's own arguments, not repeated.
-func renderRead(pattern string, r jobs.ReadResult) string {
+// on from line 2]", then each line after its number; a job that waits to
+// read its terminal is "running, waiting for input on its terminal". The
+// job's id and the pattern are the caller's own arguments, not repeated.
+func renderRead(pattern string, r jobs.ReadResult, waiting bool) string {
 	var b strings.Builder
 	outcome := r.Outcome
 	if outcome == "" {
 		outcome = string(r.State)
+	}
+	if waiting {
+		outcome += ", waiting for input on its terminal"
 	}
 	fmt.Fprintf(&b, "[job %s; ", outcome)
 	noun := "line"

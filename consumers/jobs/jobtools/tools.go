@@ -171,7 +171,10 @@ func (h handlers) read(ctx context.Context, owner *core.Owner, a readArgs, _ fun
 	for i, l := range res.Lines {
 		out.Lines[i] = LineOut{N: l.N, Text: l.Text, Partial: l.Partial}
 	}
-	return h.done(out, renderRead(a.Pattern, res), nil)
+	if res.State == jobs.StateRunning {
+		out.WaitingForInput, _, _ = h.m.WaitingForInput(owner, a.ID) // unknown reads as not waiting
+	}
+	return h.done(out, renderRead(a.Pattern, res, out.WaitingForInput), nil)
 }
 
 func (h handlers) list(ctx context.Context, owner *core.Owner, a listArgs, _ func(tools.ProgressUpdate)) (tools.Result, error) {

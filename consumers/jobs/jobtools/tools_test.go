@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/jobs"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
@@ -33,6 +34,9 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := core.New(core.Options{Logger: log})
+	if err := localpty.Register(svc); err != nil { // for "backend": "pty"
+		t.Fatal(err)
+	}
 	m, err := jobs.New(svc, jobs.Config{Backend: jobs.BackendPipe, StopGrace: 200 * time.Millisecond, Logger: log})
 	if err != nil {
 		t.Fatal(err)
@@ -271,5 +275,34 @@ func TestReadSaysHowTheJobEnded(t *testing.T) {
 	j, _ := json.Marshal(f.mustCall(ToolRead, `{"id":"`+job.ID+`"}`).Structured)
 	if !strings.Contains(string(j), `"exitCode":4`) {
 		t.Fatalf("structured read %s", j)
+	}
+}
+
+// TestReadSaysTheJobWaitsForInput: a PTY job that asks a question and
+// reads its terminal is named as waiting in bg_read's summary and
+// structured result (a model polling its output would wait forever);
+// once answered, and for a job that prints without asking, it is not.
+func TestReadSaysTheJobWaitsForInput(t *testing.T) {
+	f := newFixture(t)
+	job := f.mustCall(ToolLaunch, `{"command":"sh","args":["-c","printf 'Proceed? (y) '; read a; echo got $a; sleep 30"],"backend":"pty"}`).Structured.(LaunchOut)
+	var res tools.Result
+	for deadline := time.Now().Add(testenv.HangBound); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if res = f.mustCall(ToolRead, `{"id":"`+job.ID+`","from":0}`); res.Structured.(ReadOut).WaitingForInput {
+			break
+		}
+	}
+	if !res.Structured.(ReadOut).WaitingForInput || !strings.HasPrefix(res.Text, "[job running, waiting for input on its terminal;") {
+		t.Fatalf("read of a job at its question: %q %+v", res.Text, res.Structured)
+	}
+	if _, err := f.m.Write(context.Background(), f.owner, job.ID, "y\n"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(testenv.HangBound); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if res = f.mustCall(ToolRead, `{"id":"`+job.ID+`","from":0}`); strings.Contains(res.Text, "got y") {
+			break
+		}
+	}
+	if res.Structured.(ReadOut).WaitingForInput || !strings.HasPrefix(res.Text, "[job running; ") {
+		t.Fatalf("read of the answered job, asleep: %q", res.Text)
 	}
 }
