@@ -71,9 +71,12 @@ func looksLikeProgramPrompt(line string) bool {
 // command. The output's end is the scrollback's unterminated last line,
 // or, when a program holds the alternate screen (whose text the
 // scrollback does not keep), the cursor's row as a tap that keeps the
-// screen reads it (Tap.SetCursorLine). It reads the foreground from the
-// backend (Prober.DescribeForeground), so it is asked once per quiet
-// spell, not on every wake-up.
+// screen reads it (Tap.SetCursorLine). Off the alternate screen, any
+// relay waiting on the terminal and its socket (InputWait.Relay: a
+// database client such as psql or redis-cli) counts as such a client: the
+// prompt is its server's. It reads the foreground from the backend
+// (Prober.DescribeForeground, Prober.InputWait), so it is asked once per
+// quiet spell, not on every wake-up.
 func (sess *session) remotePromptShown() bool {
 	sess.mu.Lock()
 	alt := sess.buf.AltScreen()
@@ -83,7 +86,7 @@ func (sess *session) remotePromptShown() bool {
 		return false
 	}
 	if fg := sess.describeForeground(); fg == nil || !remoteLogins[fg.Name] {
-		return false
+		return !alt && sess.relayWaits()
 	}
 	if !alt {
 		return true
@@ -101,4 +104,11 @@ func (sess *session) openLineLocked(maxBytes int) (string, bool) {
 		return "", false
 	}
 	return pg.Lines[len(pg.Lines)-1], true
+}
+
+// relayWaits reports whether a relay holds the terminal and waits on it
+// and on its socket, with nothing in flight (InputWait.Relay and Waiting).
+func (sess *session) relayWaits() bool {
+	w, ok := sess.inputWait(InputBaseline{})
+	return ok && w.Waiting && w.Relay
 }

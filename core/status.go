@@ -129,11 +129,13 @@ const (
 	WaitStdinRead WaitReason = "stdin_read"
 	// WaitRemotePrompt: a remote-login client (ssh, mosh, telnet, docker,
 	// podman, kubectl, su, sudo) or a terminal multiplexer (tmux, screen,
-	// zellij) holds the terminal and its output ends in a shell prompt's
-	// shape ("user@host:~$ "; on the alternate screen, the cursor's row
-	// as a tap that keeps the screen reads it), quiet for 150 ms: the
-	// shell there, which prints no prompt marker, waits for the next
-	// command. A question ("Password: ", "[y/N] ") never settles so.
+	// zellij) holds the terminal, or a relay waits on it and on its socket
+	// (a database client such as psql or redis-cli), and its output ends
+	// in a shell prompt's shape ("user@host:~$ ", "db> "; on the alternate
+	// screen, for a named client only, the cursor's row as a tap that
+	// keeps the screen reads it), quiet for 150 ms: the shell or server
+	// there, which prints no prompt marker, waits for the next command. A
+	// question ("Password: ", "[y/N] ") never settles so.
 	WaitRemotePrompt WaitReason = "remote_prompt"
 	// WaitInferredIdle: output was silent for the send's quiet window and no
 	// stronger signal fired; the program may still be working.

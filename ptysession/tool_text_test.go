@@ -42,7 +42,7 @@ func TestSendSummaryNamesTheBusyProgram(t *testing.T) {
 func TestRemotePromptSummarySaysTheShellWaits(t *testing.T) {
 	got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitRemotePrompt, Status: core.Status{Kind: core.StatusRunning},
 		Foreground: &core.ForegroundProgram{Group: 9, Name: "ssh"}}})
-	want := "[remote_prompt; ssh (pgid 9) holds the terminal; the shell it shows waits at its prompt]"
+	want := "[remote_prompt; ssh (pgid 9) holds the terminal; the program it shows waits at its prompt]"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("summary %q, want it to begin %q", got, want)
 	}
