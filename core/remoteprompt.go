@@ -17,15 +17,22 @@ const maxPromptLine = 256
 
 // remoteLogins are the programs (command names) that put a shell the
 // session's shell did not start on the terminal: another machine's or a
-// container's (ssh, docker), another user's (su), or a terminal
-// multiplexer's (tmux, screen), which passes no prompt marker through. A
-// prompt there carries no marker the session's shell installed.
+// container's (ssh, docker) or another user's (su), which passes no
+// prompt marker through; so do the multiplexers below. A prompt there
+// carries no marker the session's shell installed.
 var remoteLogins = map[string]bool{
 	"ssh": true, "mosh-client": true, "telnet": true,
 	"docker": true, "podman": true, "kubectl": true,
 	"su": true, "sudo": true,
-	"tmux: client": true, "screen": true, "zellij": true,
 }
+
+// multiplexers are the terminal multiplexers, which show shells of their
+// own as remote logins do.
+var multiplexers = map[string]bool{"tmux: client": true, "screen": true, "zellij": true}
+
+// remoteLogin reports whether the command name is a remote-login client
+// or a terminal multiplexer.
+func remoteLogin(name string) bool { return remoteLogins[name] || multiplexers[name] }
 
 // looksLikeShellPrompt reports whether line, the unterminated last line of
 // the output, ends as a shell prompt does: "$", "#", "%" or ">" after a
@@ -85,7 +92,7 @@ func (sess *session) remotePromptShown() bool {
 	if !alt && (!open || !looksLikeShellPrompt(last)) {
 		return false
 	}
-	if fg := sess.describeForeground(); fg == nil || !remoteLogins[fg.Name] {
+	if fg := sess.describeForeground(); fg == nil || !remoteLogin(fg.Name) {
 		return !alt && sess.relayWaits()
 	}
 	if !alt {

@@ -132,6 +132,10 @@ type SendRequest struct {
 	// in an editor that redraws its input (scrollback.PasteMode) and no
 	// shell waits at its prompt, so that a line editor that indents by
 	// itself (IPython, Python's REPL from 3.13) does not indent it twice.
+	// Data of several lines sent to a full-screen program that asked for
+	// bracketed paste (vim, nano: the alternate screen; not a terminal
+	// multiplexer) goes as one paste, NoSubmit or not, so that an editor's
+	// autoindent does not indent each line again.
 	// Data holding an escape is never wrapped. Code typed to Python's
 	// console (at ">>> " or "... ") loses the blank lines inside a
 	// compound statement and gains one where a block ends, and a tab

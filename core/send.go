@@ -92,7 +92,14 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	turn.leaveLocked()
 	paced := false // quoted tabs in pieces (writePaced)
-	if !req.NoSubmit {
+	if pasted, ok := sess.editorPasteLocked(req.Data); ok {
+		if !req.NoSubmit {
+			pasted += string(sess.enter)
+		}
+		if len(pasted) <= s.opts.MaxSendBytes {
+			data = []byte(pasted)
+		}
+	} else if !req.NoSubmit {
 		// What a paste's markers, the console's blank lines or the
 		// shell's quoted tabs add counts against the send limit: a send
 		// they would take past it is typed as it is.

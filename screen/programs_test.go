@@ -55,6 +55,36 @@ func TestVimEditAndSave(t *testing.T) {
 	}
 }
 
+// TestVimTakesASentBlockAsWritten: a Python function sent (pty_send's
+// data, no Enter) to vi in insert mode with autoindent is saved as
+// written: vi asked for bracketed paste and the block goes as one paste.
+// Typed line by line, each line took the indentation of the one before
+// on top of its own.
+func TestVimTakesASentBlockAsWritten(t *testing.T) {
+	e := newEnv(t, Options{})
+	file := filepath.Join(t.TempDir(), "f.py")
+	vi := need(t, "vi", "vim-tiny")
+	id := e.spawn(size24x80, vi, "-u", "NONE", "-i", "NONE", "-N", "-n", "-c", "set autoindent", file)
+	e.waitFor(id, "vi's empty-buffer lines", func(s Snapshot) bool { return s.AltScreen && rowHas(s, 21, "~") })
+	e.keys(id, "i")
+	const block = "def f(x):\n    if x:\n        return 1\n    return 2\n\nprint(f(0))"
+	op, err := e.svc.Send(ctxT(t), e.owner, id, core.SendRequest{Data: block, NoSubmit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := op.Wait(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	e.keys(id, "", "Escape")
+	e.keys(id, ":wq", "Enter")
+	if st := e.waitExit(id); st.ExitCode != 0 {
+		t.Fatalf("vi exited with %v", st)
+	}
+	if got, err := os.ReadFile(file); err != nil || string(got) != block+"\n" {
+		t.Fatalf("vi saved %q (%v), want the block as sent", got, err)
+	}
+}
+
 // TestLessPageDown pages through a 1,000-line file in less.
 func TestLessPageDown(t *testing.T) {
 	less := need(t, "less", "less")

@@ -1,0 +1,82 @@
+package localpty
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ptyseam/ptyseam/core"
+)
+
+// autoindentEditor is a full-screen editor in the shape of vim or nano
+// in insert mode with autoindent: on the alternate screen, in raw mode,
+// it asks for bracketed paste; an Enter typed starts the next line with
+// the indentation of the one before, a line break inside a paste does
+// not. Ctrl-D writes the text to its file and quits.
+const autoindentEditor = `import os, sys, termios, tty
+old = termios.tcgetattr(0)
+tty.setraw(0)
+os.write(1, b"\x1b[?1049h\x1b[?2004h\x1b[H\x1b[2J")
+lines, pasting, pending = [""], False, b""
+try:
+    while True:
+        pending += os.read(0, 4096)
+        while pending:
+            if pending.startswith(b"\x1b[200~") or pending.startswith(b"\x1b[201~"):
+                pasting, pending = pending[4:5] == b"0", pending[6:]
+                continue
+            if pending[:1] == b"\x1b" and len(pending) < 6:
+                break
+            c, pending = pending[:1], pending[1:]
+            if c == b"\x04":
+                raise SystemExit
+            if c in (b"\r", b"\n"):
+                last = lines[-1]
+                indent = "" if pasting else last[:len(last) - len(last.lstrip(" "))]
+                lines.append(indent)
+                os.write(1, ("\r\n" + indent).encode())
+            else:
+                lines[-1] += c.decode("latin-1")
+                os.write(1, c)
+finally:
+    open(sys.argv[1], "w").write("\n".join(lines))
+    termios.tcsetattr(0, termios.TCSADRAIN, old)
+    os.write(1, b"\x1b[?2004l\x1b[?1049l")
+`
+
+// A block sent to a full-screen editor that asked for bracketed paste
+// (vim, nano) goes as one paste, as a terminal pastes it: typed line by
+// line, each Enter took the indentation of the line before and the
+// block's own indentation came on top (a Python function saved as a
+// staircase). With and without the send's Enter.
+func TestBlockSentToAnEditorIsPasted(t *testing.T) {
+	need(t, "python3")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "editor.py")
+	mustf(t, os.WriteFile(script, []byte(autoindentEditor), 0o600), "write the script")
+	const block = "def f(x):\n    if x:\n        return 1\n    return 2\n\nprint(f(0))"
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	for _, submit := range []bool{false, true} {
+		file := filepath.Join(dir, "out.py")
+		res := sendWait(t, svc, owner, info.ID, "python3 "+script+" "+file)
+		if res.WaitReason != core.WaitStdinRead {
+			t.Fatalf("start: settled as %s with %q", res.WaitReason, res.Delta)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+		sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: block, NoSubmit: !submit, QuietWindow: waitLimit, Timeout: 2 * waitLimit})
+		cancel()
+		if res := sendWait(t, svc, owner, info.ID, "\x04"); res.WaitReason != core.WaitPrompt {
+			t.Fatalf("quit: settled as %s with %q", res.WaitReason, res.Delta)
+		}
+		got, err := os.ReadFile(file)
+		mustf(t, err, "read the saved file")
+		want := block
+		if submit {
+			want += "\n" // the send's Enter, typed: it keeps the last line's indentation (none)
+		}
+		if string(got) != want {
+			t.Errorf("submit %v: the editor saved\n%q\nwant\n%q", submit, got, want)
+		}
+	}
+}
