@@ -192,8 +192,9 @@ func (s *session) groupMembers(pgid int, buf []byte) []member {
 // taskWait is what a blocked task waits for.
 type taskWait struct {
 	onTTY bool // it waits for input from the session's terminal
-	// relay: it also waits on a TCP socket, so it forwards the terminal
-	// to a peer (an ssh or telnet client) and its wait says nothing about
+	// relay: it also waits on a TCP socket or a UNIX stream connection to
+	// a process outside the group, so it forwards the terminal to a peer
+	// (an ssh or telnet client, psql) and its wait says nothing about
 	// whether the program at the far end waits for input.
 	relay bool
 	// eventLoop: it waits in epoll, an event loop that may be at work
@@ -249,16 +250,17 @@ func blockedInputFDs(pid, tid int, buf []byte) (waitKind, []int) {
 func (s *session) classifyWait(pid int, fds []int, group []member) taskWait {
 	var w taskWait
 	var sockets []uint64
+	var socketFDs []int
 	for _, fd := range fds {
 		l := procfs.FDLink(pid, fd)
 		if s.isTTYLink(l) {
 			w.onTTY = true
 		} else if ino, ok := procfs.ParseSocketInode(l); ok {
-			sockets = append(sockets, ino)
+			sockets, socketFDs = append(sockets, ino), append(socketFDs, fd)
 		}
 	}
 	if w.onTTY && len(sockets) > 0 {
-		w.relay = relaySocketAmong(pid, sockets, group)
+		w.relay = relaySocketAmong(pid, sockets, group) || unixRelayAmong(pid, socketFDs, group)
 	}
 	return w
 }

@@ -2,6 +2,7 @@ package localpty
 
 import (
 	"net"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -14,11 +15,19 @@ import (
 // itself, whose other end a thread waits to read ("tcp-in-group": a peer
 // the probe sees waiting, as node inspect's debuggee), or one end of a
 // socketpair (an event loop's self-pipe, as in
-// prompt_toolkit).
+// prompt_toolkit); or a UNIX stream connection to a listener outside the
+// session ("unix" and its path: psql to a local server) or to one of its
+// own ("unix-in-group").
 const relayScript = `
-import select, socket, sys, threading, time
+import os, select, socket, sys, threading, time
 if sys.argv[1] == "tcp":
     other = socket.create_connection(("127.0.0.1", int(sys.argv[2])))
+elif sys.argv[1] == "unix":
+    other = socket.socket(socket.AF_UNIX); other.connect(sys.argv[2])
+elif sys.argv[1] == "unix-in-group":
+    path = os.path.join(os.path.dirname(sys.argv[2]), "own.sock")
+    srv = socket.socket(socket.AF_UNIX); srv.bind(path); srv.listen(1)
+    other = socket.socket(socket.AF_UNIX); other.connect(path); peer, _ = srv.accept()
 elif sys.argv[1] == "tcp-in-group":
     srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
     other = socket.create_connection(srv.getsockname()); peer, _ = srv.accept()
@@ -32,7 +41,7 @@ while True:
     print("GOT", sys.stdin.readline().strip(), flush=True)
 `
 
-func TestProbeRelayOverTCP(t *testing.T) {
+func TestProbeRelayOverASocket(t *testing.T) {
 	need(t, "python3")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	mustf(t, err, "listen")
@@ -47,13 +56,26 @@ func TestProbeRelayOverTCP(t *testing.T) {
 		}
 	}()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	sock := filepath.Join(t.TempDir(), "server.sock")
+	uln, err := net.Listen("unix", sock)
+	mustf(t, err, "listen on %s", sock)
+	defer uln.Close()
+	go func() {
+		for {
+			c, err := uln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
 	for _, tc := range []struct {
-		mode  string
-		relay bool
-	}{{"tcp", true}, {"tcp-in-group", false}, {"socketpair", false}} {
+		mode, arg string
+		relay     bool
+	}{{"tcp", port, true}, {"tcp-in-group", port, false}, {"socketpair", port, false}, {"unix", sock, true}, {"unix-in-group", sock, false}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{
-				Command: []string{"python3", "-c", relayScript, tc.mode, port},
+				Command: []string{"python3", "-c", relayScript, tc.mode, tc.arg},
 			})
 			tm.waitFor("WAITING")
 			st := probeUntil(t, tm.s, "python in select on the terminal", func(st foreground) bool { return st.ReadingInput })

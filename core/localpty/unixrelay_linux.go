@@ -1,0 +1,51 @@
+package localpty
+
+import (
+	"slices"
+
+	"golang.org/x/sys/unix"
+)
+
+// unixRelayAmong reports whether one of the descriptors that pid watches
+// beside the terminal is a UNIX stream connection to a process outside
+// the foreground group: a client of a local server (psql, mysql or
+// redis-cli on the server's socket), whose wait says nothing of whether
+// the server has answered. The peer is the process that listened (or
+// made the pair), as SO_PEERCRED gives it on a copy of the descriptor
+// (pidfd_getfd, Linux 5.6+); a socketpair of the program's own, an event
+// loop's self-pipe, has the program as its peer. A descriptor the probe
+// cannot copy or ask counts as no relay.
+func unixRelayAmong(pid int, fds []int, group []member) bool {
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(pidfd)
+	for _, fd := range fds {
+		if peer, ok := unixStreamPeer(pidfd, fd); ok && !slices.ContainsFunc(group, func(m member) bool { return m.pid == int(peer) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// unixStreamPeer returns the peer's process id of the target's descriptor
+// fd when it is a connected UNIX stream socket.
+func unixStreamPeer(pidfd, fd int) (int32, bool) {
+	own, err := unix.PidfdGetfd(pidfd, fd, 0)
+	if err != nil {
+		return 0, false
+	}
+	defer unix.Close(own)
+	if d, err := unix.GetsockoptInt(own, unix.SOL_SOCKET, unix.SO_DOMAIN); err != nil || d != unix.AF_UNIX {
+		return 0, false
+	}
+	if t, err := unix.GetsockoptInt(own, unix.SOL_SOCKET, unix.SO_TYPE); err != nil || t != unix.SOCK_STREAM && t != unix.SOCK_SEQPACKET {
+		return 0, false
+	}
+	cred, err := unix.GetsockoptUcred(own, unix.SOL_SOCKET, unix.SO_PEERCRED)
+	if err != nil || cred.Pid <= 0 {
+		return 0, false
+	}
+	return cred.Pid, true
+}
