@@ -113,7 +113,7 @@ type InputWait struct {
 	New     bool // Now.Differs(base): the wait began after the baseline
 	// Relay: a task blocked on the terminal also waits on a TCP socket or
 	// on a UNIX stream connection to a process outside the foreground
-	// group, so it forwards the terminal to a peer (an ssh client, psql on
+	// group, so it forwards the terminal to a peer (an ssh client, nc on
 	// a local server's socket) and its wait says nothing about the far
 	// end. The service does not settle on it.
 	Relay bool

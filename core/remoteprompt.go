@@ -80,7 +80,7 @@ func looksLikeProgramPrompt(line string) bool {
 // scrollback does not keep), the cursor's row as a tap that keeps the
 // screen reads it (Tap.SetCursorLine). Off the alternate screen, any
 // relay waiting on the terminal and its socket (InputWait.Relay: a
-// database client such as psql or redis-cli) counts as such a client: the
+// client of a server such as nc, socat or mongosh) counts as such a client: the
 // prompt is its server's. It reads the foreground from the backend
 // (Prober.DescribeForeground, Prober.InputWait), so it is asked once per
 // quiet spell, not on every wake-up.

@@ -130,7 +130,7 @@ const (
 	// WaitRemotePrompt: a remote-login client (ssh, mosh, telnet, docker,
 	// podman, kubectl, su, sudo) or a terminal multiplexer (tmux, screen,
 	// zellij) holds the terminal, or a relay waits on it and on its socket
-	// (a database client such as psql or redis-cli), and its output ends
+	// (a client of a server, such as nc, socat or mongosh), and its output ends
 	// in a shell prompt's shape ("user@host:~$ ", "db> "; on the alternate
 	// screen, for a named client only, the cursor's row as a tap that
 	// keeps the screen reads it), quiet for 150 ms: the shell or server

@@ -253,7 +253,7 @@ func CommandLineNote(text string) string {
 // later (or the shell, once the program ended), and an interrupt discards
 // it (a Ctrl-C typed as data or pty_signal's SIGINT: the terminal flushes
 // its input queue). On a remote prompt the program is the client (ssh,
-// tmux, psql) of a shell or server that waits for its next command.
+// tmux, nc) of a shell or server that waits for its next command.
 func ForegroundNote(reason core.WaitReason, f *core.ForegroundProgram) string {
 	name := f.Name
 	if name == "" {

@@ -194,7 +194,7 @@ type taskWait struct {
 	onTTY bool // it waits for input from the session's terminal
 	// relay: it also waits on a TCP socket or a UNIX stream connection to
 	// a process outside the group, so it forwards the terminal to a peer
-	// (an ssh or telnet client, psql) and its wait says nothing about
+	// (an ssh or telnet client, nc) and its wait says nothing about
 	// whether the program at the far end waits for input.
 	relay bool
 	// eventLoop: it waits in epoll, an event loop that may be at work

@@ -16,7 +16,7 @@ import (
 // the probe sees waiting, as node inspect's debuggee), or one end of a
 // socketpair (an event loop's self-pipe, as in
 // prompt_toolkit); or a UNIX stream connection to a listener outside the
-// session ("unix" and its path: psql to a local server) or to one of its
+// session ("unix" and its path: nc -U to a local server) or to one of its
 // own ("unix-in-group").
 const relayScript = `
 import os, select, socket, sys, threading, time

@@ -14,7 +14,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// netClient is a database client in the shape of psql or redis-cli: it
+// netClient is a client in the shape of nc or mongosh: it
 // forwards what is typed to a server over TCP ("tcp PORT") or a UNIX
 // socket ("unix PATH") and prints what comes back, the server's prompt
 // included, waiting on the terminal and the socket at once (select).
@@ -67,7 +67,7 @@ func toyDB(t *testing.T, ln net.Listener) {
 	}()
 }
 
-// A network client (psql, mysql, redis-cli) relays the terminal to a
+// A network client (nc, socat, mongosh) relays the terminal to a
 // server outside the session, over TCP or a UNIX socket, so its reads say
 // nothing of the far end: a send waits for the server (settled at the
 // client's read, the answer came with the next send). The server's

@@ -8,8 +8,8 @@ import (
 
 // unixRelayAmong reports whether one of the descriptors that pid watches
 // beside the terminal is a UNIX stream connection to a process outside
-// the foreground group: a client of a local server (psql, mysql or
-// redis-cli on the server's socket), whose wait says nothing of whether
+// the foreground group: a client of a local server (nc -U, socat, a Node
+// or asyncio client on the server's socket), whose wait says nothing of whether
 // the server has answered. The peer is the process that listened (or
 // made the pair), as SO_PEERCRED gives it on a copy of the descriptor
 // (pidfd_getfd, Linux 5.6+); a socketpair of the program's own, an event
