@@ -45,38 +45,19 @@ func isolate(p Policy) error {
 		return fmt.Errorf("making the session's mounts private: %w", err)
 	}
 	// Clone the device files before the new /dev hides them.
-	type bind struct {
-		name string
-		dir  bool
-		tree int
-	}
-	var binds []bind
-	defer func() {
-		for _, b := range binds {
-			_ = unix.Close(b.tree)
-		}
-	}()
+	var devs []clonedTree
+	defer closeTrees(&devs)
 	for _, name := range append(append([]string(nil), devNodes...), devPaths(p)...) {
-		fi, err := os.Stat("/dev/" + name)
-		if err != nil {
-			continue // a path that does not exist grants nothing
+		if _, err := cloneTree(&devs, "/dev/"+name); err != nil {
+			return err
 		}
-		tree, err := unix.OpenTree(unix.AT_FDCWD, "/dev/"+name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
-		if err != nil {
-			return fmt.Errorf("cloning /dev/%s: %w", name, err)
-		}
-		binds = append(binds, bind{name, fi.IsDir(), tree})
 	}
 	if err := unix.Mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
 		return fmt.Errorf("mounting the session's /dev: %w", err)
 	}
-	for _, b := range binds {
-		target := "/dev/" + b.name
-		if err := makeTarget(target, b.dir); err != nil {
+	for _, c := range devs {
+		if err := c.attach(); err != nil {
 			return err
-		}
-		if err := unix.MoveMount(b.tree, "", unix.AT_FDCWD, target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-			return fmt.Errorf("binding %s: %w", target, err)
 		}
 	}
 	if err := os.Mkdir("/dev/pts", 0o755); err != nil {
@@ -134,7 +115,55 @@ func linkNames() []string {
 	return names
 }
 
-// makeTarget creates the empty file or directory a bind mount covers.
+// clonedTree is a detached copy of the mount tree at path, taken before a
+// new mount hides path and attached at path again after.
+type clonedTree struct {
+	path string
+	dir  bool
+	fd   int
+}
+
+// cloneTree appends a copy of the mount tree at path (its submounts
+// included) to trees and reports it; a path that does not exist grants
+// nothing and is left out.
+func cloneTree(trees *[]clonedTree, path string) (bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false, nil
+	}
+	fd, err := unix.OpenTree(unix.AT_FDCWD, path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return false, fmt.Errorf("cloning %s: %w", path, err)
+	}
+	*trees = append(*trees, clonedTree{path, fi.IsDir(), fd})
+	return true, nil
+}
+
+// attach mounts the copy at its path, making the empty file or directory
+// it covers (and the directories above it) unless they are there.
+func (c clonedTree) attach() error {
+	if _, err := os.Lstat(c.path); err != nil {
+		if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+			return err
+		}
+		if err := makeTarget(c.path, c.dir); err != nil {
+			return err
+		}
+	}
+	if err := unix.MoveMount(c.fd, "", unix.AT_FDCWD, c.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("mounting %s in the session's view: %w", c.path, err)
+	}
+	return nil
+}
+
+// closeTrees closes the copies' descriptors (attached copies stay mounted).
+func closeTrees(trees *[]clonedTree) {
+	for _, c := range *trees {
+		_ = unix.Close(c.fd)
+	}
+}
+
+// makeTarget creates the empty file or directory a mount covers.
 func makeTarget(path string, dir bool) error {
 	if dir {
 		return os.Mkdir(path, 0o755)

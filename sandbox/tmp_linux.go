@@ -24,30 +24,16 @@ func mountPrivateTmp(p Policy) error {
 	if err != nil {
 		return fmt.Errorf("the session's working directory: %w", err)
 	}
-	type keep struct {
-		tmpPath
-		dir  bool
-		tree int
-	}
-	var keeps []keep
-	defer func() {
-		for _, k := range keeps {
-			_ = unix.Close(k.tree)
-		}
-	}()
+	var keeps []clonedTree
+	defer closeTrees(&keeps)
 	for _, tp := range tmpPaths(p, cwd) {
-		fi, err := os.Stat(tp.path)
+		kept, err := cloneTree(&keeps, tp.path)
 		if err != nil {
-			continue // a path that does not exist grants nothing
+			return err
 		}
-		tree, err := unix.OpenTree(unix.AT_FDCWD, tp.path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-		if err != nil {
-			return fmt.Errorf("cloning %s: %w", tp.path, err)
-		}
-		keeps = append(keeps, keep{tp, fi.IsDir(), tree})
-		if !tp.writable {
+		if kept && !tp.writable {
 			attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
-			if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+			if err := unix.MountSetattr(keeps[len(keeps)-1].fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
 				return fmt.Errorf("making %s read-only: %w", tp.path, err)
 			}
 		}
@@ -57,16 +43,8 @@ func mountPrivateTmp(p Policy) error {
 		return fmt.Errorf("mounting the session's /tmp: %w", err)
 	}
 	for _, k := range keeps {
-		if _, err := os.Lstat(k.path); err != nil { // inside a kept ancestor it is there already
-			if err := os.MkdirAll(filepath.Dir(k.path), 0o755); err != nil {
-				return err
-			}
-			if err := makeTarget(k.path, k.dir); err != nil {
-				return err
-			}
-		}
-		if err := unix.MoveMount(k.tree, "", unix.AT_FDCWD, k.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-			return fmt.Errorf("mounting %s in the session's /tmp: %w", k.path, err)
+		if err := k.attach(); err != nil {
+			return err
 		}
 	}
 	// Enter the working directory as mounted back, where its path leads.

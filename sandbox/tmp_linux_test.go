@@ -17,7 +17,9 @@ func TestTmpPathsKeepWhatAnAncestorDoesNotShow(t *testing.T) {
 		t.Fatalf("tmpPaths:\n got %v\nwant %v", got, want)
 	}
 	want = append(want, tmpPath{"/tmp/wd/x", false})
-	slices.SortFunc(want, func(a, b tmpPath) int { return cmp.Or(strings.Count(a.path, "/")-strings.Count(b.path, "/"), strings.Compare(a.path, b.path)) })
+	slices.SortFunc(want, func(a, b tmpPath) int {
+		return cmp.Or(strings.Count(a.path, "/")-strings.Count(b.path, "/"), strings.Compare(a.path, b.path))
+	})
 	if got := tmpPaths(p, "/tmp/wd/x"); !slices.Equal(got, want) {
 		t.Fatalf("tmpPaths:\n got %v\nwant %v", got, want)
 	}

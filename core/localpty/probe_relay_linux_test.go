@@ -41,34 +41,14 @@ while True:
     print("GOT", sys.stdin.readline().strip(), flush=True)
 `
 
+// TestProbeRelayOverASocket: a wait on the terminal and on a connection
+// to a process outside the foreground group is a relay's; on a socketpair
+// or a connection of the group's own it is not.
 func TestProbeRelayOverASocket(t *testing.T) {
 	need(t, "python3")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	mustf(t, err, "listen")
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open until the listener closes
-		}
-	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	port := strconv.Itoa(holdConnections(t, "tcp", "127.0.0.1:0").(*net.TCPAddr).Port)
 	sock := filepath.Join(t.TempDir(), "server.sock")
-	uln, err := net.Listen("unix", sock)
-	mustf(t, err, "listen on %s", sock)
-	defer uln.Close()
-	go func() {
-		for {
-			c, err := uln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
+	holdConnections(t, "unix", sock)
 	for _, tc := range []struct {
 		mode, arg string
 		relay     bool
@@ -92,4 +72,23 @@ func TestProbeRelayOverASocket(t *testing.T) {
 			}
 		})
 	}
+}
+
+// holdConnections listens on address, outside any session, and holds
+// every connection open until the test ends; it returns the address.
+func holdConnections(t *testing.T, network, address string) net.Addr {
+	t.Helper()
+	ln, err := net.Listen(network, address)
+	mustf(t, err, "listen on %s", address)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open until the listener closes
+		}
+	}()
+	return ln.Addr()
 }
