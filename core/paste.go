@@ -111,23 +111,20 @@ func (sess *session) pastesLocked(base InputBaseline) bool {
 	return !sess.shellReadsLocked(base)
 }
 
-// editorPasteLocked returns data as one paste, as a terminal pastes it,
-// when a full-screen program that asked for bracketed paste holds the
-// terminal (vim, nano: the alternate screen) and data spans lines: such
-// an editor with autoindent starts each typed line with the indentation
-// of the one before, and a block's own indentation comes on top of it.
-// ok is false, and data is typed as it is, for one line, for data that
-// holds an escape (keys, or markers of its own), and under a terminal
-// multiplexer (tmux, screen, zellij), whose screen asks for bracketed
-// paste for whatever its pane runs: GNU readline there (gdb) would read a
-// pasted block as one line. sess.mu is held.
-func (sess *session) editorPasteLocked(data string) (pasted string, ok bool) {
-	if !sess.buf.AltScreen() || !sess.buf.PasteMode().Bracketed || strings.ContainsRune(data, '\x1b') ||
-		!strings.ContainsAny(strings.TrimRight(data, "\r\n"), "\r\n") {
-		return data, false
+// editorPastesLocked reports whether data goes as one paste, as a
+// terminal pastes it: a full-screen program that asked for bracketed
+// paste holds the terminal (vim, nano: the alternate screen) and data
+// spans lines. Such an editor with autoindent starts each typed line with
+// the indentation of the one before, and a block's own indentation comes
+// on top of it. Not for one line, not for data that holds an escape
+// (keys, or markers of its own), and not under a terminal multiplexer
+// (tmux, screen, zellij), whose screen asks for bracketed paste for
+// whatever its pane runs: GNU readline there (gdb) would read a pasted
+// block as one line. sess.mu is held.
+func (sess *session) editorPastesLocked(data string) bool {
+	if !sess.buf.AltScreen() || !sess.buf.PasteMode().Bracketed || strings.ContainsRune(data, '\x1b') || !strings.ContainsAny(data, "\r\n") {
+		return false
 	}
-	if fg := sess.describeForeground(); fg != nil && multiplexers[fg.Name] {
-		return data, false
-	}
-	return pasteStart + data + pasteEnd, true
+	fg := sess.describeForeground()
+	return fg == nil || !multiplexers[fg.Name]
 }

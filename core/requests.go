@@ -134,8 +134,8 @@ type SendRequest struct {
 	// itself (IPython, Python's REPL from 3.13) does not indent it twice.
 	// Data of several lines sent to a full-screen program that asked for
 	// bracketed paste (vim, nano: the alternate screen; not a terminal
-	// multiplexer) goes as one paste, NoSubmit or not, so that an editor's
-	// autoindent does not indent each line again.
+	// multiplexer) goes as one paste, so that an editor's autoindent does
+	// not indent each line again. With NoSubmit, Data is written as it is.
 	// Data holding an escape is never wrapped. Code typed to Python's
 	// console (at ">>> " or "... ") loses the blank lines inside a
 	// compound statement and gains one where a block ends, and a tab

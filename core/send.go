@@ -92,14 +92,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	turn.leaveLocked()
 	paced := false // quoted tabs in pieces (writePaced)
-	if pasted, ok := sess.editorPasteLocked(req.Data); ok {
-		if !req.NoSubmit {
-			pasted += string(sess.enter)
-		}
-		if len(pasted) <= s.opts.MaxSendBytes {
-			data = []byte(pasted)
-		}
-	} else if !req.NoSubmit {
+	if !req.NoSubmit {
 		// What a paste's markers, the console's blank lines or the
 		// shell's quoted tabs add counts against the send limit: a send
 		// they would take past it is typed as it is.
@@ -108,6 +101,8 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		prompt, _ := sess.openLineLocked(64) // what the program waits at, if anything
 		fresh := freshPrompts.MatchString(prompt)
 		switch {
+		case sess.editorPastesLocked(req.Data):
+			typed, ok = pasteStart+req.Data+pasteEnd, true
 		case sess.pastesLocked(base):
 			typed, ok = asPaste(req.Data)
 			if ok && fresh && endsInsideBlock(req.Data) {

@@ -56,10 +56,10 @@ func TestVimEditAndSave(t *testing.T) {
 }
 
 // TestVimTakesASentBlockAsWritten: a Python function sent (pty_send's
-// data, no Enter) to vi in insert mode with autoindent is saved as
-// written: vi asked for bracketed paste and the block goes as one paste.
-// Typed line by line, each line took the indentation of the one before
-// on top of its own.
+// data) to vi in insert mode with autoindent is saved as written, then
+// the send's Enter: vi asked for bracketed paste and the block goes as
+// one paste. Typed line by line, each line took the indentation of the
+// one before on top of its own.
 func TestVimTakesASentBlockAsWritten(t *testing.T) {
 	e := newEnv(t, Options{})
 	file := filepath.Join(t.TempDir(), "f.py")
@@ -68,7 +68,7 @@ func TestVimTakesASentBlockAsWritten(t *testing.T) {
 	e.waitFor(id, "vi's empty-buffer lines", func(s Snapshot) bool { return s.AltScreen && rowHas(s, 21, "~") })
 	e.keys(id, "i")
 	const block = "def f(x):\n    if x:\n        return 1\n    return 2\n\nprint(f(0))"
-	op, err := e.svc.Send(ctxT(t), e.owner, id, core.SendRequest{Data: block, NoSubmit: true})
+	op, err := e.svc.Send(ctxT(t), e.owner, id, core.SendRequest{Data: block})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +80,8 @@ func TestVimTakesASentBlockAsWritten(t *testing.T) {
 	if st := e.waitExit(id); st.ExitCode != 0 {
 		t.Fatalf("vi exited with %v", st)
 	}
-	if got, err := os.ReadFile(file); err != nil || string(got) != block+"\n" {
-		t.Fatalf("vi saved %q (%v), want the block as sent", got, err)
+	if got, err := os.ReadFile(file); err != nil || string(got) != block+"\n\n" {
+		t.Fatalf("vi saved %q (%v), want the block as sent and an empty line", got, err)
 	}
 }
 

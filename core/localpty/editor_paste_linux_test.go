@@ -18,13 +18,14 @@ const autoindentEditor = `import os, sys, termios, tty
 old = termios.tcgetattr(0)
 tty.setraw(0)
 os.write(1, b"\x1b[?1049h\x1b[?2004h\x1b[H\x1b[2J")
-lines, pasting, pending = [""], False, b""
+lines, pasting, pending, pastes = [""], False, b"", 0
 try:
     while True:
         pending += os.read(0, 4096)
         while pending:
             if pending.startswith(b"\x1b[200~") or pending.startswith(b"\x1b[201~"):
                 pasting, pending = pending[4:5] == b"0", pending[6:]
+                pastes += pasting
                 continue
             if pending[:1] == b"\x1b" and len(pending) < 6:
                 break
@@ -41,6 +42,7 @@ try:
                 os.write(1, c)
 finally:
     open(sys.argv[1], "w").write("\n".join(lines))
+    open(sys.argv[1] + ".pastes", "w").write(str(pastes))
     termios.tcsetattr(0, termios.TCSADRAIN, old)
     os.write(1, b"\x1b[?2004l\x1b[?1049l")
 `
@@ -49,7 +51,8 @@ finally:
 // (vim, nano) goes as one paste, as a terminal pastes it: typed line by
 // line, each Enter took the indentation of the line before and the
 // block's own indentation came on top (a Python function saved as a
-// staircase). With and without the send's Enter.
+// staircase). The send's Enter follows the paste, typed. A send without
+// Enter (NoSubmit) is written as it is, markers and all left out.
 func TestBlockSentToAnEditorIsPasted(t *testing.T) {
 	need(t, "python3")
 	dir := t.TempDir()
@@ -57,7 +60,7 @@ func TestBlockSentToAnEditorIsPasted(t *testing.T) {
 	mustf(t, os.WriteFile(script, []byte(autoindentEditor), 0o600), "write the script")
 	const block = "def f(x):\n    if x:\n        return 1\n    return 2\n\nprint(f(0))"
 	svc, owner, info := shellService(t, core.SpawnRequest{})
-	for _, submit := range []bool{false, true} {
+	for _, submit := range []bool{true, false} {
 		file := filepath.Join(dir, "out.py")
 		res := sendWait(t, svc, owner, info.ID, "python3 "+script+" "+file)
 		if res.WaitReason != core.WaitStdinRead {
@@ -71,12 +74,13 @@ func TestBlockSentToAnEditorIsPasted(t *testing.T) {
 		}
 		got, err := os.ReadFile(file)
 		mustf(t, err, "read the saved file")
-		want := block
-		if submit {
-			want += "\n" // the send's Enter, typed: it keeps the last line's indentation (none)
-		}
-		if string(got) != want {
-			t.Errorf("submit %v: the editor saved\n%q\nwant\n%q", submit, got, want)
+		pastes, err := os.ReadFile(file + ".pastes")
+		mustf(t, err, "read the paste count")
+		switch {
+		case submit && (string(got) != block+"\n" || string(pastes) != "1"):
+			t.Errorf("the editor saved\n%q\nfrom %s pastes, want\n%q\nfrom one (the block, then the send's Enter)", got, pastes, block+"\n")
+		case !submit && string(pastes) != "0":
+			t.Errorf("a send without Enter reached the editor in %s pastes, want it typed as it is", pastes)
 		}
 	}
 }
