@@ -111,20 +111,33 @@ func (sess *session) pastesLocked(base InputBaseline) bool {
 	return !sess.shellReadsLocked(base)
 }
 
-// editorPastesLocked reports whether data goes as one paste, as a
-// terminal pastes it: a full-screen program that asked for bracketed
-// paste holds the terminal (vim, nano: the alternate screen) and data
-// spans lines. Such an editor with autoindent starts each typed line with
-// the indentation of the one before, and a block's own indentation comes
-// on top of it. Not for one line, not for data that holds an escape
+// editorPastes reports whether data goes as one paste, as a terminal
+// pastes it: a full-screen program that asked for bracketed paste holds
+// the terminal (vim, nano: the alternate screen, editorModeLocked) and
+// data spans lines. Such an editor with autoindent starts each typed line
+// with the indentation of the one before, and a block's own indentation
+// comes on top of it. Not for one line, not for data that holds an escape
 // (keys, or markers of its own), and not under a terminal multiplexer
 // (tmux, screen, zellij), whose screen asks for bracketed paste for
 // whatever its pane runs: GNU readline there (gdb) would read a pasted
-// block as one line. sess.mu is held.
-func (sess *session) editorPastesLocked(data string) bool {
-	if !sess.buf.AltScreen() || !sess.buf.PasteMode().Bracketed || strings.ContainsRune(data, '\x1b') || !strings.ContainsAny(data, "\r\n") {
+// block as one line. It asks the backend for the foreground without
+// sess.mu held; the caller checks editorModeLocked again as it writes.
+func (sess *session) editorPastes(data string) bool {
+	if strings.ContainsRune(data, '\x1b') || !strings.ContainsAny(data, "\r\n") {
+		return false
+	}
+	sess.mu.Lock()
+	editor := sess.editorModeLocked()
+	sess.mu.Unlock()
+	if !editor {
 		return false
 	}
 	fg := sess.describeForeground()
 	return fg == nil || !multiplexers[fg.Name]
+}
+
+// editorModeLocked reports whether a program on the alternate screen asked
+// for bracketed paste. sess.mu is held.
+func (sess *session) editorModeLocked() bool {
+	return sess.buf.AltScreen() && sess.buf.PasteMode().Bracketed
 }

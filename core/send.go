@@ -49,6 +49,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		quiet, drawn = s.opts.QuietWindow, drawnQuiet
 	}
 
+	editorPaste := !req.NoSubmit && sess.editorPastes(req.Data)
 	turn := sess.queueFor(req.Queue)
 	defer turn.leave()
 	var base InputBaseline
@@ -101,7 +102,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		prompt, _ := sess.openLineLocked(64) // what the program waits at, if anything
 		fresh := freshPrompts.MatchString(prompt)
 		switch {
-		case sess.editorPastesLocked(req.Data):
+		case editorPaste && sess.editorModeLocked():
 			typed, ok = pasteStart+req.Data+pasteEnd, true
 		case sess.pastesLocked(base):
 			typed, ok = asPaste(req.Data)
