@@ -42,6 +42,11 @@ func Exec(args []string) error {
 	if err := isolate(p); err != nil {
 		return err
 	}
+	if p.Loopback {
+		if err := loopbackUp(); err != nil {
+			return err
+		}
+	}
 	if p.TmpBytes > 0 {
 		p.Writable = append(p.Writable, "/tmp") // the session's own tmpfs
 	}
@@ -110,12 +115,13 @@ type Policy struct {
 	Join     []string // cgroup.procs files to move into first (cgroup v1 limits)
 	Devpts   int      // descriptor of the session's detached devpts mount (0: none)
 	TmpBytes int64    // size of the session's own /tmp (0: the host's, as ReadOnly and Writable say)
+	Loopback bool     // bring up the loopback of the session's own network namespace
 	Argv     []string // the program
 }
 
 // parseArgs reads "-ro PATH", "-rw PATH", "-join PATH", "-devpts FD" and
-// "-tmp BYTES" pairs up to "--", then the program's argv (which must not
-// be empty).
+// "-tmp BYTES" pairs and the "-loopback" flag up to "--", then the
+// program's argv (which must not be empty).
 func parseArgs(args []string) (Policy, error) {
 	var p Policy
 	for i := 0; i < len(args); i++ {
@@ -136,6 +142,8 @@ func parseArgs(args []string) (Policy, error) {
 				return Policy{}, fmt.Errorf("-devpts %q: want a descriptor number above 2", args[i])
 			}
 			p.Devpts = fd
+		case "-loopback":
+			p.Loopback = true
 		case "-tmp":
 			if i+1 >= len(args) {
 				return Policy{}, errors.New("-tmp needs a size in bytes")
@@ -160,7 +168,7 @@ func parseArgs(args []string) (Policy, error) {
 				p.Join = append(p.Join, args[i])
 			}
 		default:
-			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, -devpts FD, -tmp BYTES, then -- and the program)", a)
+			return Policy{}, fmt.Errorf("unexpected argument %q (want -ro PATH, -rw PATH, -join PATH, -devpts FD, -tmp BYTES, -loopback, then -- and the program)", a)
 		}
 	}
 	return Policy{}, errors.New("no -- and program")

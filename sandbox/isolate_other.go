@@ -8,3 +8,4 @@ var errNotLinux = errors.New("sandboxed sessions need Linux")
 
 func isolate(Policy) error     { return errNotLinux }
 func forbidUnixSockets() error { return errNotLinux }
+func loopbackUp() error        { return errNotLinux }

@@ -7,8 +7,8 @@ import (
 )
 
 func TestParseArgs(t *testing.T) {
-	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "-devpts", "3", "-tmp", "1048576", "--", "sh", "-c", "-ro"})
-	if err != nil || p.Devpts != 3 || p.TmpBytes != 1<<20 || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
+	p, err := parseArgs([]string{"-ro", "/", "-rw", "/tmp/x", "-join", "/sys/fs/cgroup/pids/x/cgroup.procs", "-rw", "/dev/null", "-devpts", "3", "-tmp", "1048576", "-loopback", "--", "sh", "-c", "-ro"})
+	if err != nil || p.Devpts != 3 || p.TmpBytes != 1<<20 || !p.Loopback || !slices.Equal(p.ReadOnly, []string{"/"}) || !slices.Equal(p.Writable, []string{"/tmp/x", "/dev/null"}) ||
 		!slices.Equal(p.Join, []string{"/sys/fs/cgroup/pids/x/cgroup.procs"}) ||
 		!slices.Equal(p.Argv, []string{"sh", "-c", "-ro"}) {
 		t.Fatalf("%+v %v", p, err)

@@ -126,3 +126,20 @@ except OSError as e:
 	default:
 	}
 }
+
+// TestLoopbackWithinTheSession: without the host's network a session
+// still has a loopback of its own, up: a server it starts answers a client
+// it starts (a test suite against a local server), on 127.0.0.1 and ::1.
+func TestLoopbackWithinTheSession(t *testing.T) {
+	svc := service(t, localpty.Sandbox{})
+	script := `import socket
+for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+    srv = socket.socket(family); srv.bind((host, 0)); srv.listen(1)
+    c = socket.create_connection(srv.getsockname()[:2], timeout=5)
+    peer, _ = srv.accept(); peer.sendall(b"pong")
+    print(host, c.recv(4).decode())`
+	_, out := run(t, svc, "python3", "-c", script)
+	if !strings.Contains(out, "127.0.0.1 pong") || !strings.Contains(out, "::1 pong") {
+		t.Fatalf("a server and a client of the same session over loopback: %q", out)
+	}
+}

@@ -29,7 +29,7 @@ func (s *sandboxFlags) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&s.On, "sandbox", false, "confine every terminal (Linux, a root server: Landlock, no UNIX sockets, its own /dev, terminals and /proc, a network namespace, cgroup v2 limits); a session the kernel cannot confine is refused.\nbg_* jobs run confined the same way, each on a terminal of its own (pipe jobs are refused)")
 	fs.StringVar(&s.ReadOnly, "sandbox-ro", "/", "comma-separated absolute `PATHS` sandboxed programs may read and execute")
 	fs.StringVar(&s.Writable, "sandbox-rw", "", "comma-separated absolute `PATHS` sandboxed programs may also write (the terminal and /dev/null etc. always)")
-	fs.BoolVar(&s.Network, "sandbox-network", false, "keep the host's network inside the sandbox (default: none at all)")
+	fs.BoolVar(&s.Network, "sandbox-network", false, "keep the host's network inside the sandbox (default: a loopback of the session's own, nothing else)")
 	fs.Int64Var(&s.MemoryMB, "sandbox-memory-mb", 512, "memory limit of each sandboxed session in MiB (cgroup memory.max; 0: none)")
 	fs.IntVar(&s.Pids, "sandbox-pids", 256, "process limit of each sandboxed session (cgroup pids.max; 0: none)")
 	fs.Float64Var(&s.CPUs, "sandbox-cpus", 0, "CPU limit of each sandboxed session in CPUs, e.g. 0.5 (cgroup cpu.max; 0: none)")

@@ -32,8 +32,9 @@ type Sandbox struct {
 	// /dev/tty and /dev/pts are always writable.
 	Writable []string
 	// Network keeps the host's network. When false the session runs in a
-	// new network namespace with only a loopback interface that is down:
-	// no connection to anything, not even to 127.0.0.1 of the host.
+	// new network namespace with a loopback interface of its own, up: the
+	// session's programs reach each other on 127.0.0.1 and ::1, and
+	// nothing else, not even 127.0.0.1 of the host.
 	Network bool
 	// MemoryMax is the cgroup's memory.max in bytes (0: no limit); the
 	// kernel's OOM killer ends a process of the session that exceeds it.
@@ -59,9 +60,11 @@ type Sandbox struct {
 // and the harmless ones programs open by name.
 var DefaultSandboxWritable = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts"}
 
-// LauncherArgs encodes the file system part of sb for the launcher:
-// "-ro PATH" and "-rw PATH" pairs, and "-tmp BYTES" for a /tmp of the
-// session's own (see Sandbox.TmpBytes). Package sandbox parses them.
+// LauncherArgs encodes the file system and network parts of sb for the
+// launcher: "-ro PATH" and "-rw PATH" pairs, "-tmp BYTES" for a /tmp of
+// the session's own (see Sandbox.TmpBytes), and "-loopback" to bring up
+// the loopback of the session's own network namespace (without
+// Sandbox.Network). Package sandbox parses them.
 func LauncherArgs(sb *Sandbox) []string {
 	ro := sb.ReadOnly
 	if len(ro) == 0 {
@@ -76,6 +79,9 @@ func LauncherArgs(sb *Sandbox) []string {
 	}
 	if sb.privateTmp() {
 		args = append(args, "-tmp", strconv.FormatInt(sb.TmpBytes, 10))
+	}
+	if !sb.Network {
+		args = append(args, "-loopback")
 	}
 	return args
 }
