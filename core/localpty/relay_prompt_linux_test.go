@@ -101,7 +101,7 @@ func TestSendToANetworkClientSettlesOnTheFarPrompt(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
 			defer cancel()
-			res = sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: "login", QuietWindow: 1500 * time.Millisecond, Timeout: 2 * waitLimit})
+			res = sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: "login", QuietWindow: 3 * time.Second, Timeout: 2 * waitLimit})
 			if res.WaitReason != core.WaitInferredIdle || !strings.HasSuffix(res.Delta, "Password: ") {
 				t.Fatalf("a question from the server: settled as %s with %q, want the quiet window (inferred_idle)", res.WaitReason, res.Delta)
 			}
