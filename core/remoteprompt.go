@@ -1,6 +1,7 @@
 package core
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -66,16 +67,22 @@ func looksLikeShellPrompt(line string) bool {
 
 // looksLikeProgramPrompt reports whether line, the unterminated last line
 // of the output, is a prompt a program waits at: a shell's shape
-// (looksLikeShellPrompt: "debug> ", "> ", "mysql> ") or a Python
-// console's first prompt (">>> ", "In [1]: ").
+// (looksLikeShellPrompt: "debug> ", "> ", "mysql> "), a Python console's
+// first prompt (">>> ", "In [1]: ") or a debugger's name in parentheses
+// ("(Pdb) ", "(gdb) ", "(lldb) ").
 func looksLikeProgramPrompt(line string) bool {
-	return looksLikeShellPrompt(line) || freshPrompts.MatchString(line)
+	return looksLikeShellPrompt(line) || freshPrompts.MatchString(line) || debuggerPrompt.MatchString(line)
 }
 
-// remotePromptShown reports whether the output ends in a shell prompt's
-// shape (looksLikeShellPrompt) while a remote-login client (remoteLogins)
-// holds the terminal: a shell on another machine waits for its next
-// command. The output's end is the scrollback's unterminated last line,
+// debuggerPrompt matches a prompt that is a name in parentheses and a
+// blank, as pdb, gdb and lldb print theirs.
+var debuggerPrompt = regexp.MustCompile(`^\([A-Za-z][A-Za-z0-9_-]{0,15}\) $`)
+
+// remotePromptShown reports whether the output ends in a prompt's shape
+// (looksLikeProgramPrompt; on the alternate screen a shell's,
+// looksLikeShellPrompt) while a remote-login client (remoteLogins) holds
+// the terminal: a shell, a console or a debugger on another machine waits
+// for its next command. The output's end is the scrollback's unterminated last line,
 // or, when a program holds the alternate screen (whose text the
 // scrollback does not keep), the cursor's row as a tap that keeps the
 // screen reads it (Tap.SetCursorLine). Off the alternate screen, any
@@ -89,7 +96,7 @@ func (sess *session) remotePromptShown() bool {
 	alt := sess.buf.AltScreen()
 	last, open := sess.openLineLocked(maxPromptLine + 64)
 	sess.mu.Unlock()
-	if !alt && (!open || !looksLikeShellPrompt(last)) {
+	if !alt && (!open || !looksLikeProgramPrompt(last)) {
 		return false
 	}
 	if fg := sess.describeForeground(); fg == nil || !remoteLogin(fg.Name) {

@@ -32,6 +32,27 @@ func TestLooksLikeShellPrompt(t *testing.T) {
 	}
 }
 
+func TestLooksLikeProgramPrompt(t *testing.T) {
+	for line, want := range map[string]bool{
+		"(Pdb) ":                   true,
+		"(gdb) ":                   true,
+		"(lldb) ":                  true,
+		"In [12]: ":                true,
+		">>> ":                     true,
+		"db> ":                     true,
+		"(Pdb)":                    false, // no room to type yet
+		"(y or n) ":                false,
+		"(yes/no) ":                false,
+		"x (Pdb) ":                 false,
+		"Password: ":               false,
+		"(a very long name here) ": false,
+	} {
+		if got := looksLikeProgramPrompt(line); got != want {
+			t.Errorf("looksLikeProgramPrompt(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 func FuzzLooksLikeShellPrompt(f *testing.F) {
 	for _, s := range []string{"user@host:~$ ", "Password: ", "50% ", ">>> ", "#### "} {
 		f.Add(s)

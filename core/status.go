@@ -131,7 +131,7 @@ const (
 	// podman, kubectl, su, sudo) or a terminal multiplexer (tmux, screen,
 	// zellij) holds the terminal, or a relay waits on it and on its socket
 	// (a client of a server, such as nc, socat or mongosh), and its output ends
-	// in a shell prompt's shape ("user@host:~$ ", "db> "; on the alternate
+	// in a prompt's shape ("user@host:~$ ", "db> ", "(Pdb) "; on the alternate
 	// screen, for a named client only, the cursor's row as a tap that
 	// keeps the screen reads it), quiet for 150 ms: the shell or server
 	// there, which prints no prompt marker, waits for the next command. A

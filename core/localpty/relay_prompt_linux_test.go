@@ -38,8 +38,8 @@ while True:
 `
 
 // toyDB serves each connection of ln a banner and a "db> " prompt,
-// answers each line with its reverse after 300 ms (a query at work), and
-// asks for a password on "login".
+// answers each line with its reverse after 300 ms (a query at work), asks
+// for a password on "login" and shows a debugger's prompt on "pdb".
 func toyDB(t *testing.T, ln net.Listener) {
 	t.Helper()
 	t.Cleanup(func() { ln.Close() })
@@ -56,8 +56,12 @@ func toyDB(t *testing.T, ln net.Listener) {
 				for sc.Scan() {
 					q := strings.TrimSpace(sc.Text())
 					time.Sleep(300 * time.Millisecond)
-					if q == "login" {
+					switch q {
+					case "login":
 						c.Write([]byte("Password: "))
+						continue
+					case "pdb":
+						c.Write([]byte("> /srv/app.py(3)handle()\n(Pdb) "))
 						continue
 					}
 					c.Write([]byte("result: " + reverse(q) + "\ndb> "))
@@ -72,8 +76,8 @@ func toyDB(t *testing.T, ln net.Listener) {
 // nothing of the far end: a send waits for the server (settled at the
 // client's read, the answer came with the next send). The server's
 // prompt settles it (remote_prompt, quiet 150 ms), as an ssh client's far
-// shell does, not the send's quiet window; a question from the server
-// does not.
+// shell does, not the send's quiet window, and so does a debugger's
+// "(Pdb) "; a question from the server does not.
 func TestSendToANetworkClientSettlesOnTheFarPrompt(t *testing.T) {
 	need(t, "python3")
 	dir := t.TempDir()
@@ -98,6 +102,9 @@ func TestSendToANetworkClientSettlesOnTheFarPrompt(t *testing.T) {
 				if res.WaitReason != core.WaitRemotePrompt || !strings.HasSuffix(res.Delta, "result: "+reverse(line)+"\ndb> ") {
 					t.Fatalf("send %q: settled as %s after %v with %q, want remote_prompt at the answer", line, res.WaitReason, res.Elapsed, res.Delta)
 				}
+			}
+			if res := sendWait(t, svc, owner, info.ID, "pdb"); res.WaitReason != core.WaitRemotePrompt || !strings.HasSuffix(res.Delta, "\n(Pdb) ") {
+				t.Fatalf("a debugger's prompt from the server: settled as %s after %v with %q, want remote_prompt", res.WaitReason, res.Elapsed, res.Delta)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
 			defer cancel()
