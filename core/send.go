@@ -116,7 +116,7 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 			if quoted, q := quoteTabs(typed); q {
 				typed, ok, tabs = quoted, true, true
 			}
-		case sess.shellReadsLocked(base):
+		case sess.shellReadsLocked(base) || sess.readlineReadsLocked():
 			typed, ok = quoteTabs(req.Data)
 			tabs = ok
 		}

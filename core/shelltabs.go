@@ -24,7 +24,9 @@ import (
 // a tab as well: the terminal's line discipline drops the Ctrl-V in
 // canonical mode (VLNEXT), and readline (gdb, Python's console up to
 // 3.12) and vi read it as quoted-insert; Python's own line editor (3.13)
-// has no such key and would keep the Ctrl-V.
+// has no such key and would keep the Ctrl-V. Any other program that reads
+// its line with GNU readline (gdb, sqlite3, bc, psql) gets its tabs so
+// too (readlineReadsLocked).
 //
 // The pair only works while the line editor reads: between two lines
 // (after a heredoc's line, before the next prompt) bash puts the terminal
@@ -42,6 +44,16 @@ func quoteTabs(data string) (typed string, ok bool) {
 		return data, false
 	}
 	return strings.ReplaceAll(data, "\t", "\x16\t"), true
+}
+
+// readlineReadsLocked reports whether GNU readline reads what is written
+// now: the program asked for bracketed paste, which readline does while
+// it reads a line and undoes once it has it, hides no cursor (a line
+// editor that redraws its input does, scrollback.PasteMode), and holds no
+// alternate screen. sess.mu is held.
+func (sess *session) readlineReadsLocked() bool {
+	m := sess.buf.PasteMode()
+	return m.Bracketed && !m.Redraws && !sess.buf.AltScreen()
 }
 
 // shellReadsLocked reports whether a send written now is read by a

@@ -112,3 +112,22 @@ func TestTabsReachPythonsConsole(t *testing.T) {
 		}
 	})
 }
+
+// Every other program that reads its lines with GNU readline (gdb,
+// sqlite3, bc, psql) took a tab the same way: gdb's echo of "a\tb"
+// printed "ab", and sqlite3 stored a string without its tab. Readline
+// asks for bracketed paste while it reads a line and hides no cursor;
+// typed to such a reader, a tab goes quoted too.
+func TestTabsReachReadlinePrograms(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "gdb -q -nx"})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: `echo [a` + "\t" + `b]\n`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Delta, "[a\tb]") {
+			t.Fatalf("a tab typed to gdb's echo: %q, want [a\\tb]", res.Delta)
+		}
+	})
+}
