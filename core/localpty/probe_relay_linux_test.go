@@ -78,6 +78,16 @@ func TestProbeRelayOverASocket(t *testing.T) {
 // every connection open until the test ends; it returns the address.
 func holdConnections(t *testing.T, network, address string) net.Addr {
 	t.Helper()
+	ended := make(chan struct{})
+	t.Cleanup(func() { close(ended) })
+	return acceptEach(t, network, address, func(net.Conn) { <-ended })
+}
+
+// acceptEach listens on address, outside any session, until the test
+// ends, and serves each connection with serve, closing it after; it
+// returns the address.
+func acceptEach(t *testing.T, network, address string, serve func(net.Conn)) net.Addr {
+	t.Helper()
 	ln, err := net.Listen(network, address)
 	mustf(t, err, "listen on %s", address)
 	t.Cleanup(func() { ln.Close() })
@@ -87,7 +97,10 @@ func holdConnections(t *testing.T, network, address string) net.Addr {
 			if err != nil {
 				return
 			}
-			defer c.Close() // held open until the listener closes
+			go func() {
+				defer c.Close()
+				serve(c)
+			}()
 		}
 	}()
 	return ln.Addr()

@@ -37,38 +37,25 @@ while True:
         s.sendall(line)
 `
 
-// toyDB serves each connection of ln a banner and a "db> " prompt,
-// answers each line with its reverse after 300 ms (a query at work), asks
-// for a password on "login" and shows a debugger's prompt on "pdb".
-func toyDB(t *testing.T, ln net.Listener) {
-	t.Helper()
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.Write([]byte("welcome to toydb\ndb> "))
-				sc := bufio.NewScanner(c)
-				for sc.Scan() {
-					q := strings.TrimSpace(sc.Text())
-					time.Sleep(300 * time.Millisecond)
-					switch q {
-					case "login":
-						c.Write([]byte("Password: "))
-						continue
-					case "pdb":
-						c.Write([]byte("> /srv/app.py(3)handle()\n(Pdb) "))
-						continue
-					}
-					c.Write([]byte("result: " + reverse(q) + "\ndb> "))
-				}
-			}()
+// toyDB serves a connection as a database server: a banner and a "db> "
+// prompt, each line answered with its reverse after 300 ms (a query at
+// work), a password asked on "login" and a debugger's prompt shown on
+// "pdb".
+func toyDB(c net.Conn) {
+	c.Write([]byte("welcome to toydb\ndb> "))
+	sc := bufio.NewScanner(c)
+	for sc.Scan() {
+		q := strings.TrimSpace(sc.Text())
+		time.Sleep(300 * time.Millisecond)
+		switch q {
+		case "login":
+			c.Write([]byte("Password: "))
+		case "pdb":
+			c.Write([]byte("> /srv/app.py(3)handle()\n(Pdb) "))
+		default:
+			c.Write([]byte("result: " + reverse(q) + "\ndb> "))
 		}
-	}()
+	}
 }
 
 // A network client (nc, socat, mongosh) relays the terminal to a
@@ -83,14 +70,10 @@ func TestSendToANetworkClientSettlesOnTheFarPrompt(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "client.py")
 	mustf(t, os.WriteFile(script, []byte(netClient), 0o600), "write the script")
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	mustf(t, err, "listen")
-	toyDB(t, tcp)
+	port := acceptEach(t, "tcp", "127.0.0.1:0", toyDB).(*net.TCPAddr).Port
 	path := filepath.Join(dir, "db.sock")
-	unixLn, err := net.Listen("unix", path)
-	mustf(t, err, "listen on %s", path)
-	toyDB(t, unixLn)
-	for _, target := range []string{"tcp " + strconv.Itoa(tcp.Addr().(*net.TCPAddr).Port), "unix " + path} {
+	acceptEach(t, "unix", path, toyDB)
+	for _, target := range []string{"tcp " + strconv.Itoa(port), "unix " + path} {
 		t.Run(strings.Fields(target)[0], func(t *testing.T) {
 			svc, owner, info := shellService(t, core.SpawnRequest{})
 			res := sendWait(t, svc, owner, info.ID, "python3 "+script+" "+target)
