@@ -114,8 +114,8 @@ func TestTabsReachPythonsConsole(t *testing.T) {
 }
 
 // Every other program that reads its lines with GNU readline (gdb,
-// sqlite3, bc, psql) took a tab the same way: gdb's echo of "a\tb"
-// printed "ab", and sqlite3 stored a string without its tab. Readline
+// sqlite3, bc, psql) takes a typed tab the same way: gdb's echo of "a\tb"
+// would print "ab", and sqlite3 would store a string without its tab. Readline
 // asks for bracketed paste while it reads a line and hides no cursor;
 // typed to such a reader, a tab goes quoted too.
 func TestTabsReachReadlinePrograms(t *testing.T) {

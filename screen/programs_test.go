@@ -58,8 +58,8 @@ func TestVimEditAndSave(t *testing.T) {
 // TestVimTakesASentBlockAsWritten: a Python function sent (pty_send's
 // data) to vi in insert mode with autoindent is saved as written, then
 // the send's Enter: vi asked for bracketed paste and the block goes as
-// one paste. Typed line by line, each line took the indentation of the
-// one before on top of its own.
+// one paste. Typed line by line, each line would take the indentation of
+// the one before on top of its own.
 func TestVimTakesASentBlockAsWritten(t *testing.T) {
 	e := newEnv(t, Options{})
 	file := filepath.Join(t.TempDir(), "f.py")

@@ -49,9 +49,9 @@ finally:
 
 // A block sent to a full-screen editor that asked for bracketed paste
 // (vim, nano) goes as one paste, as a terminal pastes it: typed line by
-// line, each Enter took the indentation of the line before and the
-// block's own indentation came on top (a Python function saved as a
-// staircase). The send's Enter follows the paste, typed. A send without
+// line, each Enter would take the indentation of the line before and the
+// block's own indentation would come on top (a Python function saved as
+// a staircase). The send's Enter follows the paste, typed. A send without
 // Enter (NoSubmit) is written as it is, markers and all left out.
 func TestBlockSentToAnEditorIsPasted(t *testing.T) {
 	need(t, "python3")

@@ -61,7 +61,7 @@ func toyDB(c net.Conn) {
 // A network client (nc, socat, mongosh) relays the terminal to a
 // server outside the session, over TCP or a UNIX socket, so its reads say
 // nothing of the far end: a send waits for the server (settled at the
-// client's read, the answer came with the next send). The server's
+// client's read, the answer would come with the next send). The server's
 // prompt settles it (remote_prompt, quiet 150 ms), as an ssh client's far
 // shell does, not the send's quiet window, and so does a debugger's
 // "(Pdb) "; a question from the server does not.
