@@ -36,6 +36,9 @@ func (s *sandboxFlags) flags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.TmpMB, "sandbox-tmp-mb", 64, "size in MiB of the /tmp each sandboxed session has to itself (a tmpfs counted in its memory limit; no other\nsession, job or the host sees it); 0, or /tmp in --sandbox-rw or --sandbox-ro, shares the host's /tmp as those say")
 }
 
+// maxSandboxMB bounds the sizes in MiB, whose bytes must fit an int64.
+const maxSandboxMB = 1 << 30
+
 // policy returns the localpty sandbox, or nil when --sandbox is off.
 func (s sandboxFlags) policy() (*localpty.Sandbox, error) {
 	if !s.On {
@@ -62,6 +65,9 @@ func (s sandboxFlags) policy() (*localpty.Sandbox, error) {
 	}
 	if s.MemoryMB < 0 || s.Pids < 0 || s.CPUs < 0 || s.TmpMB < 0 {
 		return nil, errors.New("--sandbox limits must not be negative")
+	}
+	if s.MemoryMB > maxSandboxMB || s.TmpMB > maxSandboxMB {
+		return nil, fmt.Errorf("--sandbox-memory-mb and --sandbox-tmp-mb must be at most %d (1 PiB)", maxSandboxMB)
 	}
 	return sb, nil
 }

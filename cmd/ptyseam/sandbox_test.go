@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -91,4 +92,22 @@ func TestSandboxLimitsRefuseWithoutControllers(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// TestSandboxSizesAreChecked: a negative size, or one whose bytes would
+// overflow, stops the server at its start instead of every session later.
+func TestSandboxSizesAreChecked(t *testing.T) {
+	for _, args := range [][]string{
+		{"--sandbox", "--sandbox-tmp-mb", "-1"},
+		{"--sandbox", "--sandbox-tmp-mb", "99999999999999"},
+		{"--sandbox", "--sandbox-memory-mb", "99999999999999"},
+	} {
+		cfg, err := parseConfig(args, io.Discard)
+		if err == nil {
+			_, err = cfg.Sandbox.policy()
+		}
+		if err == nil {
+			t.Errorf("%q was accepted", args)
+		}
+	}
 }
