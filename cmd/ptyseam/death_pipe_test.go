@@ -1,21 +1,24 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"os"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/procfs"
 	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // TestSIGKILLEndsAPipeJobsEscapee: a job on the pipe backend whose shell
 // ignores SIGTERM and SIGHUP leaves its sleep behind when the server is
-// SIGKILLed (the parent-death signal ends only the shell); the next
-// server's start ends it, as it ends a terminal's escapees, by reaping
-// the dead server's cgroup leaves.
+// SIGKILLed together with its guard (the parent-death signal ends only the
+// shell); the next server's start ends it, as it ends a terminal's
+// escapees, by reaping the dead server's cgroup leaves.
 func TestSIGKILLEndsAPipeJobsEscapee(t *testing.T) {
 	if _, err := localpty.ReapStaleCgroups(context.Background(), nil); err != nil {
 		t.Fatal(err)
@@ -33,16 +36,38 @@ func TestSIGKILLEndsAPipeJobsEscapee(t *testing.T) {
 			t.Fatalf("the job's shell and sleep did not start: %s", describe(survivors(runMarker)))
 		}
 	}
+	guard := guardOf(t, p.cmd.Process.Pid)
+	_ = syscall.Kill(guard, syscall.SIGKILL)
 	_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.exit.done
 	// The shell dies with the server (parent-death signal); the sleep,
-	// ignoring SIGTERM and SIGHUP like its shell, is left.
+	// ignoring SIGTERM and SIGHUP like its shell, is left, its guard gone.
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) && len(survivors(runMarker)) > 1 {
 		time.Sleep(20 * time.Millisecond)
 	}
 	after := len(survivors(runMarker))
+	if after == 0 {
+		t.Fatal("nothing was left for the next start to end: the guard was not killed")
+	}
 	next := startStdio(t, io.Discard, "--log-level", "error")
 	requireNothingLeft(t, "after the next start", next.cmd.Process.Pid)
 	t.Logf("%d process(es) of the pipe job left after SIGKILL, 0 after the next start", after)
+}
+
+// guardOf returns the pid of the guard the server pid started (a child
+// whose command line names ptyseam-guard), waiting for it to appear.
+func guardOf(t *testing.T, pid int) int {
+	t.Helper()
+	for deadline := time.Now().Add(testenv.HangBound); ; time.Sleep(20 * time.Millisecond) {
+		kids, _ := procfs.ListChildren(pid, nil)
+		for _, k := range kids {
+			if cmd, err := os.ReadFile(procfs.Path(k, "cmdline")); err == nil && bytes.Contains(cmd, []byte("ptyseam-guard")) {
+				return k
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server %d started no guard", pid)
+		}
+	}
 }

@@ -39,6 +39,7 @@ func (c *cgroupState) parent(log *slog.Logger) (string, error) {
 			if _, err := reapStaleLeaves(ctx, c.dir, log); err != nil {
 				log.Error("localpty: leftovers of a dead process could not be killed", "error", err)
 			}
+			startGuard(c.dir, log)
 		}
 	})
 	return c.dir, c.err
