@@ -53,10 +53,18 @@ type CutResult struct {
 	Shortened int
 }
 
-// cutLine is one line of the text being cut.
+// cutLine is one line of the text being cut, or the marker of a run of
+// repeats of the line before it (see foldRepeats).
 type cutLine struct {
-	text string
-	size int // bytes, its newline included
+	text    string
+	size    int   // bytes, its newline included
+	num     int64 // the global number of the line, or of the run's first
+	repeats int64 // for a run's marker, the lines it stands for; else 0
+}
+
+// span is the range of output lines l stands for.
+func (l cutLine) span() LineRange {
+	return LineRange{From: l.num, To: l.num + max(l.repeats, 1) - 1}
 }
 
 // CutLines fits text into maxLines lines and maxBytes bytes, marker lines
@@ -74,31 +82,26 @@ type cutLine struct {
 // chooses, each complete line longer than an eighth of maxBytes (a
 // minified file, a JSON document on one line) is shortened to its head,
 // ended with " [... N bytes of line L cut ...]": the caller sees how such
-// a line begins rather than only a marker in its place.
+// a line begins rather than only a marker in its place. And each run of
+// more than minRepeatRun copies of one complete line (a flood from yes, a
+// loop printing "waiting") is kept as its first copy and a marker line
+// "[... lines F-T repeat the line above (N lines) ...]", a range of the
+// result like a cut one: the budget goes to the lines that differ.
 func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, ok bool) {
-	lines := splitCutLines(text)
-	total := 0
-	for _, l := range lines {
-		total += l.size
-	}
-	if total <= maxBytes && len(lines) <= maxLines {
+	ended := strings.HasSuffix(text, "\n")
+	lines := splitCutLines(text, last)
+	if cutSize(lines) <= maxBytes && len(lines) <= maxLines {
 		return CutResult{Text: text}, true
 	}
 	if maxLines < minCutLines || maxBytes < minCutBytes {
 		return CutResult{}, false
 	}
+	res.Shortened = shortenLongLines(lines, ended, maxBytes/8)
+	lines = foldRepeats(lines, ended)
 	n := len(lines)
-	first := last - int64(n-1) // the global number of lines[0]
-	res.Shortened = shortenLongLines(lines, first, strings.HasSuffix(text, "\n"), maxBytes/8)
-	if res.Shortened > 0 {
-		total = 0
-		for _, l := range lines {
-			total += l.size
-		}
-		if total <= maxBytes && n <= maxLines {
-			res.Text = joinCutLines(lines, strings.HasSuffix(text, "\n"))
-			return res, true
-		}
+	if cutSize(lines) <= maxBytes && n <= maxLines {
+		res.Text = joinCutLines(lines, ended, &res)
+		return res, true
 	}
 	keep := make([]bool, n)
 	usedBytes, usedLines := 0, 0
@@ -150,13 +153,17 @@ func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, o
 		tail--
 		take(tail)
 	}
+	// A run's marker says "the line above": without that line above it,
+	// it goes with the lines cut.
+	for i := 1; i < n; i++ {
+		if lines[i].repeats > 0 && !keep[i-1] {
+			keep[i] = false
+		}
+	}
 	var b strings.Builder
 	for i := 0; i < n; {
 		if keep[i] {
-			b.WriteString(lines[i].text)
-			if i < n-1 || strings.HasSuffix(text, "\n") {
-				b.WriteByte('\n')
-			}
+			writeCutLine(&b, lines[i], i < n-1 || ended, &res)
 			i++
 			continue
 		}
@@ -164,7 +171,7 @@ func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, o
 		for j < n && !keep[j] {
 			j++
 		}
-		r := LineRange{From: first + int64(i), To: first + int64(j-1)}
+		r := LineRange{From: lines[i].num, To: lines[j-1].span().To}
 		res.Ranges = append(res.Ranges, r)
 		res.Lines += r.Len()
 		b.WriteString(marker(r))
@@ -173,6 +180,62 @@ func CutLines(text string, last int64, maxLines, maxBytes int) (res CutResult, o
 	}
 	res.Text = b.String()
 	return res, true
+}
+
+// minRepeatRun is the most copies of one line that a cut keeps as they
+// are; a longer run is folded (see foldRepeats).
+const minRepeatRun = 3
+
+// repeatFormat is the marker line of a run of repeats of the line above.
+const repeatFormat = "[... lines %d-%d repeat the line above (%d lines) ...]"
+
+// repeatMarker is the line that stands for r, repeats of the line above.
+func repeatMarker(r LineRange) string {
+	return fmt.Sprintf(repeatFormat, r.From, r.To, r.Len())
+}
+
+// foldRepeats replaces each run of more than minRepeatRun copies of one
+// complete line by its first copy and the marker of the other copies.
+func foldRepeats(lines []cutLine, ended bool) []cutLine {
+	out := lines[:0:0]
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j].text == lines[i].text && (j < len(lines)-1 || ended) {
+			j++
+		}
+		if j-i <= minRepeatRun {
+			out = append(out, lines[i:j]...)
+			i = j
+			continue
+		}
+		r := LineRange{From: lines[i+1].num, To: lines[j-1].num}
+		m := repeatMarker(r)
+		out = append(out, lines[i], cutLine{text: m, size: len(m) + 1, num: r.From, repeats: r.Len()})
+		i = j
+	}
+	return out
+}
+
+// cutSize is the bytes of lines, their newlines included.
+func cutSize(lines []cutLine) int {
+	total := 0
+	for _, l := range lines {
+		total += l.size
+	}
+	return total
+}
+
+// writeCutLine writes a kept line, with its newline when newline, and
+// counts a run's marker among res's ranges.
+func writeCutLine(b *strings.Builder, l cutLine, newline bool, res *CutResult) {
+	b.WriteString(l.text)
+	if newline {
+		b.WriteByte('\n')
+	}
+	if l.repeats > 0 {
+		res.Ranges = append(res.Ranges, l.span())
+		res.Lines += l.repeats
+	}
 }
 
 // markerFormat is the marker line of a run of several lines.
@@ -193,18 +256,18 @@ const (
 	minLongLineHead = 16
 )
 
-// shortenLongLines shortens each complete line of lines (numbered from
-// first; the last is complete when ended) longer than limit bytes to its
-// head, on a character boundary, with a longLineFormat ending, and
-// returns how many it shortened.
-func shortenLongLines(lines []cutLine, first int64, ended bool, limit int) int {
+// shortenLongLines shortens each complete line of lines (the last is
+// complete when ended) longer than limit bytes to its head, on a
+// character boundary, with a longLineFormat ending, and returns how many
+// it shortened.
+func shortenLongLines(lines []cutLine, ended bool, limit int) int {
 	n := 0
 	for i := range lines {
 		l := &lines[i]
 		if len(l.text) <= limit || (i == len(lines)-1 && !ended) {
 			continue
 		}
-		end := fmt.Sprintf(longLineFormat, len(l.text), first+int64(i)) // an upper bound of its length
+		end := fmt.Sprintf(longLineFormat, len(l.text), l.num) // an upper bound of its length
 		if limit-len(end) < minLongLineHead {
 			continue
 		}
@@ -212,32 +275,31 @@ func shortenLongLines(lines []cutLine, first int64, ended bool, limit int) int {
 		for len(head) > 0 && !utf8.RuneStart(l.text[len(head)]) {
 			head = head[:len(head)-1]
 		}
-		l.text = head + fmt.Sprintf(longLineFormat, len(l.text)-len(head), first+int64(i))
+		l.text = head + fmt.Sprintf(longLineFormat, len(l.text)-len(head), l.num)
 		l.size = len(l.text) + 1
 		n++
 	}
 	return n
 }
 
-// joinCutLines joins lines back into text (ended: with a final "\n").
-func joinCutLines(lines []cutLine, ended bool) string {
+// joinCutLines joins lines back into text (ended: with a final "\n"),
+// counting the runs' markers among res's ranges.
+func joinCutLines(lines []cutLine, ended bool, res *CutResult) string {
 	var b strings.Builder
 	for i, l := range lines {
-		b.WriteString(l.text)
-		if i < len(lines)-1 || ended {
-			b.WriteByte('\n')
-		}
+		writeCutLine(&b, l, i < len(lines)-1 || ended, res)
 	}
 	return b.String()
 }
 
-// splitCutLines splits text into its lines; a final "\n" ends the last
-// line rather than starting another.
-func splitCutLines(text string) []cutLine {
+// splitCutLines splits text, whose last line is numbered last, into its
+// lines; a final "\n" ends the last line rather than starting another.
+func splitCutLines(text string, last int64) []cutLine {
 	parts := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	lines := make([]cutLine, len(parts))
+	first := last - int64(len(parts)-1)
 	for i, p := range parts {
-		lines[i] = cutLine{text: p, size: len(p) + 1}
+		lines[i] = cutLine{text: p, size: len(p) + 1, num: first + int64(i)}
 	}
 	if !strings.HasSuffix(text, "\n") {
 		lines[len(lines)-1].size--

@@ -39,7 +39,18 @@ func checkCut(t *testing.T, text string, last int64, maxLines, maxBytes int) Cut
 				continue
 			}
 		}
-		if ri < len(res.Ranges) && l == marker(res.Ranges[ri]) {
+		if ri < len(res.Ranges) && l == repeatMarker(res.Ranges[ri]) {
+			r := res.Ranges[ri]
+			if len(rebuilt) == 0 {
+				t.Fatalf("%q has no line above it", l)
+			}
+			for _, o := range orig[r.From-first : r.To-first+1] {
+				if o != rebuilt[len(rebuilt)-1] {
+					t.Fatalf("%q stands for %q, which is not the line above, %q", l, o, rebuilt[len(rebuilt)-1])
+				}
+			}
+		}
+		if ri < len(res.Ranges) && (l == marker(res.Ranges[ri]) || l == repeatMarker(res.Ranges[ri])) {
 			r := res.Ranges[ri]
 			rebuilt = append(rebuilt, orig[r.From-first:r.To-first+1]...)
 			total += r.Len()
@@ -153,6 +164,46 @@ func TestCutLinesShortensLongLines(t *testing.T) {
 	}
 }
 
+// A flood of one line (yes, a loop printing "waiting") filled the result
+// with copies of it: a run of the same line is kept once, with a marker
+// saying how many times it repeats, so that the budget goes to the lines
+// that differ.
+func TestCutLinesFoldsRepeatedLines(t *testing.T) {
+	var lines []string
+	lines = append(lines, "$ ./wait-for-db")
+	for range 5000 {
+		lines = append(lines, "waiting for db")
+	}
+	lines = append(lines, numbered(0, 99)...)
+	for range 3000 {
+		lines = append(lines, "y")
+	}
+	lines = append(lines, "x.go:3:1: error near the end", "y", "y", "$ ")
+	text := strings.Join(lines, "\n")
+	last := int64(len(lines) - 1)
+	res := checkCut(t, text, last, 1000, 8<<10)
+	for _, want := range []string{
+		"$ ./wait-for-db\nwaiting for db\n[... lines 2-5000 repeat the line above (4999 lines) ...]\nline 0 of the build log\n",
+		"line 99 of the build log\ny\n[... lines 5102-8100 repeat the line above (2999 lines) ...]\n",
+		"x.go:3:1: error near the end\ny\ny\n$ ",
+	} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("no %q in:\n%s", want, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "cut (") || len(res.Ranges) != 2 || res.Lines != 4999+2999 {
+		t.Errorf("ranges %v (%d lines):\n%s", res.Ranges, res.Lines, res.Text)
+	}
+	// A few copies, or output that fits, stay as they are.
+	few := "a\na\na\nb\n"
+	if res := checkCut(t, few+strings.Join(numbered(0, 2000), "\n"), 5000, 100, 4096); !strings.HasPrefix(res.Text, few) {
+		t.Errorf("three copies folded:\n%s", res.Text)
+	}
+	if res := checkCut(t, strings.Repeat("y\n", 50), 50, 100, 4096); res.Text != strings.Repeat("y\n", 50) {
+		t.Errorf("output that fits changed:\n%s", res.Text)
+	}
+}
+
 func TestCutLinesBoundsErrorLines(t *testing.T) {
 	lines := numbered(0, 1999)
 	for i := 100; i < 1900; i += 10 {
@@ -188,6 +239,7 @@ func FuzzCutLines(f *testing.F) {
 	f.Add("a\nb\nc\n", 8, 512)
 	f.Add(strings.Join(numbered(0, 300), "\n")+"\nerror: x\n>>> ", 20, 600)
 	f.Add("\n\rabc\nx.go:1:1: y\n", 8, 512)
+	f.Add("a\n"+strings.Repeat("y\n", 400)+"b\ny\ny\ny\ny\ny", 20, 600)
 	f.Fuzz(func(t *testing.T, text string, maxLines, maxBytes int) {
 		if maxLines < 0 || maxLines > 20_000 || maxBytes < 0 || maxBytes > 1<<20 || len(text) > 1<<16 {
 			return

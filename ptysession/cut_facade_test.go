@@ -147,3 +147,27 @@ func TestSendKeepsTheHeadOfALongLine(t *testing.T) {
 		}
 	})
 }
+
+// A loop printing one line thousands of times filled the result with
+// copies of it; the run is kept once with a marker, pty_read pages the
+// copies, and the lines after it are all there.
+func TestSendFoldsARepeatedLine(t *testing.T) {
+	forEachSeam(t, Options{Cut: CutKeepErrors, MaxResultBytes: 4096}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		waitPrompt(t, s, owner, r.SessionID)
+		res := shellSend(t, s, owner, r.SessionID, "for i in $(seq 3000); do echo waiting for db; done; echo ready; seq 3")
+		if len(res.Cut) != 1 || res.Cut[0].Len() != 2999 {
+			t.Fatalf("cut %v:\n%s", res.Cut, res.Delta)
+		}
+		c := res.Cut[0]
+		want := fmt.Sprintf("\nwaiting for db\n[... lines %d-%d repeat the line above (2999 lines) ...]\nready\n1\n2\n3\n", c.From, c.To)
+		if !strings.Contains(res.Delta, want) || len(res.Delta) > 1024 {
+			t.Fatalf("%d bytes, no %q in:\n%s", len(res.Delta), want, res.Delta)
+		}
+		pg, err := s.Read(testCtx(t), owner, r.SessionID, ReadRequest{Start: c.To - 1, Count: 3})
+		if err != nil || pg.Text != "waiting for db\nwaiting for db\nready\n" {
+			t.Fatalf("read of the run's end: %q %v", pg.Text, err)
+		}
+	})
+}
