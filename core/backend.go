@@ -123,6 +123,13 @@ type InputWait struct {
 	// it has finished. The service settles on such a read only when the
 	// output does not say the program is still at work (settle.go).
 	EventLoop bool
+	// SideThread: a task reading the terminal is not the first thread of
+	// its process, as in a program on a JVM (JLine's reader thread in
+	// jshell) or Python's asyncio console: such a thread may read the
+	// terminal all along while another thread works on what it read, so
+	// its read, too, says it takes input, not that it has finished
+	// (settle.go).
+	SideThread bool
 	// Hidden: the terminal reads a hidden line (echo off in canonical
 	// mode, as getpass, sudo and read -s set it: a password). Backends
 	// that cannot tell leave it false.

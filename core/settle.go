@@ -288,10 +288,12 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	return false, due - quietFor
 }
 
-// eventLoopBusy reports whether a read by an event loop (fg.EventLoop) is
-// a program still at work rather than one waiting for its next input. An
-// event loop watches the terminal while it works (Node's REPL awaiting a
-// promise reads it all along), so its read alone proves nothing:
+// eventLoopBusy reports whether a read by an event loop (fg.EventLoop) or
+// by a thread other than its process's first (fg.SideThread) is a program
+// still at work rather than one waiting for its next input. An event loop
+// watches the terminal while it works (Node's REPL awaiting a promise
+// reads it all along), and so may a reading thread while another thread
+// works (jshell's), so such a read alone proves nothing:
 //
 //   - A program that showed a prompt before the send (p.promptShown) and
 //     whose output now ends on a complete line has not shown its next
@@ -304,15 +306,17 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 //     starts, and drops what is typed meanwhile. Its read settles once its
 //     output ends in a prompt (looksLikeProgramPrompt), or after
 //     eventLoopStartQuiet of quiet (a script that prints no prompt).
+//     A reading thread's program is not held back so (a Go program's
+//     read may move to another thread at any time).
 func (sess *session) eventLoopBusy(p *settleParams, fg InputWait, quietFor time.Duration) bool {
-	if !fg.EventLoop {
+	if !fg.EventLoop && !fg.SideThread {
 		return false
 	}
 	sess.mu.Lock()
 	line, open := sess.openLineLocked(maxPromptLine + 64)
 	sess.mu.Unlock()
 	if p.initial || p.base.Group == 0 || fg.Now.Group != p.base.Group {
-		return quietFor < eventLoopStartQuiet && !(open && looksLikeProgramPrompt(line))
+		return fg.EventLoop && quietFor < eventLoopStartQuiet && !(open && looksLikeProgramPrompt(line))
 	}
 	return p.promptShown && !open
 }

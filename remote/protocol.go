@@ -129,6 +129,8 @@ type wireInputWait struct {
 	// EventLoop is core.InputWait.EventLoop; an agent that predates it
 	// leaves it out, and its reads settle as they did.
 	EventLoop bool `json:"eventLoop,omitempty"`
+	// SideThread is core.InputWait.SideThread.
+	SideThread bool `json:"sideThread,omitempty"`
 	// Hidden is core.InputWait.Hidden; an agent that predates it leaves
 	// it out (false: no hint).
 	Hidden bool `json:"hidden,omitempty"`
@@ -218,11 +220,11 @@ func (w *wireBaseline) baseline() core.InputBaseline {
 }
 
 func toWireInputWait(iw core.InputWait) *wireInputWait {
-	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop, Hidden: iw.Hidden}
+	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop, SideThread: iw.SideThread, Hidden: iw.Hidden}
 }
 
 func (w *wireInputWait) inputWait() core.InputWait {
-	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop, Hidden: w.Hidden}
+	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop, SideThread: w.SideThread, Hidden: w.Hidden}
 }
 
 // toWireError encodes err; a plain error becomes INTERNAL.

@@ -16,6 +16,7 @@ type foreground struct {
 	PendingInput  int    // typed input the program has not read (-1 unknown)
 	Relay         bool   // a task blocked on the terminal also waits on a TCP socket
 	EventLoop     bool   // a task blocked on the terminal waits in epoll
+	SideThread    bool   // a task blocked on the terminal is not its process's main thread
 	OutputRead    uint64 // bytes Read returned, measured after PendingOutput
 }
 
@@ -45,12 +46,13 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 	}
 	now := core.InputBaseline{Group: st.PGID, Leader: st.Leader, Wakes: st.Switches, Readers: st.Readers}
 	iw := core.InputWait{
-		Now:       now,
-		Reading:   st.ReadingInput,
-		Waiting:   st.ReadingInput && st.PendingOutput <= 0 && st.PendingInput <= 0 && st.OutputRead <= taken,
-		New:       now.Differs(base),
-		Relay:     st.Relay,
-		EventLoop: st.EventLoop,
+		Now:        now,
+		Reading:    st.ReadingInput,
+		Waiting:    st.ReadingInput && st.PendingOutput <= 0 && st.PendingInput <= 0 && st.OutputRead <= taken,
+		New:        now.Differs(base),
+		Relay:      st.Relay,
+		EventLoop:  st.EventLoop,
+		SideThread: st.SideThread,
 	}
 	if iw.Waiting {
 		// One TCGETS, only for a wait that may settle a send.

@@ -71,6 +71,7 @@ func (s *session) probe() (foreground, error) {
 				blocked = true
 				st.Relay = st.Relay || w.relay
 				st.EventLoop = st.EventLoop || w.eventLoop
+				st.SideThread = st.SideThread || tid != m.pid
 				st.Switches += ts.VoluntarySwitches
 				readers = append(readers, tid)
 			}
