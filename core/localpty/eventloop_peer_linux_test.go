@@ -59,19 +59,27 @@ while True:
 // debuggee started, which took the next send's input); then each send at
 // its answer and prompt, not after the quiet window.
 func TestSendToADebuggerOnLoopbackSettlesOnItsRead(t *testing.T) {
+	checkREPLAnswers(t, peerREPL, "listening\ndebug> ", []string{"sb(2)", "c", "exec a"}, func(line string) string { return "answer " + line + "\ndebug> " })
+}
+
+// checkREPLAnswers runs script with python3 in a shell and checks that the
+// start settles on stdin_read with output ending in started, and each of
+// lines sent then settles on stdin_read with output ending in its answer.
+func checkREPLAnswers(t *testing.T, script, started string, lines []string, answer func(line string) string) {
+	t.Helper()
 	need(t, "python3")
-	script := filepath.Join(t.TempDir(), "debugger.py")
-	mustf(t, os.WriteFile(script, []byte(peerREPL), 0o600), "write the script")
+	path := filepath.Join(t.TempDir(), "repl.py")
+	mustf(t, os.WriteFile(path, []byte(script), 0o600), "write the script")
 	svc, owner, info := shellService(t, core.SpawnRequest{})
-	res := sendWait(t, svc, owner, info.ID, "python3 "+script)
-	if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "listening\ndebug> ") {
+	res := sendWait(t, svc, owner, info.ID, "python3 "+path)
+	if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, started) {
 		t.Fatalf("start: settled as %s after %v with %q, want stdin_read at its prompt", res.WaitReason, res.Elapsed, res.Delta)
 	}
-	for _, line := range []string{"sb(2)", "c", "exec a"} {
+	for _, line := range lines {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
 		res := sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: line, QuietWindow: 5 * time.Second, Timeout: 2 * waitLimit})
 		cancel()
-		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "answer "+line+"\ndebug> ") {
+		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, answer(line)) {
 			t.Fatalf("send %q: settled as %s after %v with %q, want stdin_read at its answer", line, res.WaitReason, res.Elapsed, res.Delta)
 		}
 	}

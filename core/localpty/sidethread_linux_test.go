@@ -1,15 +1,6 @@
 package localpty
 
-import (
-	"context"
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
-	"time"
-
-	"github.com/ptyseam/ptyseam/core"
-)
+import "testing"
 
 // pumpREPL reads its terminal on a thread of its own, all along, and
 // works on each line on its main thread, as jshell and the other REPLs on
@@ -33,20 +24,5 @@ while True:
 // each answer came with the next send. A program that showed a prompt
 // and whose output ends on a complete line since has not answered yet.
 func TestSendToASideThreadReaderWaitsForItsPrompt(t *testing.T) {
-	need(t, "python3")
-	script := filepath.Join(t.TempDir(), "pump.py")
-	mustf(t, os.WriteFile(script, []byte(pumpREPL), 0o600), "write the script")
-	svc, owner, info := shellService(t, core.SpawnRequest{})
-	res := sendWait(t, svc, owner, info.ID, "python3 "+script)
-	if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "calc> ") {
-		t.Fatalf("start: settled as %s after %v with %q, want stdin_read at its prompt", res.WaitReason, res.Elapsed, res.Delta)
-	}
-	for _, line := range []string{"ab", "cd"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
-		res := sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: line, QuietWindow: 5 * time.Second, Timeout: 2 * waitLimit})
-		cancel()
-		if res.WaitReason != core.WaitStdinRead || !strings.HasSuffix(res.Delta, "= "+line+line+"\ncalc> ") {
-			t.Fatalf("send %q: settled as %s after %v with %q, want stdin_read at its answer", line, res.WaitReason, res.Elapsed, res.Delta)
-		}
-	}
+	checkREPLAnswers(t, pumpREPL, "calc> ", []string{"ab", "cd"}, func(line string) string { return "= " + line + line + "\ncalc> " })
 }
