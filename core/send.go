@@ -147,8 +147,9 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		base:       base,
 		deadline:   time.Now().Add(timeout),
 		gate:       sess.gateLocked(),
-
-		promptShown: sess.buf.LineOpen(),
+	}
+	if line, open := sess.openLineLocked(maxPromptLine + 64); open {
+		p.promptShown, p.replPrompt = true, looksLikeProgramPrompt(line)
 	}
 	sess.noteInputLocked(data, true, req.NoSubmit)
 	sess.atPrompt = false

@@ -33,6 +33,10 @@ type settleParams struct {
 	// (a program's prompt), so a program on an event loop that ends on a
 	// complete line since has not answered yet (eventLoopBusy).
 	promptShown bool
+	// replPrompt: that open line had a console's prompt shape
+	// (looksLikeProgramPrompt: "jshell> ", ">>> "), not a question's
+	// ("Name: "); a reading thread is held back only after such a prompt.
+	replPrompt bool
 	// op is the send this wait is for, if any: the read loop may settle it
 	// first (settleInlineLocked), which ends the wait as preempted.
 	op *operation
@@ -308,6 +312,10 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 //     eventLoopStartQuiet of quiet (a script that prints no prompt).
 //     A reading thread's program is not held back so (a Go program's
 //     read may move to another thread at any time).
+//   - A reading thread's program is held back only after a console's
+//     prompt (p.replPrompt): a Java program that asked "Name: " and
+//     prints its next question on a line of its own reads on its main
+//     thread, which is never its process's first, and has answered.
 func (sess *session) eventLoopBusy(p *settleParams, fg InputWait, quietFor time.Duration) bool {
 	if !fg.EventLoop && !fg.SideThread {
 		return false
@@ -318,7 +326,7 @@ func (sess *session) eventLoopBusy(p *settleParams, fg InputWait, quietFor time.
 	if p.initial || p.base.Group == 0 || fg.Now.Group != p.base.Group {
 		return fg.EventLoop && quietFor < eventLoopStartQuiet && !(open && looksLikeProgramPrompt(line))
 	}
-	return p.promptShown && !open
+	return p.promptShown && !open && (fg.EventLoop || p.replPrompt)
 }
 
 // eventLoopStartQuiet is how long an event loop a send started must be

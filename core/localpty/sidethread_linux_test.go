@@ -26,3 +26,29 @@ while True:
 func TestSendToASideThreadReaderWaitsForItsPrompt(t *testing.T) {
 	checkREPLAnswers(t, pumpREPL, "calc> ", []string{"ab", "cd"}, func(line string) string { return "= " + line + line + "\ncalc> " })
 }
+
+// javaLikeQuiz asks its questions from a thread other than its process's
+// first, as every Java program's main method runs: it reads only when it
+// asks, and its next question is a line of its own.
+const javaLikeQuiz = `import sys, threading
+def main():
+    name = input("Name: ")
+    print("hello " + name)
+    print("Age?")
+    age = input()
+    print("age " + age)
+    print("Town?")
+    input()
+t = threading.Thread(target=main)
+t.start()
+t.join()
+`
+
+// A program asking on a side thread, not at a console's prompt, settles on
+// its read as soon as it asked again, though its question ends in a
+// newline.
+func TestSendToASideThreadQuizSettlesOnItsRead(t *testing.T) {
+	checkREPLAnswers(t, javaLikeQuiz, "Name: ", []string{"bob", "42"}, func(line string) string {
+		return map[string]string{"bob": "hello bob\nAge?\n", "42": "age 42\nTown?\n"}[line]
+	})
+}
