@@ -49,6 +49,9 @@ func Exec(args []string) error {
 	}
 	if p.TmpBytes > 0 {
 		p.Writable = append(p.Writable, "/tmp") // the session's own tmpfs
+		if err := privateHome(&p); err != nil {
+			return err
+		}
 	}
 	if err := Restrict(p); err != nil {
 		return err

@@ -6,6 +6,7 @@ import "errors"
 
 var errNotLinux = errors.New("sandboxed sessions need Linux")
 
-func isolate(Policy) error     { return errNotLinux }
-func forbidUnixSockets() error { return errNotLinux }
-func loopbackUp() error        { return errNotLinux }
+func isolate(Policy) error      { return errNotLinux }
+func forbidUnixSockets() error  { return errNotLinux }
+func loopbackUp() error         { return errNotLinux }
+func privateHome(*Policy) error { return errNotLinux }

@@ -24,9 +24,24 @@ func mountPrivateTmp(p Policy) error {
 	if err != nil {
 		return fmt.Errorf("the session's working directory: %w", err)
 	}
+	return mountKeeping("/tmp", p, cwd, func() error {
+		opts := "mode=1777,size=" + strconv.FormatInt(p.TmpBytes, 10)
+		if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("mounting the session's /tmp: %w", err)
+		}
+		return nil
+	})
+}
+
+// mountKeeping runs mount, which hides root behind a new mount, keeping
+// what p lists below root and the working directory cwd there: each is
+// cloned before and mounted back at its place after, the read-only ones
+// (cwd unless listed writable) read-only. It enters cwd again, as mounted
+// back or as the new mount shows it.
+func mountKeeping(root string, p Policy, cwd string, mount func() error) error {
 	var keeps []clonedTree
 	defer closeTrees(&keeps)
-	for _, tp := range tmpPaths(p, cwd) {
+	for _, tp := range pathsBelow(root, p, cwd) {
 		kept, err := cloneTree(&keeps, tp.path)
 		if err != nil {
 			return err
@@ -38,9 +53,8 @@ func mountPrivateTmp(p Policy) error {
 			}
 		}
 	}
-	opts := "mode=1777,size=" + strconv.FormatInt(p.TmpBytes, 10)
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return fmt.Errorf("mounting the session's /tmp: %w", err)
+	if err := mount(); err != nil {
+		return err
 	}
 	for _, k := range keeps {
 		if err := k.attach(); err != nil {
@@ -54,25 +68,25 @@ func mountPrivateTmp(p Policy) error {
 	return nil
 }
 
-// tmpPath is a path below /tmp that a policy lists, and whether it may be
-// written.
-type tmpPath struct {
+// keptPath is a path below a mount's root that a policy lists, and whether
+// it may be written.
+type keptPath struct {
 	path     string
 	writable bool
 }
 
-// tmpPaths returns the paths below /tmp that p lists, and cwd (read-only
+// pathsBelow returns the paths below root that p lists, and cwd (read-only
 // unless listed writable), cleaned, ancestors first, leaving out those an
 // ancestor's mount shows as they are: below a writable one, or read-only
 // below a read-only one.
-func tmpPaths(p Policy, cwd string) []tmpPath {
+func pathsBelow(root string, p Policy, cwd string) []keptPath {
 	access := map[string]bool{}
 	for _, list := range []struct {
 		paths    []string
 		writable bool
 	}{{append([]string{cwd}, p.ReadOnly...), false}, {p.Writable, true}} {
 		for _, path := range list.paths {
-			if path = filepath.Clean(path); strings.HasPrefix(path, "/tmp/") {
+			if path = filepath.Clean(path); strings.HasPrefix(path, root+"/") {
 				access[path] = access[path] || list.writable
 			}
 		}
@@ -84,7 +98,7 @@ func tmpPaths(p Policy, cwd string) []tmpPath {
 	slices.SortFunc(paths, func(a, b string) int {
 		return cmp.Or(strings.Count(a, "/")-strings.Count(b, "/"), strings.Compare(a, b))
 	})
-	var out []tmpPath
+	var out []keptPath
 	for _, path := range paths {
 		shown := false
 		for _, kept := range out {
@@ -93,8 +107,101 @@ func tmpPaths(p Policy, cwd string) []tmpPath {
 			}
 		}
 		if !shown {
-			out = append(out, tmpPath{path, access[path]})
+			out = append(out, keptPath{path, access[path]})
 		}
 	}
 	return out
+}
+
+// privateHome gives a session with a /tmp of its own a writable layer over
+// its home directory (see sessionHome and mountPrivateHome), and lets it
+// write there.
+func privateHome(p *Policy) error {
+	home := sessionHome(*p)
+	if home == "" {
+		return nil
+	}
+	if err := mountPrivateHome(*p, home); err != nil {
+		return err
+	}
+	p.Writable = append(p.Writable, home)
+	return nil
+}
+
+// sessionHome returns the home directory ($HOME) to give the session a
+// writable layer over, or "" to leave it as p says: one that is not an
+// absolute directory, is "/", lies in /tmp (the session's own already),
+// is listed itself, or below a listed writable directory (the host's
+// then), or whose path the overlay's options cannot carry.
+func sessionHome(p Policy) string {
+	home := os.Getenv("HOME")
+	if home == "" || home[0] != '/' {
+		return ""
+	}
+	home = filepath.Clean(home)
+	if home == "/" || home == "/tmp" || strings.HasPrefix(home, "/tmp/") || strings.ContainsAny(home, ",:\\") || !isDir(home) {
+		return ""
+	}
+	for _, path := range p.ReadOnly {
+		if filepath.Clean(path) == home {
+			return ""
+		}
+	}
+	for _, path := range p.Writable {
+		if path = filepath.Clean(path); path == home || strings.HasPrefix(home, path+"/") {
+			return ""
+		}
+	}
+	return home
+}
+
+// mountPrivateHome lays a writable layer over home in the session's mount
+// namespace: an overlay whose writes go to a tmpfs of p.TmpBytes of its
+// own, detached once the overlay holds it, so that the session writes its
+// caches and dot files where programs look for them, reads the host's
+// files there, and leaves nothing on the host; the layer is gone with the
+// session's last process. What p lists below home, and the working
+// directory there, stay the host's (see mountKeeping).
+func mountPrivateHome(p Policy, home string) error {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("the session's working directory: %w", err)
+	}
+	fi, err := os.Stat(home)
+	if err != nil {
+		return err
+	}
+	st, _ := fi.Sys().(*unix.Stat_t)
+	stage, err := os.MkdirTemp("/tmp", ".ptyseam-home-")
+	if err != nil {
+		return fmt.Errorf("staging the session's home layer: %w", err)
+	}
+	defer os.Remove(stage)
+	opts := "mode=0700,size=" + strconv.FormatInt(p.TmpBytes, 10)
+	if err := unix.Mount("tmpfs", stage, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("mounting the session's home layer: %w", err)
+	}
+	defer unix.Unmount(stage, unix.MNT_DETACH)
+	upper, work := filepath.Join(stage, "upper"), filepath.Join(stage, "work")
+	for _, d := range []string{upper, work} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return err
+		}
+	}
+	// The overlay's root takes the upper directory's owner and mode.
+	if err := os.Chmod(upper, fi.Mode().Perm()); err != nil {
+		return err
+	}
+	if st != nil {
+		if err := os.Chown(upper, int(st.Uid), int(st.Gid)); err != nil {
+			return err
+		}
+	}
+	return mountKeeping(home, p, cwd, func() error {
+		opts := "lowerdir=" + home + ",upperdir=" + upper + ",workdir=" + work
+		if err := unix.Mount("overlay", home, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("mounting a writable layer over the session's home %s: %w", home, err)
+		}
+		return nil
+	})
 }

@@ -33,7 +33,7 @@ func (s *sandboxFlags) flags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.MemoryMB, "sandbox-memory-mb", 512, "memory limit of each sandboxed session in MiB (cgroup memory.max; 0: none)")
 	fs.IntVar(&s.Pids, "sandbox-pids", 256, "process limit of each sandboxed session (cgroup pids.max; 0: none)")
 	fs.Float64Var(&s.CPUs, "sandbox-cpus", 0, "CPU limit of each sandboxed session in CPUs, e.g. 0.5 (cgroup cpu.max; 0: none)")
-	fs.Int64Var(&s.TmpMB, "sandbox-tmp-mb", 64, "size in MiB of the /tmp each sandboxed session has to itself (a tmpfs counted in its memory limit; no other\nsession, job or the host sees it); 0, or /tmp in --sandbox-rw or --sandbox-ro, shares the host's /tmp as those say")
+	fs.Int64Var(&s.TmpMB, "sandbox-tmp-mb", 64, "size in MiB of the /tmp each sandboxed session has to itself (a tmpfs counted in its memory limit; no other\nsession, job or the host sees it), and of the writable layer over its home directory; 0, or /tmp in --sandbox-rw or --sandbox-ro,\nshares the host's /tmp as those say")
 }
 
 // maxSandboxMB bounds the sizes in MiB, whose bytes must fit an int64.

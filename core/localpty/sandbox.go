@@ -52,6 +52,12 @@ type Sandbox struct {
 	// that ReadOnly and Writable list stay reachable at their places in
 	// it (the read-only ones mounted read-only). 0, or /tmp itself in
 	// ReadOnly or Writable, leaves the host's /tmp as those lists say.
+	// With it the session's home directory ($HOME) gets a writable layer
+	// of the same size over the host's (an overlay): caches, dot files
+	// and git config --global work, reads see the host's files, and no
+	// write reaches the host; the paths under it that the lists name, and
+	// the working directory there, stay the host's as for /tmp. A home
+	// that is listed itself, or lies below a writable path, is the host's.
 	TmpBytes int64
 }
 
