@@ -31,9 +31,16 @@ func TestSIGKILLEndsAPipeJobsEscapee(t *testing.T) {
 	if launched["status"] != "running" {
 		t.Fatalf("bg_launch: %v", launched)
 	}
-	for deadline := time.Now().Add(testenv.HangBound); len(survivors(runMarker)) < 2; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the job's shell and sleep did not start: %s", describe(survivors(runMarker)))
+	// The server carries the marker too: wait for the sleep itself.
+	sleep := 0
+	for deadline := time.Now().Add(testenv.HangBound); sleep == 0; time.Sleep(20 * time.Millisecond) {
+		for _, pid := range survivors(runMarker) {
+			if cmd, err := os.ReadFile(procfs.Path(pid, "cmdline")); err == nil && string(cmd) == "sleep\x00602\x00" {
+				sleep = pid
+			}
+		}
+		if sleep == 0 && time.Now().After(deadline) {
+			t.Fatalf("the job's sleep did not start: %s", describe(survivors(runMarker)))
 		}
 	}
 	guard := guardOf(t, p.cmd.Process.Pid)
@@ -47,8 +54,8 @@ func TestSIGKILLEndsAPipeJobsEscapee(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	after := len(survivors(runMarker))
-	if after == 0 {
-		t.Fatal("nothing was left for the next start to end: the guard was not killed")
+	if !alive(sleep) {
+		t.Fatal("the sleep did not outlive the server and its guard: nothing was left for the next start to end")
 	}
 	next := startStdio(t, io.Discard, "--log-level", "error")
 	requireNothingLeft(t, "after the next start", next.cmd.Process.Pid)
