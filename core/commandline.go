@@ -48,6 +48,21 @@ func (c *commandLine) typed(m scrollback.Marks, data []byte, keys bool) {
 	}
 }
 
+// typedText returns data when it is plain text a line editor shows as
+// typed (no control byte, valid UTF-8, at most maxCommandLine bytes), else
+// "".
+func typedText(data []byte) string {
+	if len(data) > maxCommandLine || !utf8.Valid(data) {
+		return ""
+	}
+	for _, b := range data {
+		if b < ' ' || b == 0x7f {
+			return ""
+		}
+	}
+	return string(data)
+}
+
 // at returns the text on the command line of the newest prompt, or ""
 // when the line is empty, unknown, or belongs to an older prompt.
 func (c *commandLine) at(m scrollback.Marks) string {

@@ -222,7 +222,10 @@ type SendResult struct {
 	// at its prompt, is the text that keys (NoSubmit sends) typed on its
 	// command line and nobody submitted: a send typed now goes after it
 	// (Ctrl-U clears it). It is empty when the line is empty, or when
-	// keys edited it in ways not followed (cursor keys, completion).
+	// keys edited it in ways not followed (cursor keys, completion). For
+	// another program reading a line (a console's prompt, a question),
+	// it is the plain text this send typed when the line the program
+	// shows ends in it.
 	CommandLine string `json:"commandLine,omitempty"`
 }
 

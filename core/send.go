@@ -136,6 +136,9 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		lineSent: bytes.ContainsAny(data, "\r\n"),
 		tail:     req.Tail,
 	}
+	if req.NoSubmit {
+		op.typed = typedText(data)
+	}
 	sess.send = op
 	sess.resyncIdleLocked(idle)
 	p := settleParams{
@@ -195,6 +198,9 @@ type operation struct {
 	// shell running that command rather than at its prompt (what a relay
 	// cannot tell the service).
 	lineSent bool
+	// typed is the text keys (a NoSubmit send) typed, when it is plain
+	// text only: what may be left on a program's input line.
+	typed    string
 	done     chan struct{}
 	cancelCh chan struct{}
 	// kick wakes the send's settling goroutine: every change of the
@@ -280,10 +286,19 @@ func (op *operation) run(ctx context.Context, data []byte, paced bool, p settleP
 // for a send that settled with the shell reading it at its prompt.
 // sess.mu is held.
 func (op *operation) commandLineLocked(out settleOutcome, m scrollback.Marks) string {
-	if out.reason != WaitStdinRead || !out.shellReading {
+	switch {
+	case out.reason != WaitStdinRead:
 		return ""
+	case out.shellReading:
+		return op.sess.cmdLine.at(m)
+	case op.typed != "" && !op.sess.buf.AltScreen():
+		// Another program reading a line (a console, a question): the
+		// keys' text is on it when the line it shows ends in it.
+		if line, open := op.sess.openLineLocked(len(op.typed) + maxPromptLine); open && strings.HasSuffix(line, op.typed) {
+			return op.typed
+		}
 	}
-	return op.sess.cmdLine.at(m)
+	return ""
 }
 
 // closedChan is a channel that is always closed.

@@ -30,7 +30,7 @@ func TestKeysLeftOnTheCommandLineAreNamed(t *testing.T) {
 		if res := keys("x\x7fy"); res.CommandLine != "qy" {
 			t.Fatalf("after x, Backspace, y: command line %q, want %q", res.CommandLine, "qy")
 		}
-		if text := RenderSend(keys("z")); !strings.HasPrefix(text, `[stdin_read; "qyz" waits on the shell's command line`) {
+		if text := RenderSend(keys("z")); !strings.HasPrefix(text, `[stdin_read; "qyz" waits on the input line, not entered`) {
 			t.Fatalf("the rendering does not name the waiting text: %q", text)
 		}
 		if res := keys("\x15"); res.CommandLine != "" {
@@ -42,6 +42,48 @@ func TestKeysLeftOnTheCommandLineAreNamed(t *testing.T) {
 		}
 		if res := keys("ec\tx"); res.CommandLine != "" {
 			t.Fatalf("a line edited by completion is named %q", res.CommandLine)
+		}
+	})
+}
+
+// Keys typed at a console's prompt (Python's) or at a question that reads
+// a line stay on that line too: a model that sent "q" after help() at
+// Python's prompt ran "qprint(1)" next. The result names the text when the
+// line the program reads ends in it.
+func TestKeysLeftOnAProgramsLineAreNamed(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "python3 -q"})
+		if !strings.HasSuffix(r.InitialOutput, ">>> ") {
+			t.Fatalf("python3 started with %q", r.InitialOutput)
+		}
+		keys := func(data string) SendResult {
+			t.Helper()
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: data, NoSubmit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		if res := keys("q"); res.CommandLine != "q" || !strings.HasPrefix(RenderSend(res), `[stdin_read; "q" waits on the input line, not entered`) {
+			t.Fatalf("after q at >>>: command line %q (%s %q):\n%s", res.CommandLine, res.WaitReason, res.Delta, RenderSend(res))
+		}
+		if res := keys("\x15"); res.CommandLine != "" {
+			t.Fatalf("after Ctrl-U: command line %q, want none", res.CommandLine)
+		}
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "x = input('name? ')"})
+		if err != nil || !strings.HasSuffix(res.Delta, "name? ") {
+			t.Fatalf("input(): %q (%v)", res.Delta, err)
+		}
+		if res := keys("bo"); res.CommandLine != "bo" {
+			t.Fatalf("after bo at a question: command line %q", res.CommandLine)
+		}
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "b"})
+		if err != nil || res.CommandLine != "" || !strings.HasSuffix(res.Delta, ">>> ") {
+			t.Fatalf("the answer's end: %q command line %q (%v)", res.Delta, res.CommandLine, err)
+		}
+		if res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "print(x)"}); err != nil || !strings.Contains(res.Delta, "bob\n") {
+			t.Fatalf("print(x): %q (%v)", res.Delta, err)
 		}
 	})
 }

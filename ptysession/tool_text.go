@@ -238,13 +238,14 @@ func continuationNoteFor(r SendResult) string {
 }
 
 // CommandLineNote tells a model that text it typed with keys waits on the
-// shell's command line (core.SendResult.CommandLine): a model that types
-// "q" to a pager that already quit would run "qls" with its next send.
+// input line a shell or another program reads
+// (core.SendResult.CommandLine): a model that types "q" to a pager that
+// already quit would run "qls" with its next send.
 func CommandLineNote(text string) string {
 	if r := []rune(text); len(r) > 40 {
 		text = string(r[:40]) + "…"
 	}
-	return fmt.Sprintf("%q waits on the shell's command line, not run: a pty_send types after it; pty_keys [\"C-u\"] clears it", text)
+	return fmt.Sprintf("%q waits on the input line, not entered: a pty_send types after it; pty_keys [\"C-u\"] clears it", text)
 }
 
 // ForegroundNote tells a model which program holds the terminal after a

@@ -68,7 +68,7 @@ func TestKeysInLineModeReturnOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kr := res.Structured.(KeysToolResult); kr.CommandLine != "q" || !strings.HasPrefix(res.Text, `[stdin_read; "q" waits on the shell's command line, not run`) {
+	if kr := res.Structured.(KeysToolResult); kr.CommandLine != "q" || !strings.HasPrefix(res.Text, `[stdin_read; "q" waits on the input line, not entered`) {
 		t.Fatalf("q typed at the prompt: command line %q\n%s", kr.CommandLine, res.Text)
 	}
 }

@@ -110,9 +110,9 @@ type KeysToolResult struct {
 	// LeftFullScreen reports that the program left the alternate screen;
 	// Screen then holds only the rows new on the normal screen.
 	LeftFullScreen bool `json:"leftFullScreen,omitempty"`
-	// CommandLine is the text the keys left on a shell's command line,
-	// not run, as in pty_send.
-	CommandLine string `json:"commandLine,omitempty" jsonschema:"Text the keys left on the shell's command line, not run: a pty_send types after it."`
+	// CommandLine is the text the keys left on the input line a shell or
+	// program reads, not entered, as in pty_send.
+	CommandLine string `json:"commandLine,omitempty" jsonschema:"Text the keys left on the input line a shell or program reads, not entered: a pty_send types after it."`
 	// Discarded counts the bytes of the keys the program threw away
 	// unread (see KeysResult.Discarded); absent when none were.
 	Discarded int `json:"discarded,omitempty"`
