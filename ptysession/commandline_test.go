@@ -16,14 +16,7 @@ func TestKeysLeftOnTheCommandLineAreNamed(t *testing.T) {
 	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
 		owner := core.NewOwner("agent")
 		r := mustOpen(t, s, owner, OpenRequest{})
-		keys := func(data string) SendResult {
-			t.Helper()
-			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: data, NoSubmit: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
-		}
+		keys := func(data string) SendResult { t.Helper(); return typeKeys(t, s, owner, r.SessionID, data) }
 		if res := keys("q"); res.CommandLine != "q" {
 			t.Fatalf("after q: command line %q, want %q (%s %q)", res.CommandLine, "q", res.WaitReason, res.Delta)
 		}
@@ -57,14 +50,7 @@ func TestKeysLeftOnAProgramsLineAreNamed(t *testing.T) {
 		if !strings.HasSuffix(r.InitialOutput, ">>> ") {
 			t.Fatalf("python3 started with %q", r.InitialOutput)
 		}
-		keys := func(data string) SendResult {
-			t.Helper()
-			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: data, NoSubmit: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
-		}
+		keys := func(data string) SendResult { t.Helper(); return typeKeys(t, s, owner, r.SessionID, data) }
 		if res := keys("q"); res.CommandLine != "q" || !strings.HasPrefix(RenderSend(res), `[stdin_read; "q" waits on the input line, not entered`) {
 			t.Fatalf("after q at >>>: command line %q (%s %q):\n%s", res.CommandLine, res.WaitReason, res.Delta, RenderSend(res))
 		}
@@ -86,4 +72,15 @@ func TestKeysLeftOnAProgramsLineAreNamed(t *testing.T) {
 			t.Fatalf("print(x): %q (%v)", res.Delta, err)
 		}
 	})
+}
+
+// typeKeys sends data to session id as keys (NoSubmit) and returns the
+// result.
+func typeKeys(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, data string) SendResult {
+	t.Helper()
+	res, err := s.Send(testCtx(t), owner, id, SendRequest{Data: data, NoSubmit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -49,17 +49,9 @@ echo from-a > ~/rw/f; echo rw=$?
 echo no > ~/ro/g 2>/dev/null; echo ro=$?
 head -c 2000000 /dev/zero > ~/big 2>/dev/null; echo big=$?
 echo ready; sleep 60`)
-	out := waitOutput(t, svc, owner, a.ID, `ready`)
-	for _, want := range []string{"home=0", "cache=0", "given by the host", "rw=0"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("session A's output lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "ro=0") || strings.Contains(out, "big=0") {
-		t.Errorf("session A wrote into the read-only directory, or 2 MB into its 1 MiB layer:\n%s", out)
-	}
+	checkOutput(t, "session A", waitOutput(t, svc, owner, a.ID, `ready`), []string{"home=0", "cache=0", "given by the host", "rw=0"}, []string{"ro=0", "big=0"})
 	b := spawn(wd, `ls ~/only-a 2>/dev/null; echo seen=$?; cat ~/rw/f; echo no > new 2>/dev/null; echo wd=$?; echo done`)
-	out = waitOutput(t, svc, owner, b.ID, `done`)
+	out := waitOutput(t, svc, owner, b.ID, `done`)
 	if !strings.Contains(out, "seen=") || strings.Contains(out, "seen=0") || !strings.Contains(out, "from-a") ||
 		!strings.Contains(out, "wd=") || strings.Contains(out, "wd=0") {
 		t.Errorf("session B, beside A, started in an unlisted directory of its home: want A's file unseen, the shared directory's file seen and the working directory read-only:\n%s", out)

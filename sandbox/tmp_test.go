@@ -23,6 +23,22 @@ func hostTmpDir(t *testing.T, pattern string) string {
 	return dir
 }
 
+// checkOutput fails the test unless out holds every string of want and
+// none of refused (writes the session must not have made).
+func checkOutput(t *testing.T, who, out string, want, refused []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s's output lacks %q:\n%s", who, w, out)
+		}
+	}
+	for _, r := range refused {
+		if strings.Contains(out, r) {
+			t.Errorf("%s's output holds %q, a write it must not have made:\n%s", who, r, out)
+		}
+	}
+}
+
 // TestEachSessionHasItsOwnTmp: with TmpBytes, a session writes, and runs
 // what it wrote, in a /tmp that a live session beside it and the host do
 // not see, up to its size; the host's directories under /tmp that the
@@ -41,15 +57,7 @@ head -c 2000000 /dev/zero > /tmp/big 2>/dev/null; echo big=$?
 echo from-a > `+rw+`/f; echo rw=$?
 cat `+ro+`/given; echo no > `+ro+`/g 2>/dev/null; echo ro=$?
 echo ready; sleep 60`)
-	out := waitOutput(t, svc, owner, a.ID, `ready`)
-	for _, want := range []string{"write=0", "ran from tmp", "rw=0", "given by the host"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("session A's output lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "big=0") || strings.Contains(out, "ro=0") {
-		t.Errorf("session A wrote 2 MB into its 1 MiB /tmp, or wrote into the read-only directory:\n%s", out)
-	}
+	checkOutput(t, "session A", waitOutput(t, svc, owner, a.ID, `ready`), []string{"write=0", "ran from tmp", "rw=0", "given by the host"}, []string{"big=0", "ro=0"})
 	st, out := run(t, svc, "sh", "-c", `ls /tmp/`+mark+` 2>/dev/null; echo seen=$?; cat `+rw+`/f`)
 	if !strings.Contains(out, "seen=") || strings.Contains(out, "seen=0") || !strings.Contains(out, "from-a") {
 		t.Errorf("session B (%s), beside A: want A's /tmp file unseen and the shared directory's file seen:\n%s", st, out)
