@@ -117,7 +117,7 @@ func pathsBelow(root string, p Policy, cwd string) []keptPath {
 // its home directory (see sessionHome and mountPrivateHome), and lets it
 // write there.
 func privateHome(p *Policy) error {
-	home := sessionHome(*p)
+	home := sessionHome(*p, os.Getenv("HOME"))
 	if home == "" {
 		return nil
 	}
@@ -128,19 +128,26 @@ func privateHome(p *Policy) error {
 	return nil
 }
 
-// sessionHome returns the home directory ($HOME) to give the session a
-// writable layer over, or "" to leave it as p says: one that is not an
-// absolute directory, is "/", lies in /tmp (the session's own already),
-// is listed itself, or below a listed writable directory (the host's
-// then), or whose path the overlay's options cannot carry.
-func sessionHome(p Policy) string {
-	home := os.Getenv("HOME")
+// sessionHome returns the home directory (home, the session's $HOME) to
+// give the session a writable layer over, or "" to leave it as p says:
+// one that is not an absolute directory, is "/", lies in /tmp (the
+// session's own already) or in the session's /dev, /proc or /sys (made
+// by the launcher, or the kernel's), is listed itself, or below a listed
+// writable directory (the host's then), or whose path the overlay's
+// options cannot carry. A client may set $HOME: a layer over another
+// directory is still the session's alone.
+func sessionHome(p Policy, home string) string {
 	if home == "" || home[0] != '/' {
 		return ""
 	}
 	home = filepath.Clean(home)
-	if home == "/" || home == "/tmp" || strings.HasPrefix(home, "/tmp/") || strings.ContainsAny(home, ",:\\") || !isDir(home) {
+	if home == "/" || strings.ContainsAny(home, ",:\\") || !isDir(home) {
 		return ""
+	}
+	for _, own := range []string{"/tmp", "/dev", "/proc", "/sys"} {
+		if home == own || strings.HasPrefix(home, own+"/") {
+			return ""
+		}
 	}
 	for _, path := range p.ReadOnly {
 		if filepath.Clean(path) == home {
