@@ -151,8 +151,12 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 		deadline:   time.Now().Add(timeout),
 		gate:       sess.gateLocked(),
 	}
-	if line, open := sess.openLineLocked(maxPromptLine + 64); open {
-		p.promptShown, p.replPrompt = true, looksLikeProgramPrompt(line)
+	p.promptShown = sess.buf.LineOpen()
+	if m := p.marks0; p.promptShown && (m.PromptEnds == 0 || m.TextSincePromptEnd > 0) {
+		// Off a marked shell's prompt (whose shell reads on its first
+		// thread) the prompt's shape decides a reading thread's wait.
+		line, _ := sess.openLineLocked(maxPromptLine + 64)
+		p.replPrompt = looksLikeProgramPrompt(line)
 	}
 	sess.noteInputLocked(data, true, req.NoSubmit)
 	sess.atPrompt = false
