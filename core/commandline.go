@@ -35,7 +35,7 @@ func (c *commandLine) typed(m scrollback.Marks, data []byte, keys bool) {
 	}
 	for i := 0; c.known && i < len(data); i++ {
 		switch b := data[i]; {
-		case b >= ' ' && b != 0x7f && len(c.text) < maxCommandLine:
+		case printable(b) && len(c.text) < maxCommandLine:
 			c.text = append(c.text, b)
 		case b == 0x7f || b == '\b': // Backspace: the last character goes
 			_, n := utf8.DecodeLastRune(c.text)
@@ -56,12 +56,16 @@ func typedText(data []byte) string {
 		return ""
 	}
 	for _, b := range data {
-		if b < ' ' || b == 0x7f {
+		if !printable(b) {
 			return ""
 		}
 	}
 	return string(data)
 }
+
+// printable reports whether b is a byte a line editor shows as typed: no
+// control byte and no Delete.
+func printable(b byte) bool { return b >= ' ' && b != 0x7f }
 
 // at returns the text on the command line of the newest prompt, or ""
 // when the line is empty, unknown, or belongs to an older prompt.
