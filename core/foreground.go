@@ -35,6 +35,17 @@ func (sess *session) describeForeground() *ForegroundProgram {
 	return &p
 }
 
+// Foreground describes the program other than the top-level process that
+// holds the terminal of owner's session id now ([Prober].DescribeForeground),
+// or nil when the top-level process holds it or the backend cannot tell.
+func (s *Service) Foreground(owner *Owner, id SessionID) (*ForegroundProgram, error) {
+	sess, err := s.lookup("foreground", owner, id)
+	if err != nil {
+		return nil, err
+	}
+	return sess.describeForeground(), nil
+}
+
 // TerminalReader describes who reads a session's terminal: its
 // foreground process group and every program in it. It is what a person
 // is shown before typing a secret into the terminal, so that they see

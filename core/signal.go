@@ -53,6 +53,13 @@ type SignalResult struct {
 	// "ssh-signal", "tty-char" (an interrupt character written to the
 	// terminal), ...
 	Method string `json:"method,omitempty"`
+	// Ignored reports that every process of the target group ignored the
+	// signal when it was sent (its disposition was SIG_IGN), so it changed
+	// nothing: a program started under `trap '' INT` or one that set
+	// SIG_IGN itself. Only backends that read the processes' dispositions
+	// (the local PTY on Linux, an agent's) set it; SIGKILL and SIGCONT are
+	// never ignored.
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // Size is a terminal size in character cells.

@@ -20,6 +20,12 @@ type SignalResult struct {
 	Output string `json:"output"`
 	// Truncated reports that older parts of Output were dropped.
 	Truncated bool `json:"truncated,omitempty"`
+	// Foreground is the program that still held the terminal, busy, when
+	// the result was taken after a signal to a job: it ignored the signal
+	// ([core.SignalResult].Ignored), handled it and ran on, or is slow to
+	// end. nil when the shell or a program reading the terminal has it, or
+	// where the seam cannot tell.
+	Foreground *core.ForegroundProgram `json:"foreground,omitempty"`
 }
 
 // Signal sends a signal to the session's foreground process group. sig
@@ -58,12 +64,38 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 		return SignalResult{}, err
 	}
 	res := SignalResult{Signal: name, SignalResult: r}
-	if !r.Delivered && w != nil && w.tap != nil {
+	if (!r.Delivered || r.Ignored) && w != nil && w.tap != nil {
+		// Nothing follows a signal that was not delivered or that every
+		// process of its group ignores.
 		w.tap.Close()
 		w.tap = nil
 	}
-	res.Output, res.Truncated, _ = w.finish(ctx, r.Delivered && !r.Leader)
+	job := r.Delivered && !r.Leader
+	res.Output, res.Truncated, _ = w.finish(ctx, job && !r.Ignored)
+	if job {
+		res.Foreground = s.busyForeground(owner, id)
+	}
 	return res, nil
+}
+
+// foregrounder is implemented by terminals that tell which program holds
+// a session's terminal (the real service; the reference registry does not).
+type foregrounder interface {
+	Foreground(owner *core.Owner, id core.SessionID) (*core.ForegroundProgram, error)
+}
+
+// busyForeground is the program other than the session's top-level one
+// that holds its terminal and does not read it, or nil.
+func (s *Sessions) busyForeground(owner *core.Owner, id core.SessionID) *core.ForegroundProgram {
+	f, ok := s.t.(foregrounder)
+	if !ok {
+		return nil
+	}
+	p, err := f.Foreground(owner, id)
+	if err != nil || p == nil || p.Reading {
+		return nil
+	}
+	return p
 }
 
 // ParseSignal returns the allowed signal sig names ("int", "SIGINT" and

@@ -148,3 +148,75 @@ func TestSignalOutputMovesTheTailPosition(t *testing.T) {
 func lastLine(s string) string {
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
+
+// TestSignalAJobIgnoresReturnsAtOnceAndSaysSo sends SIGINT to a sleep
+// started with SIGINT ignored: the result says the group ignores it and
+// names the program that still holds the terminal, without waiting for
+// output that cannot come.
+func TestSignalAJobIgnoresReturnsAtOnceAndSaysSo(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "trap '' INT; sleep 60", QuietWindow: 200 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		testharness.WaitForegroundJob(t, r.PID)
+		start := time.Now()
+		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
+		took := time.Since(start)
+		if err != nil || !sr.Delivered || sr.Leader {
+			t.Fatalf("signal: %+v %v", sr, err)
+		}
+		if !sr.Ignored {
+			t.Fatalf("signal result %+v: want Ignored (sleep ignores SIGINT)", sr)
+		}
+		if took >= signalFirstOutput {
+			t.Fatalf("the signal took %v: a signal every process ignores has nothing to wait for", took)
+		}
+		if sr.Foreground == nil || sr.Foreground.Name != "sleep" || sr.Foreground.Group != sr.TargetPGID {
+			t.Fatalf("foreground %+v, want sleep in group %d", sr.Foreground, sr.TargetPGID)
+		}
+		text := RenderSignal(string(r.SessionID), sr)
+		for _, want := range []string{"ignore", "sleep (pgid", "SIGTERM"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("text %q lacks %q", text, want)
+			}
+		}
+		st, err := s.Signal(ctx, owner, r.SessionID, "SIGTERM")
+		if err != nil || st.Ignored || st.Foreground != nil {
+			t.Fatalf("SIGTERM: %+v %v, want sleep ended and the shell back", st, err)
+		}
+	})
+}
+
+// TestSignalAJobThatRunsOnNamesIt interrupts a program whose handler
+// prints and carries on: the result holds what it printed and names the
+// program still holding the terminal, so the caller knows it did not end.
+func TestSignalAJobThatRunsOnNamesIt(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `python3 -c 'import signal,time; signal.signal(signal.SIGINT, lambda *a: print("caught", flush=True)); print("ready", flush=True); time.sleep(60)'`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Delta, "ready\r\n") && !strings.Contains(res.Delta, "ready\n") {
+			waitTailSuffix(t, s, owner, r.SessionID, "ready\n")
+		}
+		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
+		if err != nil || !sr.Delivered || sr.Ignored {
+			t.Fatalf("signal: %+v %v", sr, err)
+		}
+		if !strings.Contains(sr.Output, "caught") {
+			t.Fatalf("output %q, want the handler's line", sr.Output)
+		}
+		if sr.Foreground == nil || !strings.HasPrefix(sr.Foreground.Name, "python3") || sr.Foreground.Group != sr.TargetPGID {
+			t.Fatalf("foreground %+v, want python3 still holding the terminal in group %d", sr.Foreground, sr.TargetPGID)
+		}
+		if text := RenderSignal(string(r.SessionID), sr); !strings.Contains(text, "holds the terminal") {
+			t.Fatalf("text %q does not say python3 still holds the terminal", text)
+		}
+	})
+}

@@ -175,7 +175,8 @@ func RenderRead(r ReadResult) string {
 
 // RenderSignal renders a signal to the session called id for a model
 // (pty_signal's text): what was delivered to which process group
-// ("[SIGINT delivered to process group 123]"), then the output that
+// ("[SIGINT delivered to process group 123]"), whether the group ignores
+// it and which program still holds the terminal, then the output that
 // followed, or "(no output followed)".
 func RenderSignal(id string, r SignalResult) string {
 	if !r.Delivered {
@@ -189,6 +190,23 @@ func RenderSignal(id string, r SignalResult) string {
 		}
 		if r.Leader && r.Signal == "SIGHUP" {
 			s += "; a hangup ends the shell, and the session's program with it"
+		}
+	}
+	if r.Ignored {
+		s += fmt.Sprintf("; every process in it ignores %s, so nothing changed", r.Signal)
+	}
+	if f := r.Foreground; f != nil {
+		name := f.Name
+		if name == "" {
+			name = "a program"
+		}
+		s += fmt.Sprintf("; %s (pgid %d) still holds the terminal and runs", name, f.Group)
+		switch r.Signal {
+		case core.SIGKILL:
+		case core.SIGTERM:
+			s += "; pty_signal SIGKILL ends it"
+		default:
+			s += "; pty_signal SIGTERM, or SIGKILL, ends it"
 		}
 	}
 	if r.Truncated {

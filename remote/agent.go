@@ -310,7 +310,7 @@ func (a *agent) call(ctx context.Context, req request) response {
 		return response{Reader: toWireReader(r)}
 	case opSignal:
 		res, err := s.be.Signal(ctx, core.SignalRequest{Signal: core.Signal(req.Signal), AllowLeader: req.AllowLeader})
-		return response{Signal: &wireSignalResult{Delivered: res.Delivered, TargetPGID: res.TargetPGID, Leader: res.Leader, Method: res.Method},
+		return response{Signal: &wireSignalResult{Delivered: res.Delivered, TargetPGID: res.TargetPGID, Leader: res.Leader, Method: res.Method, Ignored: res.Ignored},
 			Error: toWireError(req.Op, err)}
 	case opResize:
 		return response{Error: toWireError(req.Op, s.be.Resize(ctx, req.Size.size()))}

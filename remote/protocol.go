@@ -178,6 +178,7 @@ type wireSignalResult struct {
 	TargetPGID int    `json:"target_pgid"`
 	Leader     bool   `json:"leader"`
 	Method     string `json:"method"`
+	Ignored    bool   `json:"ignored,omitempty"`
 }
 
 // wireError is an error as it crosses the stream: the core code, the

@@ -163,7 +163,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	}
 	var res core.SignalResult
 	if resp.Signal != nil {
-		res = core.SignalResult{Delivered: resp.Signal.Delivered, TargetPGID: resp.Signal.TargetPGID, Leader: resp.Signal.Leader, Method: resp.Signal.Method}
+		res = core.SignalResult{Delivered: resp.Signal.Delivered, TargetPGID: resp.Signal.TargetPGID, Leader: resp.Signal.Leader, Method: resp.Signal.Method, Ignored: resp.Signal.Ignored}
 	}
 	return res, err
 }

@@ -92,6 +92,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 		if sig == unix.SIGINT || sig == unix.SIGQUIT || sig == unix.SIGTSTP {
 			s.discardTypedAhead() // as the terminal's own character would
 		}
+		ignored := s.groupIgnores(pgid, sig)
 		err = unix.Kill(-pgid, sig)
 		if err == nil {
 			s.log.Debug("localpty: signal delivered", "pid", s.pid, "pgid", pgid, "signal", string(req.Signal))
@@ -101,7 +102,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 			case hangupHeld:
 				s.followHangup(ctx, pgid)
 			}
-			return core.SignalResult{Delivered: true, TargetPGID: pgid, Leader: leader, Method: "pgid"}, nil
+			return core.SignalResult{Delivered: true, TargetPGID: pgid, Leader: leader, Method: "pgid", Ignored: ignored}, nil
 		}
 		if !errors.Is(err, unix.ESRCH) {
 			return core.SignalResult{}, wrapErr(core.CodeInternal, err, fmt.Sprintf("kill(-%d)", pgid))
