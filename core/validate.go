@@ -23,11 +23,33 @@ func ValidEnvName(name string) bool {
 	return true
 }
 
+// Bounds of a session's environment ([SpawnRequest].Env), as the kernel
+// counts it at exec (each NAME=VALUE and its NUL terminator).
+const (
+	// MaxEnvVarBytes bounds one NAME=VALUE entry: Linux refuses a longer
+	// one (MAX_ARG_STRLEN, 32 pages, with the NUL).
+	MaxEnvVarBytes = 128<<10 - 1
+	// MaxEnvBytes bounds all entries together, half of what exec takes
+	// under the usual 8 MiB stack limit, leaving the command line and the
+	// variables a backend adds room.
+	MaxEnvBytes = 1 << 20
+)
+
 // ValidateEnv checks NAME=VALUE entries: valid names, no NUL anywhere, no
-// name twice. It returns an INVALID_ARGUMENT *Error naming the entry.
+// name twice, at most [MaxEnvVarBytes] an entry and [MaxEnvBytes] in all.
+// It returns an INVALID_ARGUMENT *Error naming the entry.
 func ValidateEnv(env []string) error {
 	seen := make(map[string]bool, len(env))
+	total := 0
 	for i, kv := range env {
+		total += len(kv) + 1
+		if len(kv) > MaxEnvVarBytes {
+			name, _, _ := strings.Cut(kv, "=")
+			return Errorf(CodeInvalidArgument, "env[%d]: %s is %d bytes as NAME=VALUE, over the %d one variable may hold (the kernel's limit): pass large data in a file", i, QuoteForMsg(name), len(kv), MaxEnvVarBytes)
+		}
+		if total > MaxEnvBytes {
+			return Errorf(CodeInvalidArgument, "env: %d variables take more than %d bytes: pass large data in a file", len(env), MaxEnvBytes)
+		}
 		name, _, ok := strings.Cut(kv, "=")
 		if !ok {
 			return Errorf(CodeInvalidArgument, "env[%d]: %s is not NAME=VALUE", i, QuoteForMsg(kv))

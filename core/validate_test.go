@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,28 @@ func TestValidateEnv(t *testing.T) {
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("ValidateEnv(%q) = %v, want INVALID_ARGUMENT", env, err)
 		}
+	}
+}
+
+// An environment the kernel would refuse at exec (one variable over
+// MAX_ARG_STRLEN) or that would take more than MaxEnvBytes is refused as
+// an argument naming the bound, before anything starts.
+func TestValidateEnvBoundsItsSize(t *testing.T) {
+	fits := []string{"BIG=" + strings.Repeat("x", MaxEnvVarBytes-len("BIG="))}
+	if err := ValidateEnv(fits); err != nil {
+		t.Fatalf("a variable of %d bytes: %v", MaxEnvVarBytes, err)
+	}
+	if err := ValidateEnv([]string{fits[0] + "x"}); !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), itoa(MaxEnvVarBytes)) {
+		t.Errorf("a variable of %d bytes: %v, want INVALID_ARGUMENT naming %d", MaxEnvVarBytes+1, err, MaxEnvVarBytes)
+	}
+	var all []string
+	for size := 0; size <= MaxEnvBytes; {
+		kv := "V" + itoa(len(all)) + "=" + strings.Repeat("x", 1<<16)
+		all = append(all, kv)
+		size += len(kv) + 1
+	}
+	if err := ValidateEnv(all); !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), itoa(MaxEnvBytes)) {
+		t.Errorf("%d variables of 64 KiB: %v, want INVALID_ARGUMENT naming %d", len(all), err, MaxEnvBytes)
 	}
 }
 

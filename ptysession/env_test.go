@@ -93,3 +93,23 @@ func TestEnvExecBackend(t *testing.T) {
 		}
 	})
 }
+
+// TestEnvOverTheKernelsLimitIsAnArgumentError opens a shell with one
+// variable longer than exec takes, directly and typed as an export: the
+// open fails as INVALID_ARGUMENT naming the limit, not as a failed spawn
+// (direct) or a typed line the send limit refuses (typed), and no session
+// is left.
+func TestEnvOverTheKernelsLimitIsAnArgumentError(t *testing.T) {
+	for _, opts := range []Options{{}, {ShellQuoteEnv: true}} {
+		forEachSeam(t, opts, func(t *testing.T, s *Sessions) {
+			owner := core.NewOwner("env")
+			_, err := s.Open(testCtx(t), owner, OpenRequest{Command: "bash", Env: map[string]string{"BIG": strings.Repeat("x", 200_000)}})
+			if CodeOf(err) != core.CodeInvalidArgument || !strings.Contains(err.Error(), "131071") {
+				t.Fatalf("open: %v, want INVALID_ARGUMENT naming the limit", err)
+			}
+			if l, err := s.List(testCtx(t), owner); err != nil || len(l.Sessions) != 0 {
+				t.Fatalf("sessions left: %+v %v", l, err)
+			}
+		})
+	}
+}
