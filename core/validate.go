@@ -35,6 +35,10 @@ const (
 	MaxEnvBytes = 1 << 20
 )
 
+// MaxPathBytes bounds the program's name ([SpawnRequest].Command[0]) and
+// its directory: Linux resolves no longer path (PATH_MAX, with the NUL).
+const MaxPathBytes = 4095
+
 // ValidateEnv checks NAME=VALUE entries: valid names, no NUL anywhere, no
 // name twice, at most [MaxEnvVarBytes] an entry and [MaxEnvBytes] in all.
 // It returns an INVALID_ARGUMENT *Error naming the entry.
@@ -93,8 +97,14 @@ func validateSpawn(req *SpawnRequest) error {
 			return Errorf(CodeInvalidArgument, "command[%d] contains a NUL byte", i)
 		}
 	}
+	if len(req.Command) > 0 && len(req.Command[0]) > MaxPathBytes {
+		return Errorf(CodeInvalidArgument, "command[0]: a program name of %d bytes; a path holds at most %d (PATH_MAX): name the program, and give its arguments apart", len(req.Command[0]), MaxPathBytes)
+	}
 	if strings.IndexByte(req.Dir, 0) >= 0 {
 		return Errorf(CodeInvalidArgument, "dir contains a NUL byte")
+	}
+	if len(req.Dir) > MaxPathBytes {
+		return Errorf(CodeInvalidArgument, "dir: %d bytes; a path holds at most %d (PATH_MAX)", len(req.Dir), MaxPathBytes)
 	}
 	if err := ValidateEnv(req.Env); err != nil {
 		return err

@@ -56,6 +56,8 @@ func TestValidateSpawnDefaultsAndBounds(t *testing.T) {
 		{Size: Size{Rows: 0, Cols: 10}},
 		{Size: Size{Rows: 10, Cols: 5000}},
 		{Command: []string{"a\x00b"}},
+		{Command: []string{strings.Repeat("x", MaxPathBytes+1)}},
+		{Dir: "/" + strings.Repeat("x", MaxPathBytes)},
 		{Name: string(make([]byte, 300))},
 		{Name: "two\nlines"},
 		{Scrollback: ScrollbackLimits{MaxLines: -1}},

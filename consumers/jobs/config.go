@@ -110,9 +110,14 @@ type ConfigError struct {
 	Reason string // what is allowed
 }
 
-// Error implements error.
+// Error implements error. A string value is quoted and cut to 64 bytes
+// (core.QuoteForMsg): it may be a caller's long or control-laden name.
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("jobs: invalid configuration: %s = %v: %s", e.Field, e.Value, e.Reason)
+	v := e.Value
+	if s, ok := v.(string); ok {
+		v = core.QuoteForMsg(s)
+	}
+	return fmt.Sprintf("jobs: invalid configuration: %s = %v: %s", e.Field, v, e.Reason)
 }
 
 // Is makes errors.Is(err, ErrInvalidConfig) and errors.Is(err,
