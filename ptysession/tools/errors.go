@@ -3,6 +3,8 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -44,9 +46,16 @@ func (e *ToolError) Is(target error) bool {
 	return false
 }
 
+// maxMessageBytes bounds the code and message in [ToolError.Text].
+const maxMessageBytes = 2048
+
 // Text renders the error for a model: the code, the message and the hint.
+// A message may quote what a caller sent (a path, a pattern), so its
+// control characters other than newline and tab are shown escaped
+// ("\x1b"), never as bytes a terminal would act on, and it is cut to
+// about 2 KiB.
 func (e *ToolError) Text() string {
-	s := e.Error()
+	s := printable(e.Error(), maxMessageBytes)
 	if e.Hint != "" {
 		s += "\nNext: " + e.Hint
 	}
@@ -119,4 +128,43 @@ var genericHints = map[core.Code]string{
 	core.CodeUnsupported:      "This backend cannot do that; use another tool.",
 	core.CodeCancelled:        "The call was cancelled; retry it if it is still needed.",
 	core.CodeInternal:         "This is a bug in the tool server; retry once, then report it.",
+}
+
+// printable returns s with its control characters (C0 but newline and
+// tab, DEL, C1) escaped and invalid UTF-8 replaced, cut to max bytes with
+// a marker.
+func printable(s string, max int) string {
+	clean := len(s) <= max && utf8.ValidString(s)
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	for i, r := range s {
+		if b.Len() >= max {
+			fmt.Fprintf(&b, " [... %d bytes cut]", len(s)-i)
+			break
+		}
+		switch {
+		case !isControl(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// isControl reports a character a terminal acts on rather than shows,
+// but newline and tab.
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r < 0xa0)
 }

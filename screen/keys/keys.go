@@ -21,7 +21,11 @@ type KeyError struct {
 
 // Error implements error.
 func (e *KeyError) Error() string {
-	return "key " + strconv.Quote(e.Name) + ": " + e.Reason
+	name := e.Name
+	if len(name) > 64 {
+		name = name[:64] + "..."
+	}
+	return "key " + strconv.Quote(name) + ": " + e.Reason
 }
 
 // Known returns the key names Encode understands besides single characters

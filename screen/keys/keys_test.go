@@ -144,6 +144,14 @@ func TestEncodeErrors(t *testing.T) {
 	}
 }
 
+// A refused key name is quoted cut short: a 100 KB name came back whole.
+func TestKeyErrorQuotesTheNameBriefly(t *testing.T) {
+	_, err := Encode([]string{"C-" + strings.Repeat("z", 100_000)}, false)
+	if err == nil || len(err.Error()) > 1024 {
+		t.Fatalf("error of %d bytes: %.200v", len(err.Error()), err)
+	}
+}
+
 func TestDependsOnCursorMode(t *testing.T) {
 	if DependsOnCursorMode([]string{"a", "Enter", "C-Up", "F1", "PageDown"}) {
 		t.Error("no cursor key, yet it depends on the mode")
