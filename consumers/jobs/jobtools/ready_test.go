@@ -65,6 +65,22 @@ func TestLaunchWaitsForAPort(t *testing.T) {
 	}
 }
 
+// TestLaunchWithPortsSaysItDidNotWait: ports are checked before the
+// launch, not waited for; the result says so and how to wait (a model
+// launched a server with ports, curled it at once and got "connection
+// refused").
+func TestLaunchWithPortsSaysItDidNotWait(t *testing.T) {
+	f := newFixture(t)
+	res := f.mustCall(ToolLaunch, `{"command":"sleep","args":["30"],"ports":[1]}`)
+	if res.Structured.(LaunchOut).Ready != nil || !strings.Contains(res.Text, `"waitFor":{"port":1}`) {
+		t.Fatalf("launch with ports: %s", res.Text)
+	}
+	res = f.mustCall(ToolLaunch, `{"command":"sleep","args":["30"],"ports":[1],"waitFor":{"line":"x","timeoutMs":1}}`)
+	if strings.Contains(res.Text, `"waitFor"`) {
+		t.Fatalf("a launch that waited still points at waitFor: %s", res.Text)
+	}
+}
+
 // TestLaunchWaitPatternAsPtyWait: bg_launch's waitFor.line is a wait
 // pattern like pty_wait's: the same bound (ptysession.MaxWaitPattern) and
 // the same INVALID_ARGUMENT message naming the field.

@@ -29,6 +29,15 @@ func renderLaunch(in jobs.Info) string {
 	return b.String()
 }
 
+// portsNotWaited tells a model that launched a job with ports and no
+// waitFor that nothing waited for them: a server may not listen yet.
+func portsNotWaited(ports []int) string {
+	if len(ports) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nports checked before the launch, not waited for: the job may not listen yet; launch with \"waitFor\":{\"port\":%d} to return once it does", ports[0])
+}
+
 // renderRead renders a read: "[job running; 1 matching line of 2; read
 // on from line 2]", then each line after its number; a job that waits to
 // read its terminal is "running, waiting for input on its terminal". The

@@ -113,13 +113,13 @@ func (h handlers) launch(ctx context.Context, owner *core.Owner, a launchArgs, _
 	})
 	if err != nil {
 		te := toolError(err)
-		if hint := commandLineHint(a.Command, a.Args); hint != "" && te.Code == string(core.CodeSpawnFailed) {
+		if hint := commandLineHint(a.Command, a.Args); hint != "" && (te.Code == string(core.CodeSpawnFailed) || len(a.Command) > core.MaxPathBytes) {
 			te.Hint = hint
 		}
 		return tools.Result{}, te
 	}
 	if a.WaitFor == nil {
-		return h.done(LaunchOut{JobBrief: jobBrief(info)}, renderLaunch(info), nil)
+		return h.done(LaunchOut{JobBrief: jobBrief(info)}, renderLaunch(info)+portsNotWaited(a.Ports), nil)
 	}
 	ready := h.awaitReady(ctx, owner, info.ID, *a.WaitFor, readyBound)
 	if now, err := h.m.Get(owner, info.ID); err == nil {

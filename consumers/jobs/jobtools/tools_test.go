@@ -235,20 +235,21 @@ func TestBound(t *testing.T) {
 // TestLaunchOfACommandLineSaysHowToSplitIt: a model passed a whole command
 // line as command ("python3 -m http.server 8765") and was told only that
 // no such executable is on PATH. The refusal now gives the call to make:
-// the words in args, or the line to sh -c.
+// the words in args, or the line to sh -c. A line longer than any path is
+// refused before the spawn, as an argument, with the same hint.
 func TestLaunchOfACommandLineSaysHowToSplitIt(t *testing.T) {
 	f := newFixture(t)
-	for _, c := range []struct{ args, want string }{
-		{`{"command":"sleep 300"}`, `{"command":"sleep","args":["300"]}`},
-		{`{"command":"python3 -m http.server 8765"}`, `{"command":"python3","args":["-m","http.server","8765"]}`},
-		{`{"command":"sleep 1 && echo done"}`, `{"command":"sh","args":["-c","sleep 1 && echo done"]}`},
-		{`{"command":"echo 'a b'"}`, `{"command":"sh","args":["-c","echo 'a b'"]}`},
-		{`{"command":"echo ` + strings.Repeat("x", 5000) + `"}`, `{"command":"sh","args":["-c","<the line>"]}`}, // not repeated back
+	for _, c := range []struct{ args, code, want string }{
+		{`{"command":"sleep 300"}`, "SPAWN_FAILED", `{"command":"sleep","args":["300"]}`},
+		{`{"command":"python3 -m http.server 8765"}`, "SPAWN_FAILED", `{"command":"python3","args":["-m","http.server","8765"]}`},
+		{`{"command":"sleep 1 && echo done"}`, "SPAWN_FAILED", `{"command":"sh","args":["-c","sleep 1 && echo done"]}`},
+		{`{"command":"echo 'a b'"}`, "SPAWN_FAILED", `{"command":"sh","args":["-c","echo 'a b'"]}`},
+		{`{"command":"echo ` + strings.Repeat("x", 5000) + `"}`, "INVALID_ARGUMENT", `{"command":"sh","args":["-c","<the line>"]}`}, // not repeated back
 	} {
 		_, err := f.call(ToolLaunch, c.args)
 		var te *tools.ToolError
-		if !errors.As(err, &te) || te.Code != "SPAWN_FAILED" || !strings.Contains(te.Hint, c.want) || len(te.Hint) > 2*maxHintLine+300 {
-			t.Errorf("%.80s: %#v, want SPAWN_FAILED with a bounded hint holding %s", c.args, err, c.want)
+		if !errors.As(err, &te) || te.Code != c.code || !strings.Contains(te.Hint, c.want) || len(te.Hint) > 2*maxHintLine+300 {
+			t.Errorf("%.80s: %#v, want %s with a bounded hint holding %s", c.args, err, c.code, c.want)
 		}
 	}
 }
