@@ -26,7 +26,13 @@ type SignalResult struct {
 	// end. nil when the shell or a program reading the terminal has it, or
 	// where the seam cannot tell.
 	Foreground *core.ForegroundProgram `json:"foreground,omitempty"`
+	// Note says what the signal did not do and what does it instead: for
+	// SIGCONT to the shell, that a job it stopped resumes with fg.
+	Note string `json:"note,omitempty"`
 }
+
+// continueNote is the Note of SIGCONT delivered to a session's shell.
+const continueNote = `the shell runs already and a job it stopped is not the terminal's foreground: send "fg" (or "bg") to resume the job`
 
 // Signal sends a signal to the session's foreground process group. sig
 // (a constant such as SIGINT, or any string) is one of SIGINT, SIGTERM,
@@ -64,9 +70,13 @@ func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.Sessio
 		return SignalResult{}, err
 	}
 	res := SignalResult{Signal: name, SignalResult: r}
-	if (!r.Delivered || r.Ignored) && w != nil && w.tap != nil {
-		// Nothing follows a signal that was not delivered or that every
-		// process of its group ignores.
+	shellContinued := name == core.SIGCONT && r.Delivered && r.Leader && !s.opts.argvMode()
+	if shellContinued {
+		res.Note = continueNote
+	}
+	if (!r.Delivered || r.Ignored || shellContinued) && w != nil && w.tap != nil {
+		// Nothing follows a signal that was not delivered, that every
+		// process of its group ignores, or SIGCONT to a running shell.
 		w.tap.Close()
 		w.tap = nil
 	}

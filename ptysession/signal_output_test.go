@@ -220,3 +220,29 @@ func TestSignalAJobThatRunsOnNamesIt(t *testing.T) {
 		}
 	})
 }
+
+// TestSignalContinueToTheShellSaysHowToResumeAJob stops a job, then sends
+// SIGCONT, which reaches the terminal's foreground, the shell: the result
+// comes at once and says that fg resumes the job.
+func TestSignalContinueToTheShellSaysHowToResumeAJob(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 60", QuietWindow: 200 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		testharness.WaitForegroundJob(t, r.PID)
+		if sr, err := s.Signal(ctx, owner, r.SessionID, "SIGTSTP"); err != nil || !strings.Contains(sr.Output, "Stopped") {
+			t.Fatalf("SIGTSTP: %+v %v", sr, err)
+		}
+		start := time.Now()
+		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGCONT")
+		if took := time.Since(start); err != nil || !sr.Leader || took >= signalFirstOutput {
+			t.Fatalf("SIGCONT: %+v %v after %v, want the shell at once", sr, err, took)
+		}
+		if text := RenderSignal(string(r.SessionID), sr); !strings.Contains(text, "fg") {
+			t.Fatalf("text %q does not say how to resume the stopped job", text)
+		}
+	})
+}

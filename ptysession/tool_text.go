@@ -209,6 +209,9 @@ func RenderSignal(id string, r SignalResult) string {
 			s += "; pty_signal SIGTERM, or SIGKILL, ends it"
 		}
 	}
+	if r.Note != "" {
+		s += "; " + r.Note
+	}
 	if r.Truncated {
 		s += "; older output cut"
 	}
