@@ -314,9 +314,10 @@ func (s *session) Resize(ctx context.Context, size core.Size) error {
 // (SIGHUP to the session's process group), then sends SIGTERM and finally
 // SIGKILL, giving each up to a share of Target.CloseGrace to bring an exit
 // report; then it closes the channel and waits, bounded by ctx, for the
-// server to confirm. A server that ignores signal requests still hangs up
-// the PTY's foreground group when the channel closes. What Close cannot
-// reach is described in the package documentation.
+// server to confirm. A signal the server refuses (OpenSSH refuses them on
+// a root login) ends the ladder at once: closing the channel still hangs
+// up the PTY's foreground group. What Close cannot reach is described in
+// the package documentation.
 func (s *session) Close(ctx context.Context) error {
 	return s.closer.Do(func() error { return s.closeAttempt(ctx) })
 }
@@ -331,7 +332,9 @@ func (s *session) closeAttempt(ctx context.Context) error {
 		if s.exit.Done() || ctx.Err() != nil {
 			break
 		}
-		_, _ = s.request(ctx, "signal", false, gossh.Marshal(signalMsg{Signal: st.sig}))
+		if ok, err := s.request(ctx, "signal", true, gossh.Marshal(signalMsg{Signal: st.sig})); err != nil || !ok {
+			break // refused, or the channel is going: closing it is what is left
+		}
 		t := time.NewTimer(st.wait)
 		select {
 		case <-s.exit.Exited():

@@ -92,7 +92,8 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	if hasChar {
 		return s.typeChar(ctx, char)
 	}
-	return core.SignalResult{}, core.Errorf(core.CodeUnsupported, "the ssh server refused to deliver %s", req.Signal)
+	return core.SignalResult{}, core.Errorf(core.CodeUnsupported, "the ssh server refused to deliver %s (OpenSSH refuses signals on a root login); "+
+		"SIGINT, SIGQUIT and SIGTSTP travel as the terminal's control characters: SIGTSTP (Ctrl-Z), then \"kill -TERM %%1\" sent to the shell, ends a job that ignores Ctrl-C", req.Signal)
 }
 
 func (s *session) typeChar(ctx context.Context, c byte) (core.SignalResult, error) {

@@ -249,3 +249,37 @@ func TestSSHDCloseEndsRemoteProcesses(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestSSHDCloseDoesNotWaitOutRefusedSignals closes a shell whose command
+// ignores SIGINT: where sshd refuses the signal requests (OpenSSH does for
+// a root login), Close does not wait out a grace for each one
+// (it took twice CloseGrace) but closes the channel, whose hangup ends the
+// remote processes; where it delivers them, the hangup ends the shell.
+func TestSSHDCloseDoesNotWaitOutRefusedSignals(t *testing.T) {
+	signer, key := newKeyPair(t)
+	srv := sshdtest.Start(t, sshdtest.Options{Root: true, AuthorizedKeys: []gossh.PublicKey{signer.PublicKey()}})
+	b := newBackend(nil)
+	tg := sshdTarget(t, srv, Auth{KeyFiles: []string{writeKey(t, key, "")}})
+	tg.CloseGrace = 20 * time.Second
+	s := spawn(t, b, tg, core.BackendRequest{})
+	tm := newTerm(s)
+	tm.waitFor(t, `[#] $`, waitLimit)
+	tm.send(t, "trap '' INT; sleep 300\r")
+	waitRemoteRuns(t, srv, "sleep\x00300\x00")
+	// A refused signal says which ones travel and how to end the job.
+	if _, err := s.Signal(context.Background(), core.SignalRequest{Signal: core.SIGTERM}); core.CodeOf(err) != core.CodeUnsupported || !strings.Contains(err.Error(), "kill -TERM %1") {
+		t.Fatalf("SIGTERM on a root login: %v, want UNSUPPORTED saying how to end the job", err)
+	}
+	start := time.Now()
+	closeSession(t, s)
+	if took := time.Since(start); took >= tg.CloseGrace {
+		t.Fatalf("Close took %v, a grace (%v) or more for signals the server refused", took, tg.CloseGrace)
+	}
+	deadline := time.Now().Add(waitLimit)
+	for len(srv.Remaining()) > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("remote processes left after close: %v", srv.Remaining())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

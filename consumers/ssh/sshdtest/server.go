@@ -63,6 +63,11 @@ type Options struct {
 	// wins over the server's own HOME and XDG_CACHE_HOME (see
 	// ProcessHomeDir); values cannot hold blanks or quotes.
 	Env []string
+	// Root lets root log in with a key of AuthorizedKeys (and sets
+	// Server.User to "root"), as a container's or a lab machine's sshd
+	// often does. sshd runs a root login without its privilege-separated
+	// child, so it refuses "signal" requests on it.
+	Root bool
 	// ExtraConfig is appended to sshd_config verbatim. sshd keeps the
 	// first value of a keyword, so it cannot override the options above.
 	ExtraConfig string
@@ -161,6 +166,9 @@ func start(opts Options, pickPort func() (int, error)) (*Server, error) {
 		}
 	}
 	s := &Server{Host: "127.0.0.1", User: User, Password: pw, Dir: dir, home: home}
+	if opts.Root {
+		s.User = "root"
+	}
 	if err := s.writeFiles(opts); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
@@ -255,8 +263,13 @@ func (s *Server) config(opts Options, port int) string {
 	w("PasswordAuthentication %s", yesNo(!opts.NoPassword))
 	w("KbdInteractiveAuthentication %s", yesNo(opts.KeyboardInteractive))
 	w("PubkeyAuthentication yes")
-	w("PermitRootLogin no")
-	w("AllowUsers %s", User)
+	if opts.Root {
+		w("PermitRootLogin prohibit-password")
+		w("AllowUsers %s root", User)
+	} else {
+		w("PermitRootLogin no")
+		w("AllowUsers %s", User)
+	}
 	w("PrintMotd no")
 	w("MaxStartups 64:30:128")
 	maxSessions := opts.MaxSessions
