@@ -168,10 +168,12 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 	id := sp.ID
 	var reason core.WaitReason
 	var exitCode *int
+	var su setup
 	if target != nil {
-		if reason, err = s.setupTarget(startCtx, owner, id, target); err != nil {
+		if su, err = s.setupTarget(startCtx, owner, id, target); err != nil {
 			return OpenResult{}, targetLate(ctx, startCtx, req.Target, openTimeout, s.abandon(owner, id, err))
 		}
+		reason = su.reason
 	}
 	if typed != "" {
 		timeout := openTimeout
@@ -185,12 +187,15 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		reason, exitCode = r.WaitReason, r.ExitCode
 	}
 	// The open returns everything the session printed so far (the
-	// spawn's initial output, the set-up's and the typed command's), and
-	// the owner's tail position continues past it.
+	// spawn's initial output, the set-up's prompt and the typed
+	// command's), and the owner's tail position continues past it.
 	d, cut, err := s.consumeCut(owner, id, MaxLines)
 	if err != nil {
 		return OpenResult{}, s.abandon(owner, id, err)
 	}
+	d.Text = su.before.Text + su.prompt + d.Text
+	d.Truncated = d.Truncated || su.before.Truncated
+	cut = append(su.cut, cut...)
 	info, err := s.t.Info(owner, id)
 	if err != nil {
 		return OpenResult{}, s.abandon(owner, id, err)

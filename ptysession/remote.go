@@ -64,15 +64,47 @@ func (s *Sessions) TargetNames() []string {
 // marked prompt, the one that answers that line (bounded by OpenTimeout; a
 // shell that prints none keeps settling on silence). It returns why the
 // wait ended; "" when the target needs no set-up.
-func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) (core.WaitReason, error) {
+func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) (setup, error) {
 	if !t.PromptMarker {
-		return "", nil
+		return setup{}, nil
+	}
+	// What the shell printed before the line (a banner, the message of
+	// the day) is the caller's; the line's echo is not. It is typed at
+	// the login shell's own prompt, the unterminated last line of what
+	// came before, which the marked prompt after it replaces.
+	before, cut, err := s.consumeCut(owner, id, MaxLines)
+	if err != nil {
+		return setup{}, err
 	}
 	r, err := s.run(ctx, owner, id, core.SendRequest{
 		Data:    localpty.ShellSetup(),
 		Timeout: s.opts.OpenTimeout, QuietWindow: s.opts.OpenTimeout,
 	}, nil)
-	return r.WaitReason, err
+	if err != nil {
+		return setup{}, err
+	}
+	su := setup{reason: r.WaitReason, before: before, cut: cut}
+	if r.WaitReason != core.WaitPrompt {
+		return su, nil // no marked prompt to show instead: the echo stays
+	}
+	// Past the echo; the prompt after it counts as given, and is.
+	if err := s.t.SkipTail(owner, id); err != nil {
+		return setup{}, err
+	}
+	su.before.Text = su.before.Text[:strings.LastIndexByte(su.before.Text, '\n')+1]
+	su.prompt = r.Delta[strings.LastIndexByte(r.Delta, '\n')+1:]
+	return su, nil
+}
+
+// setup is what typing the prompt marker's set-up line into a target's
+// shell left for the open to return: the output before it, then, where
+// the line settled on its marked prompt, that prompt instead of the
+// line's echo.
+type setup struct {
+	reason core.WaitReason
+	before core.OutputDelta
+	cut    []LineRange
+	prompt string // "" when the echo was left in the output
 }
 
 // targetLate explains err from starting a session on target when the

@@ -167,6 +167,46 @@ func TestSSHDFacadeMarkedTargetOpensOnItsPrompt(t *testing.T) {
 	}
 }
 
+// A target's set-up line is the server's business, not the caller's: the
+// open's output holds what the shell printed before it (a banner) and the
+// prompt after it, never the line's echo, wrapped or whole (at 80
+// columns the 299-byte line came back as a wrapped fragment of itself);
+// a command typed at the open follows with its echo and output.
+func TestSSHDFacadeMarkedTargetHidesItsSetUp(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{Banner: "Authorized use only\n"})
+	s, ctx := markedBox(t, srv, ptysession.Options{})
+	owner := core.NewOwner("test")
+	for i, req := range []ptysession.OpenRequest{
+		{Target: "box", Size: core.Size{Rows: 24, Cols: 80}},
+		{Target: "box"},
+		{Target: "box", Size: core.Size{Rows: 24, Cols: 80}, Command: "echo typed-$((6*7))"},
+	} {
+		op, err := s.Open(ctx, owner, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := op.InitialOutput
+		for _, leak := range []string{"PROMPT_COMMAND", "__ptyseam", "PAGER", "133;"} {
+			if strings.Contains(out, leak) {
+				t.Errorf("open %+v: output shows the set-up (%q):\n%s", req, leak, out)
+			}
+		}
+		if i == 0 && !strings.Contains(out, "Authorized use only") { // later opens share the connection
+			t.Errorf("open %+v: output lost the banner:\n%s", req, out)
+		}
+		if req.Command != "" && (!strings.Contains(out, "echo typed-$((6*7))") || !strings.Contains(out, "typed-42")) {
+			t.Errorf("open %+v: output lacks the typed command and its output:\n%s", req, out)
+		}
+		prompts := 1 // the marked prompt, and one more after a typed command
+		if req.Command != "" {
+			prompts = 2
+		}
+		if !strings.HasSuffix(out, "$ ") || strings.Count(out, "$ ") != prompts {
+			t.Errorf("open %+v: output does not show the shell's %d prompts, the last at its end:\n%q", req, prompts, out)
+		}
+	}
+}
+
 // markedBox returns a facade over an ssh backend whose target "box" is
 // srv with the prompt marker, and a context bounded by HangBound; the
 // service shuts down when the test ends.
