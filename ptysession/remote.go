@@ -63,7 +63,9 @@ func (s *Sessions) TargetNames() []string {
 // localpty.ShellSetup (the prompt marker among it) and waits for the first
 // marked prompt, the one that answers that line (bounded by OpenTimeout; a
 // shell that prints none keeps settling on silence). It returns why the
-// wait ended; "" when the target needs no set-up.
+// wait ended ("" when the target needs no set-up) and what the open shows
+// of it: the output before the line and the prompt after it, the line's
+// echo skipped.
 func (s *Sessions) setupTarget(ctx context.Context, owner *core.Owner, id core.SessionID, t *Target) (setup, error) {
 	if !t.PromptMarker {
 		return setup{}, nil
