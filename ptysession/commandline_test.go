@@ -84,3 +84,38 @@ func typeKeys(t *testing.T, s *Sessions, owner *core.Owner, id core.SessionID, d
 	}
 	return res
 }
+
+// TestSendToAProgramReadingWithoutAPromptSaysSo: a command that reads its
+// input from the terminal without a prompt (grep with no file, cat)
+// settles on stdin_read with nothing after its echo; the text says that
+// what is sent next is its input (a model sent ls into grep). A program
+// that shows a prompt, and the shell's own prompt, get no such note.
+func TestSendToAProgramReadingWithoutAPromptSaysSo(t *testing.T) {
+	forEachSeam(t, Options{}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		send := func(data string) string {
+			t.Helper()
+			res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return RenderSend(res)
+		}
+		if text := send("echo shell"); strings.Contains(text, "its input") {
+			t.Fatalf("a command at the shell's prompt: %s", text)
+		}
+		if text := send("grep needle"); !strings.HasPrefix(text, "[stdin_read; "+programInputNote) {
+			t.Fatalf("grep reading the terminal: %s", text)
+		}
+		if text := send("a needle here"); !strings.Contains(text, "a needle here") {
+			t.Fatalf("grep's match: %s", text)
+		}
+		if res := typeKeys(t, s, owner, r.SessionID, "\x04"); res.WaitReason != core.WaitPrompt {
+			t.Fatalf("Ctrl-D to grep: %+v", res)
+		}
+		if text := send("python3 -q"); strings.Contains(text, "its input") {
+			t.Fatalf("python3 at its prompt: %s", text)
+		}
+	})
+}

@@ -59,6 +59,26 @@ type SendResult struct {
 	// have such sends settle on the read (the ptyseam agent); empty
 	// otherwise.
 	SilenceNote string `json:"silenceNote,omitempty"`
+	// InputNote, on a send that settled on a program's read of the
+	// terminal when the program printed nothing after the send's echo
+	// (grep with no file, cat, read), says that what is sent next is its
+	// input and how to end it; empty otherwise.
+	InputNote string `json:"inputNote,omitempty"`
+}
+
+// programInputNote is [SendResult].InputNote: a model that ran grep
+// without a file sent its next command into grep.
+const programInputNote = `a program reads the terminal and shows no prompt: what you send next is its input; pty_keys ["C-d"] ends the input, ["C-c"] interrupts it`
+
+// inputNote is the InputNote of a send of data that ended in r: a read
+// of the terminal by a program that printed nothing after the echo, not
+// a hidden read, an incomplete command or keys left on a line.
+func inputNote(r core.SendResult, req SendRequest) string {
+	if r.WaitReason != core.WaitStdinRead || req.NoSubmit || r.Continuation || r.InputHidden || r.CommandLine != "" ||
+		r.Status.Kind != core.StatusRunning || strings.TrimSpace(omitEcho(r.Delta, req.Data)) != "" {
+		return ""
+	}
+	return programInputNote
 }
 
 // seam is the request the service runs.
@@ -96,7 +116,7 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	if err != nil && res.WaitReason == "" {
 		return SendResult{}, err
 	}
-	out := SendResult{SendResult: res}
+	out := SendResult{SendResult: res, InputNote: inputNote(res, req)}
 	out.HandBack = s.boundHandBack(res.HandBack)
 	if req.OmitEcho {
 		out.Delta = omitEcho(out.Delta, req.Data)

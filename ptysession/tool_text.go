@@ -58,6 +58,9 @@ func RenderSend(r SendResult) string {
 	if r.Continuation {
 		b.WriteString("; " + continuationNoteFor(r))
 	}
+	if r.InputNote != "" {
+		b.WriteString("; " + r.InputNote)
+	}
 	if r.InputHidden {
 		b.WriteString("; the prompt hides input (a password)")
 	}
