@@ -1,12 +1,13 @@
 package ptysession
 
 import (
-	"github.com/ptyseam/ptyseam/testharness"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // onService runs f against a facade over the real service (the seam
@@ -27,16 +28,7 @@ func onService(t *testing.T, f func(t *testing.T, s *Sessions)) {
 // shell's next prompt, as a send's delta would.
 func TestSignalReturnsTheOutputThatFollowed(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `bash -c 'trap "echo caught-int; exit 3" INT; echo waiting; cat'`})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(res.Delta, "waiting") {
-			waitTailSuffix(t, s, owner, r.SessionID, "waiting\n")
-		}
+		owner, r, ctx := openPrinting(t, s, `bash -c 'trap "echo caught-int; exit 3" INT; echo waiting; cat'`, "waiting\n")
 		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
 		if err != nil || !sr.Delivered {
 			t.Fatalf("signal: %+v %v", sr, err)
@@ -57,16 +49,7 @@ func TestSignalReturnsTheOutputThatFollowed(t *testing.T) {
 // terminal back was echoed and lost under load), and the next send runs.
 func TestSignalToAJobReturnsOnceTheShellWaitsForInput(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `bash -c 'trap "echo ending; sleep 0.8; exit 3" INT; echo waiting; sleep 60 & wait'`})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(res.Delta, "waiting") {
-			waitTailSuffix(t, s, owner, r.SessionID, "waiting\n")
-		}
+		owner, r, ctx := openPrinting(t, s, `bash -c 'trap "echo ending; sleep 0.8; exit 3" INT; echo waiting; sleep 60 & wait'`, "waiting\n")
 		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
 		if err != nil || !sr.Delivered || sr.Leader {
 			t.Fatalf("signal: %+v %v", sr, err)
@@ -155,13 +138,7 @@ func lastLine(s string) string {
 // output that cannot come.
 func TestSignalAJobIgnoresReturnsAtOnceAndSaysSo(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		ctx := testCtx(t)
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "trap '' INT; sleep 60", QuietWindow: 200 * time.Millisecond}); err != nil {
-			t.Fatal(err)
-		}
-		testharness.WaitForegroundJob(t, r.PID)
+		owner, r, ctx := openWithJob(t, s, "trap '' INT; sleep 60")
 		start := time.Now()
 		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
 		took := time.Since(start)
@@ -195,16 +172,7 @@ func TestSignalAJobIgnoresReturnsAtOnceAndSaysSo(t *testing.T) {
 // program still holding the terminal, so the caller knows it did not end.
 func TestSignalAJobThatRunsOnNamesIt(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		ctx := testCtx(t)
-		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: `python3 -c 'import signal,time; signal.signal(signal.SIGINT, lambda *a: print("caught", flush=True)); print("ready", flush=True); time.sleep(60)'`})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(res.Delta, "ready\r\n") && !strings.Contains(res.Delta, "ready\n") {
-			waitTailSuffix(t, s, owner, r.SessionID, "ready\n")
-		}
+		owner, r, ctx := openPrinting(t, s, `python3 -c 'import signal,time; signal.signal(signal.SIGINT, lambda *a: print("caught", flush=True)); print("ready", flush=True); time.sleep(60)'`, "ready\n")
 		sr, err := s.Signal(ctx, owner, r.SessionID, "SIGINT")
 		if err != nil || !sr.Delivered || sr.Ignored {
 			t.Fatalf("signal: %+v %v", sr, err)
@@ -226,13 +194,7 @@ func TestSignalAJobThatRunsOnNamesIt(t *testing.T) {
 // comes at once and says that fg resumes the job.
 func TestSignalContinueToTheShellSaysHowToResumeAJob(t *testing.T) {
 	onService(t, func(t *testing.T, s *Sessions) {
-		owner := core.NewOwner("agent")
-		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
-		ctx := testCtx(t)
-		if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: "sleep 60", QuietWindow: 200 * time.Millisecond}); err != nil {
-			t.Fatal(err)
-		}
-		testharness.WaitForegroundJob(t, r.PID)
+		owner, r, ctx := openWithJob(t, s, "sleep 60")
 		if sr, err := s.Signal(ctx, owner, r.SessionID, "SIGTSTP"); err != nil || !strings.Contains(sr.Output, "Stopped") {
 			t.Fatalf("SIGTSTP: %+v %v", sr, err)
 		}
@@ -245,4 +207,35 @@ func TestSignalContinueToTheShellSaysHowToResumeAJob(t *testing.T) {
 			t.Fatalf("text %q does not say how to resume the stopped job", text)
 		}
 	})
+}
+
+// openWithJob opens a shell, sends it cmd with a short quiet window and
+// waits until a job holds its terminal.
+func openWithJob(t *testing.T, s *Sessions, cmd string) (*core.Owner, OpenResult, context.Context) {
+	t.Helper()
+	owner := core.NewOwner("agent")
+	r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+	ctx := testCtx(t)
+	if _, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: cmd, QuietWindow: 200 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	testharness.WaitForegroundJob(t, r.PID)
+	return owner, r, ctx
+}
+
+// openPrinting opens a shell, sends it cmd and waits until the session
+// printed line.
+func openPrinting(t *testing.T, s *Sessions, cmd, line string) (*core.Owner, OpenResult, context.Context) {
+	t.Helper()
+	owner := core.NewOwner("agent")
+	r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+	ctx := testCtx(t)
+	res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.ReplaceAll(res.Delta, "\r\n", "\n"), line) {
+		waitTailSuffix(t, s, owner, r.SessionID, line)
+	}
+	return owner, r, ctx
 }
