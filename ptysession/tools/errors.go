@@ -125,7 +125,7 @@ var genericHints = map[core.Code]string{
 	core.CodeSpawnFailed:      "Check the command, working directory and environment, then retry.",
 	core.CodeCleanupFailed:    "Some processes survived the close; retry the close.",
 	core.CodeSignalRefused:    "Signal the program, not the session's own shell, or close the session instead.",
-	core.CodeUnsupported:      "This backend cannot do that; use another tool.",
+	core.CodeUnsupported:      "This kind of terminal cannot do that: do it another way, such as a command sent to the session.",
 	core.CodeCancelled:        "The call was cancelled; retry it if it is still needed.",
 	core.CodeInternal:         "This is a bug in the tool server; retry once, then report it.",
 }
