@@ -131,6 +131,11 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		// shell goes through a single prompt cycle.
 		var parts []string
 		if s.opts.ShellQuoteEnv && len(env) > 0 {
+			// Typed, env never reaches the spawn's check: a value exec
+			// refuses would leave a shell that starts no program.
+			if err := core.ValidateEnv(env); err != nil {
+				return OpenResult{}, core.WithOp(err, op)
+			}
 			line, err := ExportLine(req.Env)
 			if err != nil {
 				return OpenResult{}, core.WithOp(err, op)

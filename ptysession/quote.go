@@ -100,9 +100,9 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// validateEnv checks env's names and values, and its size against
-// core's bounds ([core.ValidateEnv]), and returns it as sorted NAME=VALUE
-// entries.
+// validateEnv checks env's names and values and returns it as sorted
+// NAME=VALUE entries. Its size is checked where it is used: by the
+// service's spawn, or before it is typed as exports.
 func validateEnv(env map[string]string) ([]string, error) {
 	names := make([]string, 0, len(env))
 	for n := range env {
@@ -115,9 +115,6 @@ func validateEnv(env map[string]string) ([]string, error) {
 			return nil, err
 		}
 		out = append(out, n+"="+env[n])
-	}
-	if err := core.ValidateEnv(out); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
