@@ -22,6 +22,11 @@ type ForegroundProgram struct {
 	// for a program reading lines) that the program has not read; -1 when
 	// the backend cannot tell.
 	UnreadInput int `json:"unreadInput"`
+	// IgnoresInterrupt reports that every process of the group ignores
+	// SIGINT, so neither a Ctrl-C typed into the terminal nor SIGINT
+	// through [Service.Signal] ends it; false when the backend cannot
+	// tell.
+	IgnoresInterrupt bool `json:"ignoresInterrupt,omitempty"`
 }
 
 // describeForeground is the program other than the top-level process

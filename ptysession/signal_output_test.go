@@ -239,3 +239,40 @@ func openPrinting(t *testing.T, s *Sessions, cmd, line string) (*core.Owner, Ope
 	}
 	return owner, r, ctx
 }
+
+// TestBusyJobThatIgnoresInterruptsIsNamed sends a job that ignores
+// SIGINT: the send's foreground program says so, and its note tells a
+// model that Ctrl-C will not end it and what will, before it tries.
+func TestBusyJobThatIgnoresInterruptsIsNamed(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		for _, c := range []struct {
+			cmd     string
+			ignores bool
+		}{
+			{"sleep 60", false},
+			{"trap '' INT; sleep 60", true},
+		} {
+			res, err := s.Send(ctx, owner, r.SessionID, SendRequest{Data: c.cmd, QuietWindow: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := res.Foreground
+			if f == nil || f.Name != "sleep" {
+				t.Fatalf("%s: foreground %+v, want sleep", c.cmd, f)
+			}
+			if f.IgnoresInterrupt != c.ignores {
+				t.Errorf("%s: IgnoresInterrupt %v, want %v", c.cmd, f.IgnoresInterrupt, c.ignores)
+			}
+			note := ForegroundNote(res.WaitReason, f)
+			if got := strings.Contains(note, "ignores SIGINT"); got != c.ignores {
+				t.Errorf("%s: note %q: names the ignored interrupt %v, want %v", c.cmd, note, got, c.ignores)
+			}
+			if _, err := s.Signal(ctx, owner, r.SessionID, "SIGTERM"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -277,7 +277,8 @@ func CommandLineNote(text string) string {
 // a read, and what became of the input it typed: a busy program reads it
 // later (or the shell, once the program ended), and an interrupt discards
 // it (a Ctrl-C typed as data or pty_signal's SIGINT: the terminal flushes
-// its input queue). On a remote prompt the program is the client (ssh,
+// its input queue), and whether the program ignores SIGINT, so that no
+// interrupt ends it. On a remote prompt the program is the client (ssh,
 // tmux, nc) of a shell or server that waits for its next command.
 func ForegroundNote(reason core.WaitReason, f *core.ForegroundProgram) string {
 	name := f.Name
@@ -292,6 +293,9 @@ func ForegroundNote(reason core.WaitReason, f *core.ForegroundProgram) string {
 		s += " and reads it"
 	default:
 		s += " and is busy"
+	}
+	if f.IgnoresInterrupt {
+		s += "; it ignores SIGINT, so Ctrl-C does not end it: pty_signal SIGTERM, or SIGKILL, does"
 	}
 	switch {
 	case f.UnreadInput == 1:

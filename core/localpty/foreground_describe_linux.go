@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/procfs"
 )
@@ -18,6 +20,9 @@ func (s *session) DescribeForeground() (core.ForegroundProgram, bool, error) {
 	p := core.ForegroundProgram{Group: st.PGID, Reading: st.ReadingInput, UnreadInput: st.PendingInput}
 	if !st.ReadingInput {
 		p.UnreadInput = s.pendingInput() // the probe counts it for a reader only
+	}
+	if !st.Leader {
+		p.IgnoresInterrupt = s.groupIgnores(st.PGID, unix.SIGINT)
 	}
 	if b, err := os.ReadFile(procfs.Path(st.PGID, "comm")); err == nil {
 		p.Name = string(bytes.TrimSpace(b))
