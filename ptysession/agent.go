@@ -69,6 +69,21 @@ func (a *Agent) Close(ctx context.Context, id SessionID) (CloseResult, error) {
 	return a.s.Close(ctx, a.owner, id)
 }
 
+// Resize is [Sessions.Resize] as the agent.
+func (a *Agent) Resize(ctx context.Context, id SessionID, rows, cols int) (ResizeResult, error) {
+	return a.s.Resize(ctx, a.owner, id, rows, cols)
+}
+
+// Search is [Sessions.Search] as the agent.
+func (a *Agent) Search(ctx context.Context, target string, req SearchRequest, sources ...WaitSource) (SearchResult, error) {
+	return a.s.Search(ctx, a.owner, target, req, sources...)
+}
+
+// Wait is [Sessions.Wait] as the agent.
+func (a *Agent) Wait(ctx context.Context, req WaitRequest, sources ...WaitSource) (WaitResult, error) {
+	return a.s.Wait(ctx, a.owner, req, sources...)
+}
+
 // List is [Sessions.List] as the agent: its terminals only.
 func (a *Agent) List(ctx context.Context) (ListResult, error) {
 	return a.s.List(ctx, a.owner)

@@ -112,3 +112,42 @@ func (t *Terminal) Close(ctx context.Context) (CloseResult, error) {
 	}
 	return t.s.Close(ctx, t.owner, id)
 }
+
+// Resize is [Sessions.Resize] on the session the name stands for.
+func (t *Terminal) Resize(ctx context.Context, rows, cols int) (ResizeResult, error) {
+	id, err := t.id(ctx, "resize")
+	if err != nil {
+		return ResizeResult{}, err
+	}
+	return t.s.Resize(ctx, t.owner, id, rows, cols)
+}
+
+// Search is [Sessions.Search] of the retained output of the session the
+// name stands for.
+func (t *Terminal) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
+	id, err := t.id(ctx, "search")
+	if err != nil {
+		return SearchResult{}, err
+	}
+	return t.s.Search(ctx, t.owner, string(id), req)
+}
+
+// Wait is [Sessions.Wait] as the terminal's owner, where a condition
+// without a Target (other than a port) watches the session the name
+// stands for when the wait begins; conditions may still name other
+// sessions of the owner, or ids one of sources knows.
+func (t *Terminal) Wait(ctx context.Context, req WaitRequest, sources ...WaitSource) (WaitResult, error) {
+	id, err := t.id(ctx, "wait")
+	if err != nil {
+		return WaitResult{}, err
+	}
+	conds := make([]WaitCondition, len(req.Conditions))
+	for i, c := range req.Conditions {
+		if c.Target == "" && c.Kind != WaitPort {
+			c.Target = string(id)
+		}
+		conds[i] = c
+	}
+	req.Conditions = conds
+	return t.s.Wait(ctx, t.owner, req, sources...)
+}

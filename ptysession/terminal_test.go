@@ -97,3 +97,45 @@ func TestTerminalByName(t *testing.T) {
 		t.Fatalf("close with none left: %v", err)
 	}
 }
+
+// TestTerminalWaitsSearchesAndResizes: a named terminal resizes, searches
+// and waits on the session its name stands for (a condition without a
+// target watches it), and another agent reaches none of it.
+func TestTerminalWaitsSearchesAndResizes(t *testing.T) {
+	s, ctx := localSessions(t)
+	alice, bob := s.NewAgent("alice"), s.NewAgent("bob")
+	srv := alice.Terminal("srv")
+	if _, err := srv.Wait(ctx, ptysession.WaitRequest{Conditions: []ptysession.WaitCondition{{Kind: ptysession.WaitExit}}}); !errors.Is(err, ptysession.ErrNoSession) {
+		t.Fatalf("wait before open: %v", err)
+	}
+	opened, _, err := srv.Open(ctx, ptysession.OpenRequest{Command: "bash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Resize(ctx, 30, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := srv.Send(ctx, ptysession.SendRequest{Data: "stty size; echo mark-$((1+1))"}); err != nil || !strings.Contains(r.Delta, "30 100") {
+		t.Fatalf("size after resize: %+v %v", r, err)
+	}
+	found, err := srv.Search(ctx, ptysession.SearchRequest{Pattern: `^mark-2$`})
+	if err != nil || len(found.Matches) != 1 {
+		t.Fatalf("search: %+v %v", found, err)
+	}
+	if _, err := bob.Search(ctx, string(opened.SessionID), ptysession.SearchRequest{Pattern: "mark"}); !errors.Is(err, ptysession.ErrForeignSession) {
+		t.Fatalf("bob's search of alice's session: %v", err)
+	}
+	if _, err := bob.Wait(ctx, ptysession.WaitRequest{Conditions: []ptysession.WaitCondition{{Kind: ptysession.WaitExit, Target: string(opened.SessionID)}}}); !errors.Is(err, ptysession.ErrForeignSession) {
+		t.Fatalf("bob's wait on alice's session: %v", err)
+	}
+	if _, err := srv.Send(ctx, ptysession.SendRequest{Data: "sleep 0.5; exit", Timeout: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := srv.Wait(ctx, ptysession.WaitRequest{
+		Conditions: []ptysession.WaitCondition{{Kind: ptysession.WaitOutput, Pattern: "never-printed"}, {Kind: ptysession.WaitExit}},
+		Timeout:    30 * time.Second,
+	})
+	if err != nil || !r.Fired || r.Condition != 1 || r.Target != string(opened.SessionID) {
+		t.Fatalf("wait for the exit: %+v %v", r, err)
+	}
+}
