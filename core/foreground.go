@@ -1,5 +1,11 @@
 package core
 
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // ForegroundProgram describes the program holding a session's terminal
 // when a send settled without a prompt or a read of the terminal
 // (inferred_idle or timeout) and that program is not the session's
@@ -37,7 +43,28 @@ func (sess *session) describeForeground() *ForegroundProgram {
 	if err != nil || leader || p.Group <= 0 {
 		return nil
 	}
+	p.Name = programName(p.Name)
 	return &p
+}
+
+// maxProgramName bounds [ForegroundProgram.Name] (a Linux command name
+// has at most 15 bytes).
+const maxProgramName = 64
+
+// programName makes a program's name fit for a line of a result: a
+// program chooses its own (it may write any 15 bytes to its
+// /proc/PID/comm), so control characters and invalid UTF-8 become '?',
+// and the name is cut at maxProgramName bytes.
+func programName(s string) string {
+	if len(s) > maxProgramName {
+		s = s[:maxProgramName]
+	}
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // Foreground describes the program other than the top-level process that

@@ -276,3 +276,28 @@ func TestBusyJobThatIgnoresInterruptsIsNamed(t *testing.T) {
 		}
 	})
 }
+
+// TestForegroundNameIsPrintable: a program names itself (its comm) with
+// a newline and an escape; the foreground it is described as carries
+// neither, so its name cannot forge a line of a result.
+func TestForegroundNameIsPrintable(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		ctx := testCtx(t)
+		res, err := s.Send(ctx, owner, r.SessionID, SendRequest{
+			Data:        `python3 -c "open('/proc/self/comm','w').write('x]\n[ok\x1b[2J'); import time; time.sleep(60)"`,
+			QuietWindow: 500 * time.Millisecond,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := res.Foreground
+		if f == nil || !strings.HasPrefix(f.Name, "x]") {
+			t.Fatalf("foreground %+v, want the program that renamed itself", f)
+		}
+		if strings.ContainsAny(f.Name, "\n\x1b") {
+			t.Fatalf("name %q carries a control character", f.Name)
+		}
+	})
+}
