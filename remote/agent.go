@@ -308,6 +308,15 @@ func (a *agent) call(ctx context.Context, req request) response {
 			return response{Error: toWireError(req.Op, err)}
 		}
 		return response{Reader: toWireReader(r)}
+	case opProgram:
+		p, leader, err := s.probe.DescribeForeground()
+		if unsupportedAnswer(err) {
+			return response{Error: unsupported(req.Op)}
+		}
+		if err != nil {
+			return response{Error: toWireError(req.Op, err)}
+		}
+		return response{Program: toWireProgram(p, leader)}
 	case opSignal:
 		res, err := s.be.Signal(ctx, core.SignalRequest{Signal: core.Signal(req.Signal), AllowLeader: req.AllowLeader})
 		return response{Signal: &wireSignalResult{Delivered: res.Delivered, TargetPGID: res.TargetPGID, Leader: res.Leader, Method: res.Method, Ignored: res.Ignored},

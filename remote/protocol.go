@@ -32,6 +32,7 @@ const (
 	opControlChar = "control_char" // core.Prober.ControlChar
 	opEchoMode    = "echo_mode"    // core.Prober.EchoMode
 	opReader      = "reader"       // core.Prober.DescribeReader
+	opProgram     = "program"      // core.Prober.DescribeForeground
 	opSignal      = "signal"
 	opResize      = "resize"
 	opClose       = "close"
@@ -95,6 +96,9 @@ type response struct {
 	// reader
 	Reader *wireReader `json:"reader,omitempty"`
 
+	// program
+	Program *wireProgram `json:"program,omitempty"`
+
 	// signal
 	Signal *wireSignalResult `json:"signal,omitempty"`
 }
@@ -137,6 +141,33 @@ type wireInputWait struct {
 }
 
 // wireReader is core.TerminalReader.
+// wireProgram is core.ForegroundProgram with the leader flag of
+// core.Prober.DescribeForeground.
+type wireProgram struct {
+	Group            int    `json:"group"`
+	Leader           bool   `json:"leader,omitempty"`
+	Name             string `json:"name,omitempty"`
+	Reading          bool   `json:"reading,omitempty"`
+	UnreadInput      int    `json:"unread_input"`
+	IgnoresInterrupt bool   `json:"ignores_interrupt,omitempty"`
+}
+
+// maxProgramName bounds the name an agent reports (a command name is at
+// most 15 bytes on Linux).
+const maxProgramName = 64
+
+func toWireProgram(p core.ForegroundProgram, leader bool) *wireProgram {
+	name := p.Name
+	if len(name) > maxProgramName {
+		name = name[:maxProgramName]
+	}
+	return &wireProgram{Group: p.Group, Leader: leader, Name: name, Reading: p.Reading, UnreadInput: p.UnreadInput, IgnoresInterrupt: p.IgnoresInterrupt}
+}
+
+func (w *wireProgram) program() (core.ForegroundProgram, bool) {
+	return core.ForegroundProgram{Group: w.Group, Name: w.Name, Reading: w.Reading, UnreadInput: w.UnreadInput, IgnoresInterrupt: w.IgnoresInterrupt}, w.Leader
+}
+
 type wireReader struct {
 	Group    int                 `json:"group"`
 	Leader   bool                `json:"leader,omitempty"`

@@ -317,6 +317,27 @@ func (s *session) DescribeReader() (core.TerminalReader, error) {
 	return resp.Reader.reader(), nil
 }
 
+// DescribeForeground asks the agent which program holds the far side's
+// terminal (core.Prober): core.ErrUnsupported when the agent's backend
+// cannot tell or the agent does not know the call.
+func (s *session) DescribeForeground() (core.ForegroundProgram, bool, error) {
+	ctx, cancel := probeCtx()
+	defer cancel()
+	resp, err := s.c.call(ctx, request{Op: opProgram, Session: s.id})
+	var e *core.Error
+	if errors.As(err, &e) && e.Code == core.CodeUnsupported {
+		return core.ForegroundProgram{}, false, core.ErrUnsupported
+	}
+	if err != nil {
+		return core.ForegroundProgram{}, false, err
+	}
+	if resp.Program == nil {
+		return core.ForegroundProgram{}, false, core.ErrUnsupported // an agent that does not know the call
+	}
+	p, leader := resp.Program.program()
+	return p, leader, nil
+}
+
 var (
 	_ core.BackendSession = (*session)(nil)
 	_ core.Prober         = (*session)(nil)
