@@ -10,15 +10,26 @@ import "strings"
 // the next line with) is a continuation (SendResult.Continuation).
 const REPLContinuationPrompt = "... "
 
-// WaitsForREPLContinuation reports whether a send that settled for reason
-// with output text left a REPL at its continuation prompt: reason is
-// [WaitStdinRead] and the last line of text is [REPLContinuationPrompt],
-// then spaces or nothing.
-func WaitsForREPLContinuation(reason WaitReason, text string) bool {
+// SQLContinuationPrompt is the prompt sqlite3 prints while it reads the
+// rest of a statement that lacks its closing ";" (or has an open quote).
+// Only the ";" ends it; neither an empty line nor an interrupt does. A
+// send that settled on the program's read with this alone on the last
+// line is a continuation (SendResult.Continuation).
+const SQLContinuationPrompt = "   ...> "
+
+// ContinuationPrompt returns the continuation prompt that a send which
+// settled for reason with output text left a program at, or "": reason is
+// [WaitStdinRead] and the last line of text is [REPLContinuationPrompt] or
+// [SQLContinuationPrompt], then spaces or nothing.
+func ContinuationPrompt(reason WaitReason, text string) string {
 	if reason != WaitStdinRead {
-		return false
+		return ""
 	}
 	last := text[strings.LastIndexByte(text, '\n')+1:]
-	rest, ok := strings.CutPrefix(last, REPLContinuationPrompt)
-	return ok && strings.Trim(rest, " ") == ""
+	for _, p := range []string{REPLContinuationPrompt, SQLContinuationPrompt} {
+		if rest, ok := strings.CutPrefix(last, p); ok && strings.Trim(rest, " ") == "" {
+			return p
+		}
+	}
+	return ""
 }

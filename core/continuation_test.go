@@ -2,26 +2,32 @@ package core
 
 import "testing"
 
-func TestWaitsForREPLContinuation(t *testing.T) {
+func TestContinuationPrompt(t *testing.T) {
+	const py, sql = REPLContinuationPrompt, SQLContinuationPrompt
 	for _, c := range []struct {
 		reason WaitReason
 		text   string
-		want   bool
+		want   string
 	}{
-		{WaitStdinRead, "def f(x):\n...     return x*2\n... ", true},
-		{WaitStdinRead, "... ", true},
-		{WaitStdinRead, "for i in range(2):\r\n... ", true},
-		{WaitStdinRead, "Loading... ", false},
-		{WaitStdinRead, "x\n...     ", true}, // Python 3.13's editor indents the next line by itself
-		{WaitStdinRead, "x\n... \t", false},
-		{WaitStdinRead, "x\n...     y", false},
-		{WaitStdinRead, "x\n>>> ", false},
-		{WaitStdinRead, "", false},
-		{WaitPrompt, "x\n... ", false},
-		{WaitInferredIdle, "x\n... ", false},
+		{WaitStdinRead, "def f(x):\n...     return x*2\n... ", py},
+		{WaitStdinRead, "... ", py},
+		{WaitStdinRead, "for i in range(2):\r\n... ", py},
+		{WaitStdinRead, "Loading... ", ""},
+		{WaitStdinRead, "x\n...     ", py}, // Python 3.13's editor indents the next line by itself
+		{WaitStdinRead, "x\n... \t", ""},
+		{WaitStdinRead, "x\n...     y", ""},
+		{WaitStdinRead, "x\n>>> ", ""},
+		{WaitStdinRead, "", ""},
+		{WaitPrompt, "x\n... ", ""},
+		{WaitInferredIdle, "x\n... ", ""},
+		{WaitStdinRead, "select 1\r\n   ...> ", sql},
+		{WaitStdinRead, "   ...> ", sql},
+		{WaitStdinRead, "x\n  ...> ", ""},
+		{WaitStdinRead, "x\nsqlite> ", ""},
+		{WaitPrompt, "x\n   ...> ", ""},
 	} {
-		if got := WaitsForREPLContinuation(c.reason, c.text); got != c.want {
-			t.Errorf("%s %q: %v, want %v", c.reason, c.text, got, c.want)
+		if got := ContinuationPrompt(c.reason, c.text); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.reason, c.text, got, c.want)
 		}
 	}
 }

@@ -209,8 +209,9 @@ type SendResult struct {
 	// incomplete command: a marked shell printed its continuation prompt
 	// after the send and no prompt since (its PS2, OSC 133;P: an open
 	// quote, bracket or here-document), or the send settled on the
-	// program's read with [REPLContinuationPrompt] alone on the last line
-	// (Python's "... ": an indented block, which an empty line ends). A
+	// program's read with a continuation prompt alone on the last line
+	// ([ContinuationPrompt]: Python's "... ", an indented block, which an
+	// empty line ends; sqlite3's "...>", a statement without its ";"). A
 	// send typed now becomes part of that command.
 	Continuation bool `json:"continuation,omitempty"`
 	// InputHidden reports that the send settled on a read of a hidden

@@ -344,7 +344,7 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		CommandLine: op.commandLineLocked(out, marks),
 		Continuation: !sess.status.Exited() && (out.reason != WaitPrompt &&
 			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations ||
-			WaitsForREPLContinuation(out.reason, d.Text)),
+			ContinuationPrompt(out.reason, d.Text) != ""),
 	}
 	op.settled = true
 	op.inline = nil

@@ -251,12 +251,21 @@ const continuationNote = `the command is incomplete (an open quote, bracket or h
 // into the block and got a SyntaxError.
 const replContinuationNote = `the statement is incomplete and the program waits for its rest at its "... " prompt (a Python block ends with an empty line): send "" to end it, more lines to continue it, or pty_signal SIGINT to abandon it`
 
+// sqlContinuationNote tells a model that sqlite3 reads the rest of a
+// statement at its "...>" prompt: a model that left out the ";" sent its
+// next statement into the same one, and an interrupt does not clear it.
+const sqlContinuationNote = `the SQL statement is incomplete (no ";" yet, or an open quote) and the program waits for its rest at its "...>" prompt: what you send next becomes part of it; send ";" to end it (a broken statement then fails and is dropped)`
+
 // continuationNoteFor is the note for a send that left the program in an
-// incomplete command (core.SendResult.Continuation): the REPL's when its
-// continuation prompt ends the output, else the shell's.
+// incomplete command (core.SendResult.Continuation): the REPL's or
+// sqlite3's when its continuation prompt ends the output, else the
+// shell's.
 func continuationNoteFor(r SendResult) string {
-	if core.WaitsForREPLContinuation(r.WaitReason, r.Delta) {
+	switch core.ContinuationPrompt(r.WaitReason, r.Delta) {
+	case core.REPLContinuationPrompt:
 		return replContinuationNote
+	case core.SQLContinuationPrompt:
+		return sqlContinuationNote
 	}
 	return continuationNote
 }

@@ -65,6 +65,15 @@ func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 			t.Errorf("REPL summary %q lacks %q", got, w)
 		}
 	}
+	got = RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: "select 1\n   ...> "}})
+	for _, w := range []string{"[stdin_read; the SQL statement is incomplete", `send ";" to end it`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("SQL summary %q lacks %q", got, w)
+		}
+	}
+	if strings.Contains(got, "SIGINT") {
+		t.Errorf("SQL summary %q offers an interrupt, which sqlite3 ignores there", got)
+	}
 	if got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running}}); strings.Contains(got, "incomplete") {
 		t.Errorf("summary %q speaks of an incomplete command", got)
 	}

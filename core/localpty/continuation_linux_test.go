@@ -65,3 +65,26 @@ func TestSendIntoAnIncompletePythonBlockSaysSo(t *testing.T) {
 		t.Fatalf("a complete statement: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
 }
+
+// A SQL statement sent to sqlite3 without its ";" leaves it at its
+// "...>" prompt: the send says the statement is incomplete (a model that
+// missed it sent its next statement into the same one, and an interrupt
+// does not clear it). The ";" ends it.
+func TestSendIntoAnIncompleteSQLStatementSaysSo(t *testing.T) {
+	need(t, "sqlite3")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	send := func(data string) core.SendResult {
+		t.Helper()
+		return sendWait(t, svc, owner, info.ID, data)
+	}
+	if res := send("sqlite3"); res.WaitReason != core.WaitStdinRead || res.Continuation {
+		t.Fatalf("sqlite3's first prompt: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	res := send("select 6*7")
+	if res.WaitReason != core.WaitStdinRead || !res.Continuation || core.ContinuationPrompt(res.WaitReason, res.Delta) != core.SQLContinuationPrompt {
+		t.Fatalf("no semicolon: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+	if res := send(";"); res.WaitReason != core.WaitStdinRead || res.Continuation || !strings.Contains(res.Delta, "42") {
+		t.Fatalf("the statement ended: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+}
