@@ -59,6 +59,12 @@ type Options struct {
 	// [Client.WatchInsert] refuses them with [ErrNoHardwareWatchpoints]).
 	// Much slower: gdb single-steps the program.
 	SoftwareWatchpoints bool
+	// RawVarObjects leaves gdb's pretty-printers out of variable objects
+	// (the client otherwise sends -enable-pretty-printing): a C++
+	// container's children are then the library's own members, not its
+	// elements. Values printed by [Client.Evaluate] and the console are
+	// pretty-printed either way.
+	RawVarObjects bool
 	// EventBuffer bounds the events queued for a reader of
 	// [Client.Events] that falls behind (the oldest are dropped and
 	// counted in [Event.Missed]). Default 4096.

@@ -45,6 +45,26 @@ func compile(t testing.TB, name string, flags ...string) string {
 	return out
 }
 
+// compileCXX builds testdata/<name>.cpp with g++ -g -O0 into a temporary
+// directory and returns the executable's path; g++ is required under CI.
+func compileCXX(t testing.TB, name string) string {
+	t.Helper()
+	requireTools(t)
+	if _, err := exec.LookPath("g++"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("g++ is required (install the Debian package g++): %v", err)
+		}
+		t.Skipf("g++ not found: install the Debian package g++ to run this test")
+	}
+	out := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("g++", "-g", "-O0", "-o", out, name+".cpp")
+	cmd.Dir = "testdata"
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("g++ %s: %v\n%s", name, err, b)
+	}
+	return out
+}
+
 // newService returns a service with the local PTY backends, shut down at
 // the end of the test.
 func newService(t testing.TB) *core.Service {

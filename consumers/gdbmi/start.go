@@ -153,6 +153,10 @@ func (c *Client) setup(ctx context.Context) error {
 	if c.opts.Program != "" {
 		steps = append(steps, []string{"-file-exec-and-symbols", c.opts.Program})
 	}
+	if !c.opts.RawVarObjects {
+		// A gdb without Python accepts it and prints values raw.
+		steps = append(steps, []string{"-enable-pretty-printing"})
+	}
 	// gdb starts the program through $SHELL (now /bin/sh, see
 	// startupShell); the program gets the caller's SHELL back.
 	if sh, ok := programShell(c.opts.Env); ok && !strings.ContainsAny(sh, "\r\n") {

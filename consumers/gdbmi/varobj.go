@@ -26,6 +26,10 @@ type VarObject struct {
 	// HasMore reports that a dynamic (pretty-printed) object has more
 	// children than listed.
 	HasMore bool `mi:"has_more"`
+	// DisplayHint is a pretty-printer's hint for showing the object:
+	// "array", "map" (its children alternate keys and values), "string",
+	// or "" (none, or a raw object).
+	DisplayHint string `mi:"displayhint"`
 }
 
 // VarChange is one entry of [Client.VarUpdate]: an object whose value,

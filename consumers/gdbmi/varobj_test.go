@@ -82,3 +82,51 @@ func TestVariableObjects(t *testing.T) {
 		t.Errorf("create of an unknown symbol: %v", err)
 	}
 }
+
+// TestVariableObjectsArePrettyPrinted: a C++ container's variable object
+// shows its elements as children ([0], [1], ...; a map's keys and values
+// in turn), as a debugger's user sees them, unless RawVarObjects asks for
+// the library's own structure.
+func TestVariableObjectsArePrettyPrinted(t *testing.T) {
+	prog := compileCXX(t, "containers")
+	children := func(t *testing.T, opts Options, expr string) (*VarObject, []string) {
+		t.Helper()
+		opts.Program = prog
+		c, _ := startGDB(t, "", opts)
+		ctx := testCtx(t)
+		if _, err := c.BreakInsert(ctx, "containers.cpp:11"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.WaitStopped(ctx); err != nil {
+			t.Fatal(err)
+		}
+		v, err := c.VarCreate(ctx, expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kids, err := c.VarChildren(ctx, v.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, k := range kids {
+			got = append(got, k.Exp+"="+k.Value)
+		}
+		return v, got
+	}
+	v, got := children(t, Options{}, "v")
+	if v.DisplayHint != "array" || strings.Join(got, ",") != "[0]=1,[1]=2,[2]=3" {
+		t.Errorf("vector %+v, children %q", v, got)
+	}
+	m, got := children(t, Options{}, "m")
+	if m.DisplayHint != "map" || strings.Join(got, ",") != `[0]="a",[1]=1,[2]="b",[3]=2` {
+		t.Errorf("map %+v, children %q", m, got)
+	}
+	raw, got := children(t, Options{RawVarObjects: true}, "v")
+	if raw.DisplayHint != "" || len(got) == 0 || strings.HasPrefix(got[0], "[0]=") {
+		t.Errorf("raw vector %+v, children %q: want the library's structure", raw, got)
+	}
+}
