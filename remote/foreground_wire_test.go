@@ -1,45 +1,21 @@
 package remote_test
 
 import (
-	"bytes"
-	"context"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
-	"github.com/ptyseam/ptyseam/remote"
 )
 
 // The program holding the far side's terminal is described through the
 // agent as the local backend describes it: its group, name and whether it
 // ignores SIGINT; the shell at its prompt is the leader.
 func TestForegroundCrossesTheWire(t *testing.T) {
-	c, _ := connectPipe(t)
-	b := c.Backend("exec", remote.AgentExec)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	s, err := b.Spawn(ctx, core.BackendRequest{Command: []string{"bash", "--norc", "--noprofile", "-i"}, Env: []string{"PS1=ready$ "}, Size: core.DefaultSize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(context.Background())
+	s, ctx := spawnPrinting(t, core.BackendRequest{Command: []string{"bash", "--norc", "--noprofile", "-i"}, Env: []string{"PS1=ready$ "}}, "ready$ ")
 	p, ok := s.(core.Prober)
 	if !ok {
 		t.Fatal("a remote session is no core.Prober")
 	}
-	readUntil := func(want string) {
-		t.Helper()
-		var out []byte
-		buf := make([]byte, 4096)
-		for !bytes.Contains(out, []byte(want)) {
-			n, err := s.Read(buf)
-			if err != nil {
-				t.Fatalf("read %q: %v", out, err)
-			}
-			out = append(out, buf[:n]...)
-		}
-	}
-	readUntil("ready$ ")
 	if _, leader, err := p.DescribeForeground(); err != nil || !leader {
 		t.Fatalf("at the prompt: leader %v, %v; want the shell", leader, err)
 	}

@@ -1,6 +1,7 @@
 package remote_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -162,4 +163,32 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
+}
+
+// spawnPrinting spawns req on an agent's exec backend over a pipe, closes
+// it at the end of the test, and reads its output until it printed want.
+func spawnPrinting(t *testing.T, req core.BackendRequest, want string) (core.BackendSession, context.Context) {
+	t.Helper()
+	c, _ := connectPipe(t)
+	b := c.Backend("exec", remote.AgentExec)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	t.Cleanup(cancel)
+	if req.Size == (core.Size{}) {
+		req.Size = core.DefaultSize
+	}
+	s, err := b.Spawn(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	var out []byte
+	buf := make([]byte, 4096)
+	for !bytes.Contains(out, []byte(want)) {
+		n, err := s.Read(buf)
+		if err != nil {
+			t.Fatalf("read %q: %v", out, err)
+		}
+		out = append(out, buf[:n]...)
+	}
+	return s, ctx
 }

@@ -13,11 +13,7 @@ import (
 // command, until the quote is closed and the command runs. A multi-line
 // command that completes settles on the prompt without it.
 func TestSendIntoAnIncompleteCommandSaysSo(t *testing.T) {
-	svc, owner, info := shellService(t, core.SpawnRequest{})
-	send := func(data string) core.SendResult {
-		t.Helper()
-		return sendWait(t, svc, owner, info.ID, data)
-	}
+	send := shellSender(t)
 	if res := send(`echo "hello`); res.WaitReason != core.WaitStdinRead || !res.Continuation {
 		t.Fatalf("an open quote: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
@@ -40,11 +36,7 @@ func TestSendIntoAnIncompleteCommandSaysSo(t *testing.T) {
 // whole at ">>> ", which the send ends as a file's end does.
 func TestSendIntoAnIncompletePythonBlockSaysSo(t *testing.T) {
 	need(t, "python3")
-	svc, owner, info := shellService(t, core.SpawnRequest{})
-	send := func(data string) core.SendResult {
-		t.Helper()
-		return sendWait(t, svc, owner, info.ID, data)
-	}
+	send := shellSender(t)
 	if res := send("python3 -q"); res.WaitReason != core.WaitStdinRead || res.Continuation {
 		t.Fatalf("python's first prompt: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
@@ -72,11 +64,7 @@ func TestSendIntoAnIncompletePythonBlockSaysSo(t *testing.T) {
 // does not clear it). The ";" ends it.
 func TestSendIntoAnIncompleteSQLStatementSaysSo(t *testing.T) {
 	need(t, "sqlite3")
-	svc, owner, info := shellService(t, core.SpawnRequest{})
-	send := func(data string) core.SendResult {
-		t.Helper()
-		return sendWait(t, svc, owner, info.ID, data)
-	}
+	send := shellSender(t)
 	if res := send("sqlite3"); res.WaitReason != core.WaitStdinRead || res.Continuation {
 		t.Fatalf("sqlite3's first prompt: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
 	}
@@ -86,5 +74,15 @@ func TestSendIntoAnIncompleteSQLStatementSaysSo(t *testing.T) {
 	}
 	if res := send(";"); res.WaitReason != core.WaitStdinRead || res.Continuation || !strings.Contains(res.Delta, "42") {
 		t.Fatalf("the statement ended: %s, continuation %v, delta %q", res.WaitReason, res.Continuation, res.Delta)
+	}
+}
+
+// shellSender opens a shell on a service and returns a send that waits
+// for the result.
+func shellSender(t *testing.T) func(data string) core.SendResult {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	return func(data string) core.SendResult {
+		t.Helper()
+		return sendWait(t, svc, owner, info.ID, data)
 	}
 }
