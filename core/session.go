@@ -3,6 +3,7 @@ package core
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core/scrollback"
@@ -29,6 +30,11 @@ type session struct {
 	limits       ScrollbackLimits
 	// promptMarked: the backend runs a shell that prints OSC 133;B.
 	promptMarked bool
+
+	// replyOwed is when a tap's reader last said it owes the program an
+	// answer to a terminal query (Tap.ExpectReply), in Unix nanoseconds;
+	// 0 once it wrote one (Tap.Reply).
+	replyOwed atomic.Int64
 
 	readerDone chan struct{} // closed when the read loop has finished
 	exitedCh   chan struct{} // closed once status is exited (output drained)

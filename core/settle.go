@@ -69,6 +69,10 @@ var probeSchedule = []time.Duration{
 
 const probeRepeat = 100 * time.Millisecond
 
+// replyProbe is how often a wait looks again while a tap's reader owes the
+// program an answer (Tap.ExpectReply).
+const replyProbe = 2 * time.Millisecond
+
 // drawnQuiet is the default quiet window of a send whose output drew a
 // screen (settleParams.drawnQuiet): shorter than the default redraw
 // interval of watch (2 s) and top (3 s), longer than the gaps inside
@@ -271,6 +275,12 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	}
 	if quietFor < due {
 		return false, due - quietFor
+	}
+	if owed := sess.replyPending(time.Now()); owed > 0 {
+		// The program asked the terminal something and reads the
+		// answer a tap's reader owes it: look again soon after.
+		w.candidate = false
+		return false, min(owed, replyProbe)
 	}
 	fg, ok := sess.inputWait(p.base)
 	reading := ok && fg.Waiting && !fg.Relay && !(sess.relay && fg.Now.Leader) && (p.initial || fg.New) &&

@@ -247,6 +247,7 @@ func (t *Tap) Recycle(b []byte) {
 // machinery and regardless of a live send: it is for answers to the
 // terminal's own queries (device attributes, cursor position reports),
 // which a program waits for and which must never queue behind a send.
+// It pays what [Tap.ExpectReply] announced.
 func (t *Tap) Reply(ctx context.Context, data []byte) error {
 	sess := t.sess
 	if err := sess.checkUsable("reply"); err != nil {
@@ -256,6 +257,7 @@ func (t *Tap) Reply(ctx context.Context, data []byte) error {
 	sess.noteInputLocked(data, false, false)
 	sess.mu.Unlock()
 	_, err := sess.be.Write(ctx, data)
+	sess.replyOwed.Store(0)
 	sess.wrote()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -91,3 +91,34 @@ func (e *env) output(id core.SessionID) string {
 	}
 	return page.Text()
 }
+
+// TestSendWaitsForTheAnswerToAQuery: a command asks the terminal for the
+// cursor position and reads the answer. Its read of the terminal is a wait
+// for the answer the manager owes, not for the caller's input: the send
+// settles on the shell's prompt after the command used the answer, not
+// on the read.
+func TestSendWaitsForTheAnswerToAQuery(t *testing.T) {
+	e := newEnvOn(t, Options{}, core.Options{QuietWindow: 5 * time.Second})
+	res, err := e.m.Spawn(ctxT(t), e.owner, core.SpawnRequest{
+		Type: "shell", Command: []string{"bash", "--noprofile", "--norc", "-i"}, Size: core.Size{Rows: 40, Cols: 160},
+		Env: []string{testTokenEnv + "=" + testToken},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first query's answer comes after the emulator caught up on the
+	// ring, which the numbers fill: the slow path.
+	for i := range 3 {
+		op, err := e.svc.Send(ctxT(t), e.owner, res.ID, core.SendRequest{Data: `seq 100000; printf '\e[6n'; read -s -d R pos; echo "pos=${pos#*[}"`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := op.Wait(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.WaitReason != core.WaitPrompt || !strings.Contains(r.Delta, "pos=") {
+			t.Fatalf("send %d settled %s with %q: want the prompt after the answered query", i, r.WaitReason, r.Delta[max(0, len(r.Delta)-200):])
+		}
+	}
+}

@@ -243,7 +243,8 @@ func (st *state) sync(ctx context.Context) error {
 // sink takes a chunk of output in the session's read loop (core.Tap's
 // SetSink): one copy into the ring and the query scan, nothing that can
 // wait on the emulator. A terminal query wakes the drain goroutine, which
-// answers it.
+// answers it, and tells the session an answer is owed (core.Tap's
+// ExpectReply).
 func (st *state) sink(p []byte) {
 	st.ringMu.Lock()
 	st.ring.write(p)
@@ -259,6 +260,7 @@ func (st *state) sink(p []byte) {
 	if n > 0 {
 		st.queries.Store(true)
 		st.tapMu.Lock()
+		st.tap.ExpectReply() // a send waits for the answer, not the caller
 		st.waitCancel()
 		st.tapMu.Unlock()
 	}
