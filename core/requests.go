@@ -151,8 +151,18 @@ type SendRequest struct {
 	// default).
 	Timeout time.Duration
 	// QuietWindow overrides the service's silence window (0: its default);
-	// one as long as Timeout means silence never settles the send.
+	// one as long as Timeout means silence never settles the send. With
+	// Timeout set (and Enter sent), 0 means as long as Timeout on a
+	// session that marks its prompts and sees reads of its terminal (a
+	// local or agent shell): the caller said how long the command may
+	// take, and its prompt or a read ends the wait; a drawn screen's
+	// pause still settles it (unless KeepQuietWindow).
 	QuietWindow time.Duration
+	// KeepQuietWindow keeps the service's silence window when Timeout is
+	// set and QuietWindow is 0: the deadline is a bound of the caller's
+	// own (an open waiting for the command it typed), not its word on how
+	// long the command takes.
+	KeepQuietWindow bool
 	// Tail, if set, makes the result's Delta the output the owner had not
 	// been given yet when the send settled (as [Service.Tail] returns it,
 	// with these bounds: what was printed before the write too) and moves

@@ -47,6 +47,13 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	quiet, drawn := req.QuietWindow, time.Duration(0)
 	if quiet == 0 {
 		quiet, drawn = s.opts.QuietWindow, drawnQuiet
+		if req.Timeout > 0 && !req.NoSubmit && !req.KeepQuietWindow && sess.watchesInput && sess.promptMarked {
+			// The caller said how long the command may take, and the
+			// session tells a finished command (its prompt) and a
+			// question (a read) from silence: silence settles only at
+			// the deadline, or once a drawn screen pauses.
+			quiet = neverQuiet
+		}
 	}
 
 	editorPaste := !req.NoSubmit && sess.editorPastes(req.Data)

@@ -73,6 +73,10 @@ const probeRepeat = 100 * time.Millisecond
 // program an answer (Tap.ExpectReply).
 const replyProbe = 2 * time.Millisecond
 
+// neverQuiet is a quiet window no silence reaches: the wait ends on the
+// prompt, a read, a drawn screen's pause, the exit or the deadline.
+const neverQuiet = time.Duration(1 << 62)
+
 // drawnQuiet is the default quiet window of a send whose output drew a
 // screen (settleParams.drawnQuiet): shorter than the default redraw
 // interval of watch (2 s) and top (3 s), longer than the gaps inside

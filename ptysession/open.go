@@ -40,7 +40,8 @@ type OpenRequest struct {
 	Target string
 	// Timeout bounds how long Open waits for the typed command to settle
 	// (0: Options.OpenTimeout); at most Options.MaxTimeout. A command still
-	// busy then keeps running.
+	// busy then keeps running. Set without QuietWindow, it is the wait's
+	// quiet window too, as for [SendRequest].Timeout.
 	Timeout time.Duration
 	// QuietWindow is the output silence after which the typed command
 	// counts as settled (0: the seam's default); at most
@@ -185,7 +186,9 @@ func (s *Sessions) Open(ctx context.Context, owner *core.Owner, req OpenRequest)
 		if target != nil {
 			timeout = max(time.Until(deadline), time.Millisecond)
 		}
-		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: timeout, QuietWindow: req.QuietWindow}, nil)
+		// The open's own deadline is no caller's word on how long the
+		// command takes: silence settles it as usual.
+		r, err := s.run(ctx, owner, id, core.SendRequest{Data: typed, Timeout: timeout, QuietWindow: req.QuietWindow, KeepQuietWindow: req.Timeout == 0}, nil)
 		if err != nil {
 			return OpenResult{}, s.abandon(owner, id, err)
 		}

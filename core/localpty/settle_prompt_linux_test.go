@@ -254,3 +254,24 @@ func TestPromptOnTheLineOfAHiddenAnswer(t *testing.T) {
 		t.Fatalf("output without a newline: exit code %v, want 3", res.ExitCode)
 	}
 }
+
+// A send whose caller gave a deadline and no quiet window waits through a
+// silent command (a virtualenv being made, a link step) for the shell's
+// prompt: a session that sees reads of its terminal and marks its prompts
+// tells a finished command from silence, and the caller said how long it
+// may take. With a quiet window of its own, silence settles the send as
+// before.
+func TestSendWithADeadlineWaitsThroughSilence(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+	defer cancel()
+	silent := `sleep 3.5; echo "do""ne"`
+	res := sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: silent, Timeout: waitLimit})
+	if res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "done") {
+		t.Fatalf("with a deadline: %s %q, want the prompt after done", res.WaitReason, res.Delta)
+	}
+	res = sendRequest(ctx, t, svc, owner, info.ID, core.SendRequest{Data: silent, Timeout: waitLimit, QuietWindow: 300 * time.Millisecond})
+	if res.WaitReason != core.WaitInferredIdle || strings.Contains(res.Delta, "done") {
+		t.Fatalf("with a quiet window: %s %q, want inferred_idle before done", res.WaitReason, res.Delta)
+	}
+}

@@ -21,9 +21,9 @@ func (a deadlineArgs) durations() (timeout, quiet time.Duration) {
 // deadlineText tells a model, in pty_open's and pty_send's descriptions,
 // when to set timeoutMs and quietMs.
 func deadlineText(max time.Duration) string {
-	return fmt.Sprintf("Optional timeoutMs and quietMs (ms, at most %d) change those waits for this call: raise timeoutMs "+
-		"for a long build or test run, quietMs for a program that pauses between bursts of output (quietMs = timeoutMs: "+
-		"only the prompt, a read of input, the exit or the deadline ends the wait).", max.Milliseconds())
+	return fmt.Sprintf("Optional timeoutMs and quietMs (ms, at most %d) change those waits for this call: timeoutMs alone "+
+		"(a long build or test run) waits for the prompt, a read of input, the exit or that deadline in a local shell; "+
+		"quietMs also ends the wait on that much silence.", max.Milliseconds())
 }
 
 // openDeadlineText is deadlineText for pty_open, whose waits are pty_send's.
