@@ -152,11 +152,12 @@ type SendRequest struct {
 	Timeout time.Duration
 	// QuietWindow overrides the service's silence window (0: its default);
 	// one as long as Timeout means silence never settles the send. With
-	// Timeout set (and Enter sent), 0 means as long as Timeout on a
-	// session that marks its prompts and sees reads of its terminal (a
-	// local or agent shell): the caller said how long the command may
-	// take, and its prompt or a read ends the wait; a drawn screen's
-	// pause still settles it (unless KeepQuietWindow).
+	// Timeout set (and Enter sent), 0 on a shell that marks its prompts
+	// means the caller said how long the command may take: silence
+	// settles the send only once a drawn screen pauses, or, where the
+	// backend sees no reads (plain ssh), after a question (output ending
+	// in an open line); where it sees them, a read ends the wait instead
+	// (unless KeepQuietWindow).
 	QuietWindow time.Duration
 	// KeepQuietWindow keeps the service's silence window when Timeout is
 	// set and QuietWindow is 0: the deadline is a bound of the caller's

@@ -47,14 +47,11 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	quiet, drawn := req.QuietWindow, time.Duration(0)
 	if quiet == 0 {
 		quiet, drawn = s.opts.QuietWindow, drawnQuiet
-		if req.Timeout > 0 && !req.NoSubmit && !req.KeepQuietWindow && sess.watchesInput && sess.promptMarked {
-			// The caller said how long the command may take, and the
-			// session tells a finished command (its prompt) and a
-			// question (a read) from silence: silence settles only at
-			// the deadline, or once a drawn screen pauses.
-			quiet = neverQuiet
-		}
 	}
+	// The caller said how long the command may take: on a shell whose
+	// prompt tells a finished command from silence, silence alone does
+	// not settle the send.
+	untilDone := req.Timeout > 0 && req.QuietWindow == 0 && !req.NoSubmit && !req.KeepQuietWindow
 
 	editorPaste := !req.NoSubmit && sess.editorPastes(req.Data)
 	turn := sess.queueFor(req.Queue)
@@ -148,15 +145,28 @@ func (s *Service) Send(ctx context.Context, owner *Owner, id SessionID, req Send
 	}
 	sess.send = op
 	sess.resyncIdleLocked(idle)
+	questionsOnly := false
+	if untilDone && (sess.promptMarked || sess.buf.Marks().PromptEnds > 0) {
+		if sess.watchesInput {
+			// A read tells a question from silence too: silence settles
+			// only at the deadline, or once a drawn screen pauses.
+			quiet = neverQuiet
+		} else {
+			// No read is seen: silence settles a question (an open
+			// line), not a command that printed whole lines.
+			questionsOnly = true
+		}
+	}
 	p := settleParams{
-		start:      time.Now(),
-		quiet:      quiet,
-		drawnQuiet: drawn,
-		marks0:     sess.buf.Marks(),
-		total0:     sess.buf.Total(),
-		base:       base,
-		deadline:   time.Now().Add(timeout),
-		gate:       sess.gateLocked(),
+		start:         time.Now(),
+		quiet:         quiet,
+		drawnQuiet:    drawn,
+		questionsOnly: questionsOnly,
+		marks0:        sess.buf.Marks(),
+		total0:        sess.buf.Total(),
+		base:          base,
+		deadline:      time.Now().Add(timeout),
+		gate:          sess.gateLocked(),
 	}
 	p.promptShown = sess.buf.LineOpen()
 	if m := p.marks0; p.promptShown && (m.PromptEnds == 0 || m.TextSincePromptEnd > 0) {

@@ -18,12 +18,17 @@ type settleParams struct {
 	// redraws and never reads (watch, docker stats) shows its screen when
 	// a redraw went quiet. Zero keeps quiet.
 	drawnQuiet time.Duration
-	deadline   time.Time // absolute deadline for timeout
-	marks0     scrollback.Marks
-	total0     int64           // scrollback lines at the write
-	base       InputBaseline   // the foreground before the write
-	writeDone  <-chan struct{} // nil: nothing being written
-	initial    bool            // the initial-output wait of a spawn
+	// questionsOnly: silence settles the wait only while the output ends
+	// in an open line (a question: "Password: "), or drew a screen; a
+	// command that printed whole lines and went quiet is still busy. Set
+	// for a caller's deadline on a marked shell whose reads are not seen.
+	questionsOnly bool
+	deadline      time.Time // absolute deadline for timeout
+	marks0        scrollback.Marks
+	total0        int64           // scrollback lines at the write
+	base          InputBaseline   // the foreground before the write
+	writeDone     <-chan struct{} // nil: nothing being written
+	initial       bool            // the initial-output wait of a spawn
 	// promptOnly settles only on the prompt marker, exit or the deadline:
 	// the initial wait of a shell known to print the marker.
 	promptOnly bool
@@ -163,8 +168,15 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if p.initial && lastOutput.Equal(sess.created) {
 			quiet = 3 * p.quiet
 		}
-		if p.drawnQuiet > 0 && (marks.Draws > p.marks0.Draws || marks.Clears >= p.marks0.Clears+2) {
+		drew := p.drawnQuiet > 0 && (marks.Draws > p.marks0.Draws || marks.Clears >= p.marks0.Clears+2)
+		if drew {
 			quiet = min(quiet, p.drawnQuiet)
+		}
+		silenceSettles := written && !p.promptOnly
+		if silenceSettles && p.questionsOnly && !drew {
+			sess.mu.Lock()
+			silenceSettles = sess.buf.LineOpen()
+			sess.mu.Unlock()
 		}
 
 		// A shell on another machine (an ssh typed into this terminal)
@@ -177,14 +189,14 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 				return settleOutcome{reason: WaitRemotePrompt}
 			}
 		}
-		if written && !p.promptOnly && quietFor >= quiet {
+		if silenceSettles && quietFor >= quiet {
 			return settleOutcome{reason: WaitInferredIdle}
 		}
 		if !now.Before(p.deadline) {
 			return settleOutcome{reason: WaitTimeout}
 		}
 		wait := p.deadline.Sub(now)
-		if !p.promptOnly {
+		if silenceSettles || (!p.promptOnly && !p.questionsOnly) {
 			wait = min(wait, quiet-quietFor)
 		}
 		if nextProbe >= 0 {

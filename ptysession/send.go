@@ -23,9 +23,9 @@ type SendRequest struct {
 	// default).
 	Timeout time.Duration
 	// QuietWindow is how long output must pause before silence settles
-	// the send (0: the service's default, or, with Timeout set, Timeout
-	// on a shell that marks its prompts and whose reads the backend sees:
-	// see [core.SendRequest].QuietWindow).
+	// the send (0: the service's default; with Timeout set on a shell
+	// that marks its prompts, silence settles only a question or a drawn
+	// screen: see [core.SendRequest].QuietWindow).
 	QuietWindow time.Duration
 	// Progress, if set, receives the output produced so far every
 	// Options.ProgressInterval while the send runs (only when there is new

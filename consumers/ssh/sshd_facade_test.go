@@ -229,3 +229,25 @@ func markedBox(t *testing.T, srv *sshdtest.Server, opts ptysession.Options) (*pt
 	}
 	return ptysession.New(svc, opts), ctx
 }
+
+// TestSSHDFacadeDeadlineWaitsThroughSilence: over plain ssh, which cannot
+// see the far side read, a send with a deadline and no quiet window waits
+// through a silent command for the marked prompt; silence after an open
+// line (a question such as "Password: ") still settles it, with its note.
+func TestSSHDFacadeDeadlineWaitsThroughSilence(t *testing.T) {
+	srv := sshdtest.Start(t, sshdtest.Options{})
+	s, ctx := markedBox(t, srv, ptysession.Options{})
+	owner := core.NewOwner("test")
+	op, err := s.Open(ctx, owner, ptysession.OpenRequest{Target: "box"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: `sleep 3.5; echo "do""ne"`, Timeout: testenv.HangBound / 2})
+	if err != nil || res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "done") {
+		t.Fatalf("a silent command: %s %q %v, want the prompt after done", res.WaitReason, res.Delta, err)
+	}
+	res, err = s.Send(ctx, owner, op.SessionID, ptysession.SendRequest{Data: `read -s -p "Password: " pw`, Timeout: testenv.HangBound / 2})
+	if err != nil || res.WaitReason != core.WaitInferredIdle || res.SilenceNote == "" {
+		t.Fatalf("a question: %s %q %v, want inferred_idle with the silence note", res.WaitReason, res.Delta, err)
+	}
+}

@@ -22,7 +22,7 @@ func (a deadlineArgs) durations() (timeout, quiet time.Duration) {
 // when to set timeoutMs and quietMs.
 func deadlineText(max time.Duration) string {
 	return fmt.Sprintf("Optional timeoutMs and quietMs (ms, at most %d) change those waits for this call: timeoutMs alone "+
-		"(a long build or test run) waits for the prompt, a read of input, the exit or that deadline in a local shell; "+
+		"(a long build or test run) waits for the prompt, a read of input or a question, the exit or that deadline; "+
 		"quietMs also ends the wait on that much silence.", max.Milliseconds())
 }
 
