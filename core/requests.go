@@ -225,6 +225,11 @@ type SendResult struct {
 	// empty line ends; sqlite3's "...>", a statement without its ";"). A
 	// send typed now becomes part of that command.
 	Continuation bool `json:"continuation,omitempty"`
+	// AltScreen reports that a program held the alternate screen when the
+	// send settled (vi, less): what it shows there is no line of Delta,
+	// so an empty Delta says nothing of whether it answered. Not on the
+	// wire.
+	AltScreen bool `json:"-"`
 	// InputHidden reports that the send settled on a read of a hidden
 	// line (stdin_read with echo off in canonical mode: a password or
 	// passphrase prompt), so what is typed next is not shown. It is false

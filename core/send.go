@@ -358,6 +358,7 @@ func (op *operation) publishLocked(p settleParams, out settleOutcome) bool {
 		HandBack:    op.handBack,
 		Foreground:  out.foreground,
 		InputHidden: out.hidden,
+		AltScreen:   sess.buf.AltScreen(),
 		CommandLine: op.commandLineLocked(out, marks),
 		Continuation: !sess.status.Exited() && (out.reason != WaitPrompt &&
 			marks.ContinuationPending && marks.Continuations > p.marks0.Continuations ||

@@ -1,6 +1,7 @@
 package ptysession
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -116,6 +117,34 @@ func TestSendToAProgramReadingWithoutAPromptSaysSo(t *testing.T) {
 		}
 		if text := send("python3 -q"); strings.Contains(text, "its input") {
 			t.Fatalf("python3 at its prompt: %s", text)
+		}
+	})
+}
+
+// TestSendToAFullScreenProgramNamesNoInput: vi reads the terminal and
+// leaves no text in the scrollback (it holds the alternate screen), yet
+// it is no program silently reading a line: the send says it is on the
+// alternate screen and carries no input note.
+func TestSendToAFullScreenProgramNamesNoInput(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "vi " + filepath.Join(t.TempDir(), "notes.txt")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.WaitReason != core.WaitStdinRead || !res.AltScreen || res.InputNote != "" {
+			t.Fatalf("vi: %s, alternate screen %v, input note %q", res.WaitReason, res.AltScreen, res.InputNote)
+		}
+		// vi may settle a send on one of its reads before it quits: the
+		// shell's prompt comes back on the normal screen.
+		if _, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: ":q!"}); err != nil {
+			t.Fatal(err)
+		}
+		waitTailSuffix(t, s, owner, r.SessionID, "# ")
+		res, err = s.Send(testCtx(t), owner, r.SessionID, SendRequest{Data: "echo back"})
+		if err != nil || res.WaitReason != core.WaitPrompt || res.AltScreen {
+			t.Fatalf("after vi: %s, alternate screen %v, %q %v", res.WaitReason, res.AltScreen, res.Delta, err)
 		}
 	})
 }

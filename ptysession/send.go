@@ -74,9 +74,10 @@ const programInputNote = `a program reads the terminal and shows no prompt: what
 
 // inputNote is the InputNote of a send of data that ended in r: a read
 // of the terminal by a program that printed nothing after the echo, not
-// a hidden read, an incomplete command or keys left on a line.
+// a hidden read, an incomplete command, keys left on a line or a
+// full-screen program (whose screen is no text of the delta).
 func inputNote(r core.SendResult, req SendRequest) string {
-	if r.WaitReason != core.WaitStdinRead || req.NoSubmit || r.Continuation || r.InputHidden || r.CommandLine != "" ||
+	if r.WaitReason != core.WaitStdinRead || req.NoSubmit || r.Continuation || r.InputHidden || r.CommandLine != "" || r.AltScreen ||
 		r.Status.Kind != core.StatusRunning || strings.TrimSpace(omitEcho(r.Delta, req.Data)) != "" {
 		return ""
 	}
