@@ -28,8 +28,11 @@ type SendRequest struct {
 	// screen: see [core.SendRequest].QuietWindow).
 	QuietWindow time.Duration
 	// Progress, if set, receives the output produced so far every
-	// Options.ProgressInterval while the send runs (only when there is new
-	// output). It is called from Send's goroutine.
+	// Options.ProgressInterval while the send runs when there is new
+	// output, and an empty delta after a second without any, so that a
+	// caller (an MCP client that waits while a call reports progress) can
+	// tell a silent command still runs. It is called from Send's
+	// goroutine.
 	Progress func(core.OutputDelta)
 	// OmitEcho leaves the terminal's echo of Data (the typed command line,
 	// and each further line of a multi-line send) out of Delta: the caller
@@ -131,6 +134,10 @@ func (s *Sessions) Send(ctx context.Context, owner *core.Owner, id core.SessionI
 	return out, err
 }
 
+// progressHeartbeat is how long a send with a Progress callback goes
+// without a report: a silent command gets an empty one.
+const progressHeartbeat = time.Second
+
 // run starts a send and waits for it, reporting progress. When ctx ends,
 // the seam cancels the send (SIGINT, wait reason cancelled) and run
 // returns a CANCELLED error with what was printed.
@@ -145,6 +152,7 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 		defer t.Stop()
 		tick = t.C
 	}
+	lastReport := time.Now()
 	ended, stopped := ctx.Done(), false
 	for {
 		select {
@@ -155,8 +163,10 @@ func (s *Sessions) run(ctx context.Context, owner *core.Owner, id core.SessionID
 			}
 			return res, err
 		case <-tick:
-			if d := op.ReadOutput(); d.Text != "" || d.Truncated {
-				progress(d)
+			d := op.ReadOutput()
+			if d.Text != "" || d.Truncated || time.Since(lastReport) >= progressHeartbeat {
+				progress(d) // an empty one says the send still runs
+				lastReport = time.Now()
 			}
 		case <-ended: // the seam is cancelling the send
 			ended, stopped = nil, true

@@ -301,3 +301,29 @@ func TestForegroundNameIsPrintable(t *testing.T) {
 		}
 	})
 }
+
+// TestSilentSendReportsProgress: a send that waits through a silent
+// command (a deadline without a quiet window) still reports progress, with
+// no new output, about once a second, so that a client that keeps waiting
+// while a call reports progress does not give up on it.
+func TestSilentSendReportsProgress(t *testing.T) {
+	onService(t, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("agent")
+		r := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		var beats int
+		res, err := s.Send(testCtx(t), owner, r.SessionID, SendRequest{
+			Data: `sleep 3.5; echo "do""ne"`, Timeout: time.Minute,
+			Progress: func(d core.OutputDelta) {
+				if d.Text == "" {
+					beats++
+				}
+			},
+		})
+		if err != nil || res.WaitReason != core.WaitPrompt || !strings.Contains(res.Delta, "done") {
+			t.Fatalf("send: %s %q %v", res.WaitReason, res.Delta, err)
+		}
+		if beats < 2 {
+			t.Fatalf("%d progress reports without output in 3.5 s of silence, want at least 2", beats)
+		}
+	})
+}

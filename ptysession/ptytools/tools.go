@@ -187,6 +187,10 @@ func (s facade) sendTool(ctx context.Context, owner *core.Owner, a sendArgs, pro
 	r, err := s.Send(ctx, owner, core.SessionID(a.ID), ptysession.SendRequest{
 		Data: data, NoSubmit: noSubmit, Timeout: timeout, QuietWindow: quiet,
 		Progress: func(d core.OutputDelta) {
+			if d.Text == "" {
+				progress(tools.ProgressUpdate{Message: "still running, no new output"})
+				return
+			}
 			progress(tools.ProgressUpdate{Message: "output so far", Output: d.Text})
 		},
 	})
