@@ -140,7 +140,6 @@ type wireInputWait struct {
 	Hidden bool `json:"hidden,omitempty"`
 }
 
-// wireReader is core.TerminalReader.
 // wireProgram is core.ForegroundProgram with the leader flag of
 // core.Prober.DescribeForeground.
 type wireProgram struct {
@@ -152,22 +151,18 @@ type wireProgram struct {
 	IgnoresInterrupt bool   `json:"ignores_interrupt,omitempty"`
 }
 
-// maxProgramName bounds the name an agent reports (a command name is at
-// most 15 bytes on Linux).
-const maxProgramName = 64
-
+// toWireProgram carries p as the backend described it: the host's core
+// bounds and cleans the name, whatever an agent sends (the frame bounds
+// its size).
 func toWireProgram(p core.ForegroundProgram, leader bool) *wireProgram {
-	name := p.Name
-	if len(name) > maxProgramName {
-		name = name[:maxProgramName]
-	}
-	return &wireProgram{Group: p.Group, Leader: leader, Name: name, Reading: p.Reading, UnreadInput: p.UnreadInput, IgnoresInterrupt: p.IgnoresInterrupt}
+	return &wireProgram{Group: p.Group, Leader: leader, Name: p.Name, Reading: p.Reading, UnreadInput: p.UnreadInput, IgnoresInterrupt: p.IgnoresInterrupt}
 }
 
 func (w *wireProgram) program() (core.ForegroundProgram, bool) {
 	return core.ForegroundProgram{Group: w.Group, Name: w.Name, Reading: w.Reading, UnreadInput: w.UnreadInput, IgnoresInterrupt: w.IgnoresInterrupt}, w.Leader
 }
 
+// wireReader is core.TerminalReader.
 type wireReader struct {
 	Group    int                 `json:"group"`
 	Leader   bool                `json:"leader,omitempty"`
