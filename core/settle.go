@@ -74,10 +74,6 @@ var probeSchedule = []time.Duration{
 
 const probeRepeat = 100 * time.Millisecond
 
-// replyProbe is how often a wait looks again while a tap's reader owes the
-// program an answer (Tap.ExpectReply).
-const replyProbe = 2 * time.Millisecond
-
 // neverQuiet is a quiet window no silence reaches: the wait ends on the
 // prompt, a read, a drawn screen's pause, the exit or the deadline.
 const neverQuiet = time.Duration(1 << 62)
@@ -294,9 +290,10 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 	}
 	if owed := sess.replyPending(time.Now()); owed > 0 {
 		// The program asked the terminal something and reads the
-		// answer a tap's reader owes it: look again soon after.
+		// answer a tap's reader owes it: Tap.Reply wakes the wait, or
+		// the bound ends the hold.
 		w.candidate = false
-		return false, min(owed, replyProbe)
+		return false, owed
 	}
 	fg, ok := sess.inputWait(p.base)
 	reading := ok && fg.Waiting && !fg.Relay && !(sess.relay && fg.Now.Leader) && (p.initial || fg.New) &&

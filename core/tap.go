@@ -257,8 +257,12 @@ func (t *Tap) Reply(ctx context.Context, data []byte) error {
 	sess.noteInputLocked(data, false, false)
 	sess.mu.Unlock()
 	_, err := sess.be.Write(ctx, data)
-	sess.replyOwed.Store(0)
 	sess.wrote()
+	if sess.replyOwed.Swap(0) != 0 {
+		sess.mu.Lock()
+		sess.notifyLocked() // a send waiting for the answer looks again
+		sess.mu.Unlock()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled("reply", sess.id, ctx.Err())
