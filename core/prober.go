@@ -88,11 +88,13 @@ type Prober interface {
 	// observers without its bytes ([Event].Secret), and every input event
 	// carries the mode ([Event].Echo). An error reads as [EchoUnknown].
 	EchoMode() (EchoMode, error)
-	// ControlChar returns the character the terminal's line discipline
-	// turns into sig (VINTR for SIGINT, VQUIT for SIGQUIT, VSUSP for
-	// SIGTSTP), and an error when it cannot tell or the character is
-	// disabled: a relay's signal then travels as the default character.
-	ControlChar(sig Signal) (byte, error)
+	// ControlChar returns the terminal's key for sig ([ControlKey]): the
+	// character its line discipline turns into sig (VINTR for SIGINT,
+	// VQUIT for SIGQUIT, VSUSP for SIGTSTP) and whether the program
+	// holding it reads it raw; an error when it cannot tell. The service
+	// asks it before SIGINT, SIGQUIT and SIGTSTP: to a raw reader, and
+	// through a relay, they travel as the key.
+	ControlChar(sig Signal) (ControlKey, error)
 	// OutputEnd returns how many bytes of output Read will have returned
 	// once it has read what the terminal shows now: what Read returned so
 	// far plus what waits in the terminal. complete reports that the
@@ -167,7 +169,9 @@ func (UnimplementedProber) InputRead() (InputRead, error) { return InputRead{}, 
 func (UnimplementedProber) EchoMode() (EchoMode, error) { return EchoUnknown, ErrUnsupported }
 
 // ControlChar returns ErrUnsupported.
-func (UnimplementedProber) ControlChar(Signal) (byte, error) { return 0, ErrUnsupported }
+func (UnimplementedProber) ControlChar(Signal) (ControlKey, error) {
+	return ControlKey{}, ErrUnsupported
+}
 
 // OutputEnd returns ErrUnsupported.
 func (UnimplementedProber) OutputEnd() (uint64, bool, error) { return 0, false, ErrUnsupported }

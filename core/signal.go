@@ -50,7 +50,7 @@ type SignalResult struct {
 	// process group.
 	Leader bool `json:"leader"`
 	// Method says how the signal travelled: "pgid" (kill(-pgid)),
-	// "ssh-signal", "tty-char" (an interrupt character written to the
+	// "ssh-signal", "tty-char" (the signal's key written to the
 	// terminal), ...
 	Method string `json:"method,omitempty"`
 	// Ignored reports that every process of the target group ignored the
@@ -60,6 +60,11 @@ type SignalResult struct {
 	// (the local PTY on Linux, an agent's) set it; SIGKILL and SIGCONT are
 	// never ignored.
 	Ignored bool `json:"ignored,omitempty"`
+	// Raw reports that the program holding the terminal read it raw
+	// ([ControlKey].Raw), so the signal travelled as its key (Method
+	// "tty-char") and the program handled it as it chooses: it may have
+	// ended, abandoned a line, or taken the key as input.
+	Raw bool `json:"raw,omitempty"`
 }
 
 // Size is a terminal size in character cells.

@@ -178,14 +178,18 @@ func RenderRead(r ReadResult) string {
 
 // RenderSignal renders a signal to the session called id for a model
 // (pty_signal's text): what was delivered to which process group
-// ("[SIGINT delivered to process group 123]"), whether the group ignores
-// it and which program still holds the terminal, then the output that
-// followed, or "(no output followed)".
+// ("[SIGINT delivered to process group 123]"), or typed as its key to a
+// program that reads the terminal raw, whether the group ignores it and
+// which program still holds the terminal, then the output that followed,
+// or "(no output followed)".
 func RenderSignal(id string, r SignalResult) string {
 	if !r.Delivered {
 		return fmt.Sprintf("[%s was not delivered to session %s]", r.Signal, id)
 	}
 	s := "[" + string(r.Signal) + " delivered"
+	if r.Raw {
+		s = "[" + string(r.Signal) + " typed as its key (" + signalKeys[r.Signal] + ")"
+	}
 	if r.TargetPGID > 0 {
 		s += fmt.Sprintf(" to process group %d", r.TargetPGID)
 		if r.Leader {
@@ -194,6 +198,9 @@ func RenderSignal(id string, r SignalResult) string {
 		if r.Leader && r.Signal == "SIGHUP" {
 			s += "; a hangup ends the shell, and the session's program with it"
 		}
+	}
+	if r.Raw {
+		s += ", which reads the terminal raw (an editor, a REPL's line editor, an ssh client) and handles the key itself"
 	}
 	if r.Ignored {
 		s += fmt.Sprintf("; every process in it ignores %s, so nothing changed", r.Signal)
@@ -225,6 +232,10 @@ func RenderSignal(id string, r SignalResult) string {
 	return s + "\n" + r.Output
 }
 
+// signalKeys names the keys a terminal types for the signals that have
+// one.
+var signalKeys = map[core.Signal]string{core.SIGINT: "Ctrl-C", core.SIGQUIT: `Ctrl-\`, core.SIGTSTP: "Ctrl-Z"}
+
 func writeOutput(b *strings.Builder, out string) {
 	if out == "" {
 		b.WriteString("(no output)")
@@ -248,8 +259,9 @@ const continuationNote = `the command is incomplete (an open quote, bracket or h
 // replContinuationNote tells a model that a REPL reads the rest of an
 // incomplete statement at its "... " prompt: a model that sent a Python
 // function without the empty line that ends it sent its next statement
-// into the block and got a SyntaxError.
-const replContinuationNote = `the statement is incomplete and the program waits for its rest at its "... " prompt (a Python block ends with an empty line): send "" to end it, more lines to continue it, or pty_signal SIGINT to abandon it`
+// into the block and got a SyntaxError. Node's REPL ends a block at its
+// closing bracket alone: an empty line there only prints "... " again.
+const replContinuationNote = `the statement is incomplete and the program waits for its rest at its "... " prompt: a Python block ends with an empty line (send ""), a Node one with its closing bracket; more lines continue it, pty_signal SIGINT abandons it`
 
 // sqlContinuationNote tells a model that sqlite3 reads the rest of a
 // statement at its "...>" prompt: a model that left out the ";" sent its

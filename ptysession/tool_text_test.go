@@ -60,7 +60,7 @@ func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 		}
 	}
 	got = RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: "def f(x):\n...     return x*2\n... "}})
-	for _, w := range []string{"[stdin_read; the statement is incomplete", `"... " prompt`, `send "" to end it`, "pty_signal SIGINT"} {
+	for _, w := range []string{"[stdin_read; the statement is incomplete", `"... " prompt`, `empty line (send "")`, "Node one with its closing bracket", "pty_signal SIGINT"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("REPL summary %q lacks %q", got, w)
 		}

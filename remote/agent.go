@@ -282,14 +282,18 @@ func (a *agent) call(ctx context.Context, req request) response {
 		}
 		return response{Wait: toWireInputWait(iw)}
 	case opControlChar:
-		c, err := s.probe.ControlChar(core.Signal(req.Signal))
+		k, err := s.probe.ControlChar(core.Signal(req.Signal))
 		if unsupportedAnswer(err) {
 			return response{Error: unsupported(req.Op)}
 		}
-		if err == nil {
-			return response{Char: &c}
+		if err != nil {
+			return response{Error: toWireError(req.Op, err)}
 		}
-		return response{} // disabled, or the termios could not be read
+		resp := response{Raw: k.Raw}
+		if k.Char != 0 {
+			resp.Char = &k.Char
+		}
+		return resp
 	case opEchoMode:
 		m, err := s.probe.EchoMode()
 		if unsupportedAnswer(err) {

@@ -132,7 +132,7 @@ func (s *Session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 }
 
 // ControlChar forwards to the agent's session (core.Prober).
-func (s *Session) ControlChar(sig core.Signal) (byte, error) {
+func (s *Session) ControlChar(sig core.Signal) (core.ControlKey, error) {
 	return core.ProberOf(s.BackendSession).ControlChar(sig)
 }
 

@@ -87,8 +87,10 @@ type response struct {
 	// input_wait
 	Wait *wireInputWait `json:"wait,omitempty"`
 
-	// control_char
+	// control_char: the key (absent: disabled) and whether the
+	// program reads the terminal raw (core.ControlKey)
 	Char *byte `json:"char,omitempty"`
+	Raw  bool  `json:"raw,omitempty"`
 
 	// echo_mode: "on", "hidden", "by_program" (absent: unknown)
 	Echo string `json:"echo,omitempty"`

@@ -254,20 +254,21 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 	return resp.Wait.inputWait(), nil
 }
 
-// ControlChar asks for the far side's terminal's control character of
-// sig (core.Prober): an error when the agent cannot tell or the
-// character is disabled.
-func (s *session) ControlChar(sig core.Signal) (byte, error) {
+// ControlChar asks for the far side's terminal's key for sig and whether
+// its program reads it raw (core.Prober): an error when the agent cannot
+// tell.
+func (s *session) ControlChar(sig core.Signal) (core.ControlKey, error) {
 	ctx, cancel := probeCtx()
 	defer cancel()
 	resp, err := s.c.call(ctx, request{Op: opControlChar, Session: s.id, Signal: string(sig)})
 	if err != nil {
-		return 0, err
+		return core.ControlKey{}, err
 	}
-	if resp.Char == nil {
-		return 0, core.Errorf(core.CodeUnsupported, "the far side's terminal has no character for %s", sig)
+	k := core.ControlKey{Raw: resp.Raw}
+	if resp.Char != nil {
+		k.Char = *resp.Char
 	}
-	return *resp.Char, nil
+	return k, nil
 }
 
 // echoTimeout bounds asking for the echo mode, which the service does

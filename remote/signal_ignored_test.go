@@ -20,3 +20,19 @@ func TestSignalIgnoredCrossesTheWire(t *testing.T) {
 		t.Fatalf("SIGTERM: %+v %v, want delivered, not ignored", res, err)
 	}
 }
+
+// TestControlKeyCrossesTheWire: the agent tells the host the terminal's
+// key for a signal and that its program reads the terminal raw, so the
+// host types Ctrl-C to such a program, as on a local terminal.
+func TestControlKeyCrossesTheWire(t *testing.T) {
+	s, _ := spawnPrinting(t, core.BackendRequest{Command: []string{"sh", "-c", "stty -isig quit ^X; echo ready; sleep 60"}}, "ready")
+	p := core.ProberOf(s)
+	for sig, want := range map[core.Signal]core.ControlKey{
+		core.SIGINT:  {Char: 0x03, Raw: true},
+		core.SIGQUIT: {Char: 0x18, Raw: true},
+	} {
+		if k, err := p.ControlChar(sig); err != nil || k != want {
+			t.Errorf("%s: %+v %v, want %+v", sig, k, err, want)
+		}
+	}
+}

@@ -6,12 +6,12 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// ControlChar returns the terminal's control character for sig (VINTR,
-// VQUIT, VSUSP), read from the pty's termios; a program in raw mode (an
-// ssh client relaying the terminal) keeps them, and ssh sent them to the
-// far end's terminal when it started. An error when the character is
-// disabled or the termios cannot be read (see core.Prober).
-func (s *session) ControlChar(sig core.Signal) (byte, error) {
+// ControlChar returns the terminal's key for sig (VINTR, VQUIT, VSUSP),
+// read from the pty's termios, and whether the program holding it reads
+// it raw (ISIG off: an editor, Node's REPL, an ssh client, which keeps the
+// characters it sent to the far end's terminal when it started). An error
+// when sig has no key or the termios cannot be read (see core.Prober).
+func (s *session) ControlChar(sig core.Signal) (core.ControlKey, error) {
 	var idx int
 	switch sig {
 	case core.SIGINT:
@@ -21,22 +21,19 @@ func (s *session) ControlChar(sig core.Signal) (byte, error) {
 	case core.SIGTSTP:
 		idx = unix.VSUSP
 	default:
-		return 0, core.Errorf(core.CodeUnsupported, "the terminal has no control character for %s", sig)
+		return core.ControlKey{}, core.Errorf(core.CodeUnsupported, "the terminal has no control character for %s", sig)
 	}
-	var c byte
+	var k core.ControlKey
 	err := s.withMaster("signal", func(fd int) error {
 		t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 		if err != nil {
 			return err
 		}
-		c = t.Cc[idx]
+		k = core.ControlKey{Char: t.Cc[idx], Raw: t.Lflag&unix.ISIG == 0} // Char 0 is _POSIX_VDISABLE on Linux
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return core.ControlKey{}, err
 	}
-	if c == 0 { // _POSIX_VDISABLE on Linux
-		return 0, core.Errorf(core.CodeUnsupported, "the terminal's character for %s is disabled", sig)
-	}
-	return c, nil
+	return k, nil
 }

@@ -9,26 +9,32 @@ import (
 	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
-// ControlChar reads the pty's own control characters, not the defaults.
+// ControlChar reads the pty's own control characters, not the defaults,
+// and whether the program reads the terminal raw (ISIG off).
 func TestControlCharReadsTheTermios(t *testing.T) {
 	tm := startTerm(t, NewExec(ExecOptions{Options: shortOpts(false)}), core.BackendRequest{
-		Command: []string{"sh", "-c", "stty intr ^G quit ^X susp undef; echo READY; exec sleep 100"},
+		Command: []string{"sh", "-c", "stty intr ^G quit ^X susp undef; echo READY; read a; stty -isig; echo RAW; exec sleep 100"},
 	})
 	tm.waitFor("READY")
 	r, ok := any(tm.s).(core.Prober)
 	if !ok {
 		t.Fatal("the session reads no control characters")
 	}
-	for sig, want := range map[core.Signal]byte{core.SIGINT: 0x07, core.SIGQUIT: 0x18} {
-		if c, err := r.ControlChar(sig); err != nil || c != want {
-			t.Errorf("%s: %#x %v, want %#x", sig, c, err, want)
+	check := func(raw bool) {
+		t.Helper()
+		for sig, want := range map[core.Signal]byte{core.SIGINT: 0x07, core.SIGQUIT: 0x18, core.SIGTSTP: 0} {
+			if k, err := r.ControlChar(sig); err != nil || k != (core.ControlKey{Char: want, Raw: raw}) {
+				t.Errorf("%s: %+v %v, want %#x (0: disabled), raw %v", sig, k, err, want, raw)
+			}
+		}
+		if k, err := r.ControlChar(core.SIGTERM); err == nil {
+			t.Errorf("SIGTERM: %+v, want no key", k)
 		}
 	}
-	for _, sig := range []core.Signal{core.SIGTSTP, core.SIGTERM} {
-		if c, err := r.ControlChar(sig); err == nil {
-			t.Errorf("%s: %#x, want none (disabled / no character)", sig, c)
-		}
-	}
+	check(false)
+	tm.send("go\r")
+	tm.waitFor("RAW")
+	check(true)
 }
 
 // On a declared relay the service writes the terminal's interrupt
