@@ -19,15 +19,22 @@ const SQLContinuationPrompt = "   ...> "
 
 // ContinuationPrompt returns the continuation prompt that a send which
 // settled for reason with output text left a program at, or "": reason is
-// [WaitStdinRead] and the last line of text is [REPLContinuationPrompt] or
-// [SQLContinuationPrompt], then spaces or nothing.
+// [WaitStdinRead] (or [WaitRemotePrompt]: a console on the far side of a
+// remote login) and the last line of text is a continuation prompt
+// (continuationLine).
 func ContinuationPrompt(reason WaitReason, text string) string {
-	if reason != WaitStdinRead {
+	if reason != WaitStdinRead && reason != WaitRemotePrompt {
 		return ""
 	}
-	last := text[strings.LastIndexByte(text, '\n')+1:]
+	return continuationLine(text[strings.LastIndexByte(text, '\n')+1:])
+}
+
+// continuationLine returns the continuation prompt line is, or "": line is
+// [REPLContinuationPrompt] or [SQLContinuationPrompt], then spaces or
+// nothing.
+func continuationLine(line string) string {
 	for _, p := range []string{REPLContinuationPrompt, SQLContinuationPrompt} {
-		if rest, ok := strings.CutPrefix(last, p); ok && strings.Trim(rest, " ") == "" {
+		if rest, ok := strings.CutPrefix(line, p); ok && strings.Trim(rest, " ") == "" {
 			return p
 		}
 	}

@@ -25,6 +25,9 @@ func TestContinuationPrompt(t *testing.T) {
 		{WaitStdinRead, "x\n  ...> ", ""},
 		{WaitStdinRead, "x\nsqlite> ", ""},
 		{WaitPrompt, "x\n   ...> ", ""},
+		{WaitRemotePrompt, "def f():\r\n... ", py}, // a console on the far side of an ssh typed into the shell
+		{WaitRemotePrompt, "select 1\r\n   ...> ", sql},
+		{WaitRemotePrompt, "x\n$ ", ""},
 	} {
 		if got := ContinuationPrompt(c.reason, c.text); got != c.want {
 			t.Errorf("%s %q: %q, want %q", c.reason, c.text, got, c.want)

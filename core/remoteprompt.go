@@ -68,10 +68,11 @@ func looksLikeShellPrompt(line string) bool {
 // looksLikeProgramPrompt reports whether line, the unterminated last line
 // of the output, is a prompt a program waits at: a shell's shape
 // (looksLikeShellPrompt: "debug> ", "> ", "mysql> "), a Python console's
-// first prompt (">>> ", "In [1]: ") or a debugger's name in parentheses
-// ("(Pdb) ", "(gdb) ", "(lldb) ").
+// first prompt (">>> ", "In [1]: ") or its continuation ("... "), or a
+// debugger's name in parentheses ("(Pdb) ", "(gdb) ", "(lldb) ").
 func looksLikeProgramPrompt(line string) bool {
-	return looksLikeShellPrompt(line) || freshPrompts.MatchString(line) || debuggerPrompt.MatchString(line)
+	return looksLikeShellPrompt(line) || freshPrompts.MatchString(line) ||
+		continuationLine(line) != "" || debuggerPrompt.MatchString(line)
 }
 
 // debuggerPrompt matches a prompt that is a name in parentheses and a

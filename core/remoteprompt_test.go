@@ -40,6 +40,9 @@ func TestLooksLikeProgramPrompt(t *testing.T) {
 		"In [12]: ":                true,
 		">>> ":                     true,
 		"db> ":                     true,
+		"... ":                     true, // a console's continuation
+		"   ...> ":                 true,
+		"Loading... ":              false,
 		"(Pdb)":                    false, // no room to type yet
 		"(y or n) ":                false,
 		"(yes/no) ":                false,

@@ -220,9 +220,10 @@ type SendResult struct {
 	// incomplete command: a marked shell printed its continuation prompt
 	// after the send and no prompt since (its PS2, OSC 133;P: an open
 	// quote, bracket or here-document), or the send settled on the
-	// program's read with a continuation prompt alone on the last line
-	// ([ContinuationPrompt]: Python's "... ", an indented block, which an
-	// empty line ends; sqlite3's "...>", a statement without its ";"). A
+	// program's read (or a remote login's prompt) with a continuation
+	// prompt alone on the last line ([ContinuationPrompt]: Python's "... ",
+	// an indented block, which an empty line ends; sqlite3's "...>", a
+	// statement without its ";"). A
 	// send typed now becomes part of that command.
 	Continuation bool `json:"continuation,omitempty"`
 	// AltScreen reports that a program held the alternate screen when the
