@@ -12,7 +12,8 @@ const REPLContinuationPrompt = "... "
 
 // SQLContinuationPrompt is the prompt sqlite3 prints while it reads the
 // rest of a statement that lacks its closing ";" (or has an open quote).
-// Only the ";" ends it; neither an empty line nor an interrupt does. A
+// Only the ";" ends it; neither an empty line nor an interrupt does.
+// jshell prints the same while a statement's brackets are open. A
 // send that settled on the program's read with this alone on the last
 // line is a continuation (SendResult.Continuation).
 const SQLContinuationPrompt = "   ...> "

@@ -7,11 +7,13 @@ type ControlKey struct {
 	// Char is the character the line discipline turns into the signal
 	// (VINTR for SIGINT, ...); 0 when the terminal has it disabled.
 	Char byte
-	// Raw reports that the line discipline turns no character into a
-	// signal now (ISIG off): the program holding the terminal reads its
-	// keys raw (Node's REPL, an editor, an ssh client), so a person's
-	// Ctrl-C reaches it as the byte ^C, which it handles as it chooses,
-	// and a kill(SIGINT) would bypass that handling.
+	// Raw reports that the line discipline turns no character into the
+	// signal now (ISIG off, or the signal's character disabled): the
+	// program holding the terminal reads its keys raw (Node's REPL, an
+	// editor, an ssh client, jshell's line editor), so a person's Ctrl-C
+	// reaches it as the byte ^C, which it handles as it chooses, and a
+	// kill(SIGINT) would bypass that handling (jshell's execution engine,
+	// in its group, dies of it).
 	Raw bool
 }
 

@@ -263,10 +263,12 @@ const continuationNote = `the command is incomplete (an open quote, bracket or h
 // closing bracket alone: an empty line there only prints "... " again.
 const replContinuationNote = `the statement is incomplete and the program waits for its rest at its "... " prompt: a Python block ends with an empty line (send ""), a Node one with its closing bracket; more lines continue it, pty_signal SIGINT abandons it`
 
-// sqlContinuationNote tells a model that sqlite3 reads the rest of a
-// statement at its "...>" prompt: a model that left out the ";" sent its
-// next statement into the same one, and an interrupt does not clear it.
-const sqlContinuationNote = `the SQL statement is incomplete (no ";" yet, or an open quote) and the program waits for its rest at its "...>" prompt: what you send next becomes part of it; send ";" to end it (a broken statement then fails and is dropped)`
+// sqlContinuationNote tells a model that sqlite3 (or jshell, whose
+// continuation prompt is the same) reads the rest of a statement at its
+// "...>" prompt: a model that left out sqlite3's ";" sent its next
+// statement into the same one, and an interrupt does not clear it there;
+// jshell's statement ends once its brackets close.
+const sqlContinuationNote = `the statement is incomplete and the program waits for its rest at its "...>" prompt: what you send next becomes part of it; sqlite3 ends it at ";" (send ";": a broken statement then fails and is dropped), jshell once its brackets and quotes close`
 
 // continuationNoteFor is the note for a send that left the program in an
 // incomplete command (core.SendResult.Continuation): the REPL's or

@@ -66,7 +66,7 @@ func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 		}
 	}
 	got = RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: "select 1\n   ...> "}})
-	for _, w := range []string{"[stdin_read; the SQL statement is incomplete", `send ";" to end it`} {
+	for _, w := range []string{"[stdin_read; the statement is incomplete", `sqlite3 ends it at ";" (send ";"`, "jshell once its brackets"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("SQL summary %q lacks %q", got, w)
 		}

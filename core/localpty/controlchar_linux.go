@@ -8,9 +8,11 @@ import (
 
 // ControlChar returns the terminal's key for sig (VINTR, VQUIT, VSUSP),
 // read from the pty's termios, and whether the program holding it reads
-// it raw (ISIG off: an editor, Node's REPL, an ssh client, which keeps the
-// characters it sent to the far end's terminal when it started). An error
-// when sig has no key or the termios cannot be read (see core.Prober).
+// the key raw: ISIG off (an editor, Node's REPL, an ssh client, which
+// keeps the characters it sent to the far end's terminal when it
+// started) or the key disabled (jshell's line editor disables VINTR and
+// reads ^C itself). An error when sig has no key or the termios cannot be
+// read (see core.Prober).
 func (s *session) ControlChar(sig core.Signal) (core.ControlKey, error) {
 	var idx int
 	switch sig {
@@ -29,7 +31,8 @@ func (s *session) ControlChar(sig core.Signal) (core.ControlKey, error) {
 		if err != nil {
 			return err
 		}
-		k = core.ControlKey{Char: t.Cc[idx], Raw: t.Lflag&unix.ISIG == 0} // Char 0 is _POSIX_VDISABLE on Linux
+		c := t.Cc[idx] // 0 is _POSIX_VDISABLE on Linux
+		k = core.ControlKey{Char: c, Raw: t.Lflag&unix.ISIG == 0 || c == 0}
 		return nil
 	})
 	if err != nil {
