@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // REPLContinuationPrompt is the prompt a read-eval-print loop prints while
 // it reads the rest of an incomplete statement: Python's sys.ps2 (an
@@ -18,11 +21,22 @@ const REPLContinuationPrompt = "... "
 // line is a continuation (SendResult.Continuation).
 const SQLContinuationPrompt = "   ...> "
 
+// sqlClientContinuation matches the continuation prompts of the SQL
+// clients whose prompt names the open construct: psql's PROMPT2 (the
+// database, then "-" for a statement without its ";", a quote, "$" or
+// "(" for what is open, "*" in a comment, an optional transaction
+// status, then "#" or ">": "postgres-# ", "postgres'# "), which its
+// first prompt ("postgres=# ", "postgres=*# ") never matches, and
+// mysql's and MariaDB's ("    -> ", "    '> ", "   /*> ").
+var sqlClientContinuation = regexp.MustCompile("^(?:[^\\s]{0,63}[^\\s=][-*'\"$(][*!?]?[#>]| {3,}(?:-|'|\"|`|/\\*)>) $")
+
 // ContinuationPrompt returns the continuation prompt that a send which
 // settled for reason with output text left a program at, or "": reason is
 // [WaitStdinRead] (or [WaitRemotePrompt]: a console on the far side of a
 // remote login) and the last line of text is a continuation prompt
-// (continuationLine).
+// (continuationLine): [REPLContinuationPrompt], [SQLContinuationPrompt],
+// or a SQL client's continuation prompt as the line shows it
+// ("postgres-# ", "    -> ").
 func ContinuationPrompt(reason WaitReason, text string) string {
 	if reason != WaitStdinRead && reason != WaitRemotePrompt {
 		return ""
@@ -32,12 +46,16 @@ func ContinuationPrompt(reason WaitReason, text string) string {
 
 // continuationLine returns the continuation prompt line is, or "": line is
 // [REPLContinuationPrompt] or [SQLContinuationPrompt], then spaces or
-// nothing.
+// nothing, or a SQL client's continuation prompt (sqlClientContinuation),
+// returned whole.
 func continuationLine(line string) string {
 	for _, p := range []string{REPLContinuationPrompt, SQLContinuationPrompt} {
 		if rest, ok := strings.CutPrefix(line, p); ok && strings.Trim(rest, " ") == "" {
 			return p
 		}
+	}
+	if len(line) <= maxPromptLine && sqlClientContinuation.MatchString(line) {
+		return line
 	}
 	return ""
 }

@@ -270,18 +270,26 @@ const replContinuationNote = `the statement is incomplete and the program waits 
 // jshell's statement ends once its brackets close.
 const sqlContinuationNote = `the statement is incomplete and the program waits for its rest at its "...>" prompt: what you send next becomes part of it; sqlite3 ends it at ";" (send ";": a broken statement then fails and is dropped), jshell once its brackets and quotes close`
 
+// sqlClientContinuationNote tells a model that psql or mysql reads the
+// rest of a statement at its continuation prompt ("postgres-# ",
+// "    -> "): a model that left out the ";" sent its next statement, or
+// psql's \q, into the same one.
+const sqlClientContinuationNote = `the SQL statement is incomplete (no ";" yet, or an open quote or bracket, which the prompt shows) and the client waits for its rest: what you send next becomes part of it; send ";" to end it, after closing what is open; psql's \r and mysql's \c discard it`
+
 // continuationNoteFor is the note for a send that left the program in an
-// incomplete command (core.SendResult.Continuation): the REPL's or
-// sqlite3's when its continuation prompt ends the output, else the
-// shell's.
+// incomplete command (core.SendResult.Continuation): the REPL's,
+// sqlite3's or a SQL client's when its continuation prompt ends the
+// output, else the shell's.
 func continuationNoteFor(r SendResult) string {
-	switch core.ContinuationPrompt(r.WaitReason, r.Delta) {
+	switch p := core.ContinuationPrompt(r.WaitReason, r.Delta); p {
+	case "":
+		return continuationNote
 	case core.REPLContinuationPrompt:
 		return replContinuationNote
 	case core.SQLContinuationPrompt:
 		return sqlContinuationNote
 	}
-	return continuationNote
+	return sqlClientContinuationNote
 }
 
 // CommandLineNote tells a model that text it typed with keys waits on the

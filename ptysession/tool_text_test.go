@@ -74,6 +74,14 @@ func TestSendSummarySaysTheCommandIsIncomplete(t *testing.T) {
 	if strings.Contains(got, "SIGINT") {
 		t.Errorf("SQL summary %q offers an interrupt, which sqlite3 ignores there", got)
 	}
+	for _, delta := range []string{"select * from t\npostgres-# ", "select 'a\n    '> "} {
+		got = RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, Continuation: true, Delta: delta}})
+		for _, w := range []string{"[stdin_read; the SQL statement is incomplete", `send ";" to end it`, `psql's \r`, `mysql's \c`} {
+			if !strings.Contains(got, w) {
+				t.Errorf("SQL client summary %q lacks %q", got, w)
+			}
+		}
+	}
 	if got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running}}); strings.Contains(got, "incomplete") {
 		t.Errorf("summary %q speaks of an incomplete command", got)
 	}
