@@ -391,12 +391,21 @@ func (sess *session) inputWait(base InputBaseline) (InputWait, bool) {
 // holds the terminal (the backend's cheap look); ok is false when the
 // backend cannot tell.
 func (sess *session) leaderInForeground() (leader, ok bool) {
+	_, leader, ok = sess.foregroundGroup()
+	return leader, ok
+}
+
+// foregroundGroup tells which process group holds the terminal and
+// whether it is the top-level process's own: the backend's cheap look
+// (Prober.ForegroundGroup), or its Foreground where it has none (an
+// agent's session); ok is false when the backend cannot tell.
+func (sess *session) foregroundGroup() (group int, leader, ok bool) {
 	if !sess.watchesInput {
-		return false, false
+		return 0, false, false
 	}
 	if g, leader, err := sess.probe.ForegroundGroup(); !errors.Is(err, ErrUnsupported) || g != 0 {
-		return leader, err == nil || g != 0
+		return g, leader, err == nil || g != 0
 	}
 	b, err := sess.probe.Foreground()
-	return b.Leader, err == nil || b.Group != 0
+	return b.Group, b.Leader, err == nil || b.Group != 0
 }

@@ -59,7 +59,7 @@ func (sess *session) deliverSignal(ctx context.Context, req SignalRequest) (Sign
 	res := SignalResult{Delivered: true, Method: "tty-char"}
 	if !sess.relay {
 		res.Raw = true
-		if g, leader, err := sess.probe.ForegroundGroup(); err == nil {
+		if g, leader, ok := sess.foregroundGroup(); ok {
 			res.TargetPGID, res.Leader = g, leader
 		}
 	}

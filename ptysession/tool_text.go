@@ -199,8 +199,11 @@ func RenderSignal(id string, r SignalResult) string {
 			s += "; a hangup ends the shell, and the session's program with it"
 		}
 	}
-	if r.Raw {
+	switch {
+	case r.Raw && r.TargetPGID > 0:
 		s += ", which reads the terminal raw (an editor, a REPL's line editor, an ssh client) and handles the key itself"
+	case r.Raw:
+		s += ": the program holding the terminal reads it raw (an editor, a REPL's line editor, an ssh client) and handles the key itself"
 	}
 	if r.Ignored {
 		s += fmt.Sprintf("; every process in it ignores %s, so nothing changed", r.Signal)

@@ -116,3 +116,19 @@ func TestSendSummarySaysThePromptHidesInput(t *testing.T) {
 		t.Fatalf("summary %q", got)
 	}
 }
+
+// A signal typed as its key says so, naming the group where the backend
+// can (an agent's session cannot say which group holds its terminal).
+func TestRenderSignalTypedAsTheKey(t *testing.T) {
+	for _, c := range []struct {
+		r    core.SignalResult
+		want string
+	}{
+		{core.SignalResult{Delivered: true, Raw: true, Method: "tty-char", TargetPGID: 42}, "[SIGINT typed as its key (Ctrl-C) to process group 42, which reads the terminal raw"},
+		{core.SignalResult{Delivered: true, Raw: true, Method: "tty-char"}, "[SIGINT typed as its key (Ctrl-C): the program holding the terminal reads it raw"},
+	} {
+		if got := RenderSignal("pty_a", SignalResult{Signal: core.SIGINT, SignalResult: c.r}); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v: %q, want it to start %q", c.r, got, c.want)
+		}
+	}
+}
