@@ -91,7 +91,7 @@ func renderList(infos []jobs.Info, now time.Time) string {
 		return "[no jobs]"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d jobs]", len(infos))
+	fmt.Fprintf(&b, "[%s]", jobCount(len(infos)))
 	for _, in := range infos {
 		fmt.Fprintf(&b, "\n%s  %s  pid %d  group %q  %q  %d lines", in.ID, jobs.Outcome(in), in.PID, in.Group, in.Title, in.Output.Lines)
 		if in.EndedAt.IsZero() {
@@ -104,12 +104,22 @@ func renderList(infos []jobs.Info, now time.Time) string {
 	return b.String()
 }
 
+// jobCount is n jobs in words ("1 job", "3 running jobs"), each of adj
+// before the noun.
+func jobCount(n int, adj ...string) string {
+	noun := "jobs"
+	if n == 1 {
+		noun = "job"
+	}
+	return strings.Join(append(append([]string{strconv.Itoa(n)}, adj...), noun), " ")
+}
+
 func renderStopGroup(group string, infos []jobs.Info, dropped bool) string {
 	if len(infos) == 0 {
 		return fmt.Sprintf("[no running jobs in group %q]", group)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[stopped %d jobs of group %q", len(infos), group)
+	fmt.Fprintf(&b, "[stopped %s of group %q", jobCount(len(infos)), group)
 	if dropped {
 		b.WriteString("; records dropped")
 	}
@@ -121,12 +131,16 @@ func renderStopGroup(group string, infos []jobs.Info, dropped bool) string {
 }
 
 func renderDrop(r jobs.DropResult) string {
-	s := fmt.Sprintf("[dropped %d jobs]", len(r.Dropped))
+	s := fmt.Sprintf("[dropped %s]", jobCount(len(r.Dropped)))
 	if len(r.Dropped) > 0 {
 		s += " " + strings.Join(r.Dropped, " ")
 	}
 	if len(r.Skipped) > 0 {
-		s += fmt.Sprintf("\nkept %d running jobs (stop them first): %s", len(r.Skipped), strings.Join(r.Skipped, " "))
+		them := "them"
+		if len(r.Skipped) == 1 {
+			them = "it"
+		}
+		s += fmt.Sprintf("\nkept %s (stop %s first): %s", jobCount(len(r.Skipped), "running"), them, strings.Join(r.Skipped, " "))
 	}
 	return s
 }
