@@ -50,7 +50,7 @@ func ExampleDispatcher_Call() {
 	// Output:
 	// HELLO <nil>
 	// INVALID_ARGUMENT
-	// field "text": missing required field
+	// field "txt": unknown field (accepted: text)
 }
 
 // Bound caps a text for a model and says how much it cut.

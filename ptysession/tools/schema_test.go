@@ -57,6 +57,9 @@ func TestValidateNamesTheField(t *testing.T) {
 		doc, field, msg string
 	}{
 		{`{}`, "id", "missing required field"},
+		// A field given in the wrong place is named before the field it
+		// stands for: pty_wait's pattern outside its conditions.
+		{`{"bogus":1}`, "bogus", "unknown field (accepted: any, argv, either"},
 		{`{"id":3}`, "id", "want string, got integer"},
 		{`{"id":""}`, "id", "at least 1 characters"},
 		{`{"id":"x","lines":"200"}`, "lines", "want integer, got string"},

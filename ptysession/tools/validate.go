@@ -270,25 +270,21 @@ func explain(s *jsonschema.Schema, v any, path string) *ValidationError {
 	return nil
 }
 
+// explainObject names the first fault of the object x: an unknown field
+// (a field in the wrong place is the likelier cause of a required one
+// missing, and the list of accepted fields shows the right one), a
+// required field missing, then a field's value.
 func explainObject(s *jsonschema.Schema, x map[string]any, path string) *ValidationError {
-	for _, r := range s.Required {
-		if _, ok := x[r]; !ok {
-			return &ValidationError{Field: joinField(path, r), Msg: "missing required field"}
-		}
-	}
 	names := make([]string, 0, len(x))
 	for k := range x {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		f := joinField(path, k)
-		if ps, ok := s.Properties[k]; ok {
-			if e := explain(ps, x[k], f); e != nil {
-				return e
-			}
+		if _, ok := s.Properties[k]; ok {
 			continue
 		}
+		f := joinField(path, k)
 		if isFalse(s.AdditionalProperties) {
 			if len(s.Properties) == 0 {
 				return &ValidationError{Field: f, Msg: "unknown field (no fields are accepted here)"}
@@ -299,6 +295,20 @@ func explainObject(s *jsonschema.Schema, x map[string]any, path string) *Validat
 			}
 			sort.Strings(accepted)
 			return &ValidationError{Field: f, Msg: "unknown field (accepted: " + strings.Join(accepted, ", ") + ")"}
+		}
+	}
+	for _, r := range s.Required {
+		if _, ok := x[r]; !ok {
+			return &ValidationError{Field: joinField(path, r), Msg: "missing required field"}
+		}
+	}
+	for _, k := range names {
+		f := joinField(path, k)
+		if ps, ok := s.Properties[k]; ok {
+			if e := explain(ps, x[k], f); e != nil {
+				return e
+			}
+			continue
 		}
 		if e := explain(s.AdditionalProperties, x[k], f); e != nil {
 			return e
