@@ -51,7 +51,11 @@ const continueNote = `the shell runs already and a job it stopped is not the ter
 // send's delta does: a later Tail starts after it. On the local backend an
 // interrupt that bash holds back between two commands of a typed list
 // (it reached the shell, or the next command before it ran its program)
-// is followed up on the command the shell starts in spite of it.
+// is followed up on the command the shell starts in spite of it. To a
+// program that reads the terminal raw (Node's REPL, an editor, an ssh
+// client typed into the shell, jshell), SIGINT, SIGQUIT and SIGTSTP are
+// typed as the key a person would press, which the program handles
+// itself ([core.SignalResult].Raw).
 func (s *Sessions) Signal(ctx context.Context, owner *core.Owner, id core.SessionID, sig Signal) (SignalResult, error) {
 	const op = "signal"
 	if err := checkCall(ctx, op, owner, id); err != nil {
