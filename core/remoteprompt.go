@@ -35,6 +35,12 @@ var multiplexers = map[string]bool{"tmux: client": true, "screen": true, "zellij
 // or a terminal multiplexer.
 func remoteLogin(name string) bool { return remoteLogins[name] || multiplexers[name] }
 
+// RemoteLogin reports whether the program is a remote-login client (ssh,
+// su, docker, kubectl, ...) or a terminal multiplexer (tmux, screen): it
+// shows a shell or program it did not start, and reads the terminal
+// whatever that program does.
+func (p ForegroundProgram) RemoteLogin() bool { return remoteLogin(p.Name) }
+
 // looksLikeShellPrompt reports whether line, the unterminated last line of
 // the output, ends as a shell prompt does: "$", "#", "%" or ">" after a
 // name, a path or nothing, then blanks ("user@host:~$ ", "root@box:/# ",

@@ -313,7 +313,9 @@ func CommandLineNote(text string) string {
 // it (a Ctrl-C typed as data or pty_signal's SIGINT: the terminal flushes
 // its input queue), and whether the program ignores SIGINT, so that no
 // interrupt ends it. On a remote prompt the program is the client (ssh,
-// tmux, nc) of a shell or server that waits for its next command.
+// tmux, nc) of a shell or server that waits for its next command; a
+// remote login's client that reads the terminal without such a prompt
+// shows a program that has not come back to one.
 func ForegroundNote(reason core.WaitReason, f *core.ForegroundProgram) string {
 	name := f.Name
 	if name == "" {
@@ -323,6 +325,8 @@ func ForegroundNote(reason core.WaitReason, f *core.ForegroundProgram) string {
 	switch {
 	case reason == core.WaitRemotePrompt:
 		s += "; the program it shows waits at its prompt"
+	case f.Reading && f.RemoteLogin():
+		s += "; the program it shows has not come back to a prompt (busy, or waiting for input without one)"
 	case f.Reading:
 		s += " and reads it"
 	default:

@@ -132,3 +132,17 @@ func TestRenderSignalTypedAsTheKey(t *testing.T) {
 		}
 	}
 }
+
+// A remote login's client reads the terminal whatever its far side does:
+// after a send that timed out, the note says the far side has not come
+// back to a prompt, not that the client reads, which reads as a program
+// waiting for input.
+func TestForegroundNoteOfARemoteLoginSaysTheFarSideIsBusy(t *testing.T) {
+	got := ForegroundNote(core.WaitTimeout, &core.ForegroundProgram{Group: 7, Name: "ssh", Reading: true})
+	if want := "ssh (pgid 7) holds the terminal; the program it shows has not come back to a prompt"; !strings.HasPrefix(got, want) {
+		t.Errorf("ssh: %q, want it to start %q", got, want)
+	}
+	if got := ForegroundNote(core.WaitTimeout, &core.ForegroundProgram{Group: 7, Name: "python3", Reading: true}); got != "python3 (pgid 7) holds the terminal and reads it" {
+		t.Errorf("python3: %q", got)
+	}
+}
