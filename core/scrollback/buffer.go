@@ -72,7 +72,7 @@ func (b *Buffer) Marks() Marks { return b.marks }
 func (b *Buffer) Stats() Stats {
 	s := b.stats
 	s.Lines = b.ring.count + b.partial()
-	s.Bytes = b.ring.bytes + b.cur.len()
+	s.Bytes = b.ring.bytes + lineLen(b.cur.shown())
 	s.Total = b.Total()
 	s.CutBytes = b.cur.cut
 	return s
@@ -89,7 +89,7 @@ func (b *Buffer) End() Cursor {
 	if b.cur.len() == 0 {
 		return Cursor{next: b.completed()}
 	}
-	t := b.cur.text()
+	t := b.cur.shown().String()
 	return Cursor{next: b.completed(), col: len(t), prefix: t, open: true}
 }
 

@@ -37,7 +37,7 @@ func TestChunkInvariance(t *testing.T) {
 			if pg.Partial != (len(ref.line) > 0) {
 				t.Fatalf("trial %d %s: Partial %v", trial, name, pg.Partial)
 			}
-			if e := b.End(); e.col != len(string(ref.line)) || e.next != int64(len(ref.lines)) {
+			if e := b.End(); e.col != len(ref.shown()) || e.next != int64(len(ref.lines)) {
 				t.Fatalf("trial %d %s: End %+v", trial, name, e)
 			}
 		}

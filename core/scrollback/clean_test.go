@@ -24,6 +24,12 @@ func TestCleaning(t *testing.T) {
 		{"plain", "hello\nworld\n", []string{"hello", "world"}},
 		{"crlf", "a\r\nb\r\n", []string{"a", "b"}},
 		{"partial line", "a\nprompt> ", []string{"a", "prompt> "}},
+		// Readline clears a line with blanks where the terminal has no
+		// erase (no terminfo in a container), then redraws the prompt:
+		// the blanks after the prompt are nothing a screen shows.
+		{"partial line cleared with blanks", "a\n/# " + strings.Repeat(" ", 40) + "\r/# ", []string{"a", "/# "}},
+		{"marked partial line cleared with blanks", "hi\r\n\x1b]133;D;0\x07\x1b]133;A\x07/# \x1b]133;B\x07" + strings.Repeat(" ", 40) + "\r\x1b]133;A\x07/# \x1b]133;B\x07", []string{"hi", "/# "}},
+		{"partial line keeps text after blanks", "a\n$ " + strings.Repeat(" ", 4) + "x   \r$ ", []string{"a", "$     x"}},
 		{"padded lines", "top   \nrow 1     \x1b[K\n\x1b[1mrow 2\x1b[m    \r\n    \nmid  x \t\n", []string{"top", "row 1", "row 2", "", "mid  x \t"}},
 		{"padded edited line", "abc   \rxy\n", []string{"xyc"}},
 		{"empty lines", "\n\nx\n", []string{"", "", "x"}},

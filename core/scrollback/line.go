@@ -36,6 +36,13 @@ func (l *editLine) left() []byte { return l.buf[l.dead:l.gs] }
 
 func (l *editLine) right() []byte { return l.buf[l.ge:] }
 
+// shown returns the line as a screen shows it: the text before the write
+// position, and the text after it without its trailing blanks, columns a
+// redraw blanked (readline clears a line with blanks where the terminal
+// has no erase), which a screen shows as nothing. The blanks before the
+// write position stay: a prompt's, where typing goes.
+func (l *editLine) shown() lineRef { return lineRef{l.left(), trimBlanks(l.right())} }
+
 // text returns a copy of the logical line.
 func (l *editLine) text() string {
 	if l.ge == len(l.buf) {

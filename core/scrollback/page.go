@@ -119,7 +119,7 @@ func (l lineRef) String() string {
 func (b *Buffer) lineBytes(n int64) lineRef {
 	c := b.completed()
 	if n == c {
-		return lineRef{b.cur.left(), b.cur.right()}
+		return b.cur.shown()
 	}
 	return lineRef{a: b.ring.at(int(n - b.first))}
 }

@@ -558,9 +558,15 @@ func (m *refModel) all() []string {
 	}
 	out := append([]string(nil), m.lines...)
 	if len(m.line) > 0 {
-		out = append(out, string(m.line))
+		out = append(out, m.shown())
 	}
 	return out
+}
+
+// shown is the current line as a screen shows it: the blanks after the
+// write position that end the line are nothing.
+func (m *refModel) shown() string {
+	return string(m.line[:m.pos]) + strings.TrimRight(string(m.line[m.pos:]), " ")
 }
 
 // text is the whole cleaned output as a cursor would deliver it.
@@ -570,6 +576,6 @@ func (m *refModel) text() string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	b.WriteString(string(m.line))
+	b.WriteString(m.shown())
 	return b.String()
 }
