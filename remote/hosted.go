@@ -15,9 +15,9 @@ import (
 // backend before the session reports its end.
 //
 // Its core.Prober passes the settle question, the prompt marker, the
-// control characters, the echo mode and who reads the terminal through
-// to the agent's session, and answers the exit cause itself; the other
-// questions answer core.ErrUnsupported.
+// control characters, the echo mode, who reads the terminal and which
+// program holds it through to the agent's session, and answers the exit
+// cause itself; the other questions answer core.ErrUnsupported.
 // Create it with NewSession.
 type Session struct {
 	core.BackendSession
@@ -144,6 +144,11 @@ func (s *Session) EchoMode() (core.EchoMode, error) {
 // DescribeReader forwards to the agent's session (core.Prober).
 func (s *Session) DescribeReader() (core.TerminalReader, error) {
 	return core.ProberOf(s.BackendSession).DescribeReader()
+}
+
+// DescribeForeground forwards to the agent's session (core.Prober).
+func (s *Session) DescribeForeground() (core.ForegroundProgram, bool, error) {
+	return core.ProberOf(s.BackendSession).DescribeForeground()
 }
 
 var _ core.Prober = (*Session)(nil)
