@@ -17,9 +17,21 @@ type ControlKey struct {
 	Raw bool
 }
 
-// defaultKeys are the keys of SIGINT, SIGQUIT and SIGTSTP on every
-// terminal (^C, ^\, ^Z), typed when the backend cannot read its own.
-var defaultKeys = map[Signal]byte{SIGINT: 0x03, SIGQUIT: 0x1c, SIGTSTP: 0x1a}
+// DefaultKey returns the key a terminal types for sig unless told
+// otherwise (^C for SIGINT, ^\ for SIGQUIT, ^Z for SIGTSTP), and false
+// for a signal no key sends. A backend that cannot read its terminal's
+// own keys types these.
+func DefaultKey(sig Signal) (byte, bool) {
+	switch sig {
+	case SIGINT:
+		return 0x03, true
+	case SIGQUIT:
+		return 0x1c, true
+	case SIGTSTP:
+		return 0x1a, true
+	}
+	return 0, false
+}
 
 // deliverSignal sends req to the session's foreground. SIGINT, SIGQUIT
 // and SIGTSTP travel as the terminal's key (Method "tty-char") where a
@@ -39,7 +51,7 @@ var defaultKeys = map[Signal]byte{SIGINT: 0x03, SIGQUIT: 0x1c, SIGTSTP: 0x1a}
 //
 // Every other signal goes to the backend.
 func (sess *session) deliverSignal(ctx context.Context, req SignalRequest) (SignalResult, error) {
-	c, keyed := defaultKeys[req.Signal]
+	c, keyed := DefaultKey(req.Signal)
 	if !keyed {
 		if sess.relay && !req.AllowLeader {
 			return SignalResult{Leader: true, Method: "tty-char"}, newError(CodeSignalRefused, "signal", sess.id,

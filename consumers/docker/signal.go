@@ -8,11 +8,6 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 )
 
-// ttyChars are the control characters a TTY's line discipline turns into
-// signals to its foreground process group (the engine's TTYs keep the
-// usual ^C, ^\ and ^Z).
-var ttyChars = map[core.Signal]byte{core.SIGINT: 0x03, core.SIGQUIT: 0x1c, core.SIGTSTP: 0x1a}
-
 // Signal delivers sig as well as the engine allows. The engine signals a
 // container's init process, never a process group, and cannot signal an
 // exec at all. So:
@@ -36,7 +31,7 @@ func (s *session) Signal(ctx context.Context, req core.SignalRequest) (core.Sign
 	if req.Signal == core.SIGKILL && !req.AllowLeader {
 		return core.SignalResult{}, core.Errorf(core.CodeSignalRefused, "SIGKILL would hit the session's top-level program")
 	}
-	char, hasChar := ttyChars[req.Signal]
+	char, hasChar := core.DefaultKey(req.Signal) // the engine's TTYs keep the usual keys
 	if hasChar && (s.shell || s.execID != "") {
 		if _, err := s.Write(ctx, []byte{char}); err != nil {
 			return core.SignalResult{}, err
