@@ -208,11 +208,13 @@ func (m *Manager) Launch(ctx context.Context, owner *core.Owner, req LaunchReque
 		j.timer = time.AfterFunc(req.Timeout, func() { m.timeoutJob(j) })
 		j.mu.Unlock()
 	}
+	// The created event goes out before the watchers start: they publish
+	// the job's data and exit events, which come after it.
+	info := m.info(j)
+	m.hub.publish(Event{Kind: EventCreated, ID: info.ID, Group: info.Group, Title: info.Title, Info: info})
 	go m.watchOutput(j, tap, tapErr)
 	go m.watchExit(j)
 	m.log.Info("jobs: launched", "job", j.id, "pid", j.pid, "group", j.group, "backend", backend, "warnings", len(warnings))
-	info := m.info(j)
-	m.hub.publish(Event{Kind: EventCreated, ID: info.ID, Group: info.Group, Title: info.Title, Info: info})
 	return info, nil
 }
 
