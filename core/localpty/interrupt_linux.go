@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -67,6 +68,36 @@ type interruptRisk struct {
 	listGoesOn bool
 	writes     uint64    // the session's writes before the interrupt
 	forks      []preExec // the group's processes not yet running their program
+	// holders are the processes between the shell and the interrupted
+	// group's leader (a nested shell, gdb over its inferior): one that
+	// takes the terminal back after the interrupt ran before it, so it
+	// is no command the shell held an interrupt back from.
+	holders []int
+}
+
+// maxHolders bounds the processes interruptRiskOf walks up from the
+// interrupted group's leader.
+const maxHolders = 16
+
+// holdersOf returns the processes above pid up to, not including, the
+// session's top-level process top: pid's parent, its parent, ... (none
+// when pid is top's own child or cannot be read).
+func holdersOf(pid, top int) []int {
+	var out []int
+	var buf [512]byte
+	for range maxHolders {
+		b, err := procfs.ReadFile(procfs.Path(pid, "stat"), buf[:0])
+		if err != nil {
+			return out
+		}
+		st, err := procfs.ParseStat(b)
+		if err != nil || st.PPID <= 1 || st.PPID == top {
+			return out
+		}
+		out = append(out, st.PPID)
+		pid = st.PPID
+	}
+	return out
 }
 
 // preExec is a process that still runs its parent's program: a shell's
@@ -88,6 +119,9 @@ type preExec struct {
 // interruptRiskOf looks at foreground group pgid before an interrupt.
 func (s *session) interruptRiskOf(pgid int) interruptRisk {
 	r := interruptRisk{target: pgid, writes: s.writes.Load()}
+	if pgid != s.pid {
+		r.holders = holdersOf(pgid, s.pid)
+	}
 	var buf [2048]byte
 	members := s.groupMembers(pgid, buf[:0])
 	switch {
@@ -144,8 +178,8 @@ func (s *session) followInterrupt(ctx context.Context, r interruptRisk) {
 	defer tick.Stop()
 	for sent := 1; ; {
 		st, err := s.probe()
-		if err != nil || st.Leader && st.ReadingInput {
-			return // the shell is back at its prompt
+		if err != nil || st.ReadingInput && (st.Leader || slices.Contains(r.holders, st.PGID)) {
+			return // the shell, or the program that ran the interrupted one, is back at its prompt
 		}
 		typed := s.writes.Load() != r.writes
 		next, open := r.heldBack(s, st.PGID, typed)
@@ -179,7 +213,7 @@ func (s *session) followInterrupt(ctx context.Context, r interruptRisk) {
 // typed: input was written since the interrupt.
 func (r *interruptRisk) heldBack(s *session, fg int, typed bool) (next int, open bool) {
 	if r.listGoesOn && !typed {
-		if fg != s.pid && fg != r.target {
+		if fg != s.pid && fg != r.target && !slices.Contains(r.holders, fg) {
 			return fg, true // the shell started a command after the interrupt
 		}
 		open = true

@@ -116,3 +116,50 @@ func TestInterruptAProgramHandlesLeavesTheListRunning(t *testing.T) {
 		t.Fatalf("the shell did not wait for input after the list\n%s", sessionTree(info.PID))
 	}
 }
+
+// TestInterruptAJobOfANestedShellLeavesTheShellAlone interrupts a job of
+// a shell started in the session (a nested bash; gdb and its inferior
+// are the same case): that shell takes the terminal back, and it is no
+// command the session's shell held an interrupt back from, so the
+// interrupt is not followed up on it (a nested shell drew a second
+// prompt, gdb said "Quit", and the signal waited out its follow-up bound).
+func TestInterruptAJobOfANestedShellLeavesTheShellAlone(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitLimit)
+	defer cancel()
+	tap, err := svc.Tap(owner, info.ID)
+	mustf(t, err, "tap")
+	defer tap.Close()
+	var out []byte
+	waitOut := func(want string) {
+		t.Helper()
+		for !bytes.Contains(out, []byte(want)) {
+			c, err := tap.Next(ctx)
+			mustf(t, err, "waiting for %q (output so far %q)", want, out)
+			out = append(out, c...)
+		}
+	}
+	send := func(data string) {
+		t.Helper()
+		op, err := svc.Send(ctx, owner, info.ID, core.SendRequest{Data: data, Timeout: 100 * time.Millisecond})
+		mustf(t, err, "send %q", data)
+		_, err = op.Wait(ctx)
+		mustf(t, err, "the send of %q", data)
+	}
+	send(`PS1='nested$ ' bash --norc --noprofile`)
+	waitOut("nested$ ")
+	send(`printf 'RE''ADY'; sleep 60`)
+	waitOut("READY")
+	out = out[bytes.Index(out, []byte("READY")):]
+	start := time.Now()
+	res, err := svc.Signal(ctx, owner, info.ID, core.SignalRequest{Signal: core.SIGINT})
+	mustf(t, err, "signal")
+	if took := time.Since(start); took >= interruptFollowLimit {
+		t.Errorf("the signal took %v: it waited out its follow-up bound for a shell already back at its prompt", took)
+	}
+	send(`echo done-$((6*7))`)
+	waitOut("done-42")
+	if n := bytes.Count(out, []byte("nested$ ")); n != 2 {
+		t.Fatalf("the nested shell drew %d prompts after the interrupt, want 2 (one for the interrupted job, one for the echo): %+v\n%q", n, res, out)
+	}
+}
