@@ -275,3 +275,23 @@ func TestSendWithADeadlineWaitsThroughSilence(t *testing.T) {
 		t.Fatalf("with a quiet window: %s %q, want inferred_idle before done", res.WaitReason, res.Delta)
 	}
 }
+
+// TestPromptMarkedAfterTheCallerSetsPS1: a caller that sets its own PS1
+// (a shorter prompt, to save bytes) keeps prompt settling and exit codes:
+// the shell marks the new prompt again before it prints it.
+func TestPromptMarkedAfterTheCallerSetsPS1(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, `PS1='short$ '`)
+	wantPrompt(t, "setting PS1", res, "short$ ")
+	res = sendWait(t, svc, owner, info.ID, "sh -c 'exit 5'")
+	wantPrompt(t, "after PS1", res, "short$ ")
+	if res.ExitCode == nil || *res.ExitCode != 5 {
+		t.Fatalf("exit code %v, want 5; output %q", res.ExitCode, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, `PS2='more> '; echo "a`)
+	if !res.Continuation {
+		t.Fatalf("an open quote after PS2 was set: %s %q, want a continuation", res.WaitReason, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, `b"`)
+	wantPrompt(t, "closing the quote", res, "short$ ")
+}

@@ -40,16 +40,28 @@ func CommandEnd(code int) string {
 	return "\x1b]133;D;" + strconv.Itoa(code) + "\x07"
 }
 
+// The markers as bash prompt text: escapes bash expands, bracketed as
+// printing nothing (\[ \]).
+const (
+	ps1Start = `\[\e]133;A\a\]`
+	ps1End   = `\[\e]133;B\a\]`
+	ps2Start = `\[\e]133;P;k=s\a\]`
+)
+
 // Bash settings that make a shell print the markers. PS1 brackets the
 // prompt with PromptStart and PromptEnd; PS2 starts bash's usual "> "
-// with ContinuationStart; PromptCommand prints the
-// command-end marker with its options before every prompt. Bash keeps $?
-// across PROMPT_COMMAND, so the user's $? is unchanged.
+// with ContinuationStart; PromptCommand prints the command-end marker
+// with its options before every prompt, then marks a PS1 or PS2 the user
+// set since (`PS1='$ '`, to save bytes) as these are, so that prompts
+// still settle sends and report exit codes. Bash keeps $? across
+// PROMPT_COMMAND, so the user's $? is unchanged.
 const (
-	PS1           = `\[\e]133;A\a\]\w\$ \[\e]133;B\a\]`
-	PS2           = `\[\e]133;P;k=s\a\]> `
+	PS1           = ps1Start + `\w\$ ` + ps1End
+	PS2           = ps2Start + `> `
 	PromptCommand = `__ptyseam_s=$?; read -t 0 && __ptyseam_q=1 || __ptyseam_q=0; ` +
-		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"`
+		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"; ` +
+		`case $PS1 in *'133;B'*) ;; *) PS1='` + ps1Start + `'$PS1'` + ps1End + `';; esac; ` +
+		`case $PS2 in *'133;P'*) ;; *) PS2='` + ps2Start + `'$PS2;; esac`
 )
 
 // Install returns the command line that makes an already running bash (a
