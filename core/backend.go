@@ -111,11 +111,12 @@ type InputWait struct {
 	// program blocked is never cut off.
 	Waiting bool
 	New     bool // Now.Differs(base): the wait began after the baseline
-	// Relay: a task blocked on the terminal also waits on a TCP socket or
+	// Relay: a task blocked on the terminal also waits on a TCP socket,
 	// on a UNIX stream connection to a process outside the foreground
-	// group, so it forwards the terminal to a peer (an ssh client, nc on
-	// a local server's socket) and its wait says nothing about the far
-	// end. The service does not settle on it.
+	// group, or on a PTY master, so it forwards the terminal to a peer (an
+	// ssh client, nc on a local server's socket) or to a terminal of its
+	// own (script), and its wait says nothing about the far end. The
+	// service does not settle on it.
 	Relay bool
 	// EventLoop: a task reading the terminal waits in an event loop
 	// (epoll) that watches it among other things, as Node's REPL does

@@ -19,12 +19,13 @@ const maxPromptLine = 256
 // remoteLogins are the programs (command names) that put a shell the
 // session's shell did not start on the terminal: another machine's or a
 // container's (ssh, docker) or another user's (su), which passes no
-// prompt marker through; so do the multiplexers below. A prompt there
+// prompt marker through (script runs one on a terminal of its own); so
+// do the multiplexers below. A prompt there
 // carries no marker the session's shell installed.
 var remoteLogins = map[string]bool{
 	"ssh": true, "mosh-client": true, "telnet": true,
 	"docker": true, "podman": true, "kubectl": true,
-	"su": true, "sudo": true,
+	"su": true, "sudo": true, "script": true,
 }
 
 // multiplexers are the terminal multiplexers, which show shells of their

@@ -14,7 +14,7 @@ type foreground struct {
 	Readers       uint64 // which tasks those are (readersID)
 	PendingOutput int    // output not read from the terminal (-1 unknown; >= 1 while a read is uncounted)
 	PendingInput  int    // typed input the program has not read (-1 unknown)
-	Relay         bool   // a task blocked on the terminal also waits on a TCP socket
+	Relay         bool   // a task blocked on the terminal also waits on a socket to a peer or on a PTY master
 	EventLoop     bool   // a task blocked on the terminal waits in epoll
 	SideThread    bool   // a task blocked on the terminal is not its process's main thread
 	OutputRead    uint64 // bytes Read returned, measured after PendingOutput

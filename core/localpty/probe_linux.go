@@ -194,9 +194,10 @@ func (s *session) groupMembers(pgid int, buf []byte) []member {
 type taskWait struct {
 	onTTY bool // it waits for input from the session's terminal
 	// relay: it also waits on a TCP socket or a UNIX stream connection to
-	// a process outside the group, so it forwards the terminal to a peer
-	// (an ssh or telnet client, nc) and its wait says nothing about
-	// whether the program at the far end waits for input.
+	// a process outside the group, or on a PTY master, so it forwards the
+	// terminal to a peer (an ssh or telnet client, nc) or to a terminal of
+	// its own (script), and its wait says nothing about whether the
+	// program at the far end waits for input.
 	relay bool
 	// eventLoop: it waits in epoll, an event loop that may be at work
 	// (timers, other descriptors) while it watches the terminal.
@@ -252,19 +253,34 @@ func (s *session) classifyWait(pid int, fds []int, group []member) taskWait {
 	var w taskWait
 	var sockets []uint64
 	var socketFDs []int
+	ptyMaster := false
 	for _, fd := range fds {
 		l := procfs.FDLink(pid, fd)
-		if s.isTTYLink(l) {
+		switch {
+		case s.isTTYLink(l):
 			w.onTTY = true
-		} else if ino, ok := procfs.ParseSocketInode(l); ok {
-			sockets, socketFDs = append(sockets, ino), append(socketFDs, fd)
+		case isPTYMasterLink(l):
+			ptyMaster = true
+		default:
+			if ino, ok := procfs.ParseSocketInode(l); ok {
+				sockets, socketFDs = append(sockets, ino), append(socketFDs, fd)
+			}
 		}
 	}
-	if w.onTTY && len(sockets) > 0 {
+	switch {
+	case w.onTTY && ptyMaster:
+		w.relay = true
+	case w.onTTY && len(sockets) > 0:
 		w.relay = relaySocketAmong(pid, sockets, group) || unixRelayAmong(pid, socketFDs, group)
 	}
 	return w
 }
+
+// isPTYMasterLink reports whether a descriptor's link names a PTY master:
+// a task that waits on the session's terminal and on a terminal of its
+// own relays that one (script, expect, asciinema rec, sudo with use_pty),
+// and its wait says nothing of whether the program there has answered.
+func isPTYMasterLink(l string) bool { return l == "/dev/ptmx" || l == "/dev/pts/ptmx" }
 
 // relaySocketAmong reports whether one of the socket inodes that pid
 // watches beside the terminal is a TCP connection whose far end the probe

@@ -106,3 +106,29 @@ func reverse(s string) string {
 	}
 	return string(r)
 }
+
+// TestSendToAPTYRelaySettlesOnTheInnerPrompt types into script(1), which
+// runs a shell on a terminal of its own and relays it: script always
+// reads the session's terminal, so its read says nothing of the inner
+// shell, and a send settled as stdin_read before the inner shell had
+// answered (an "exit" there, and the next line went to a script still
+// ending). A program that waits on the terminal and on a PTY master is a
+// relay: the send settles on the inner shell's prompt.
+func TestSendToAPTYRelaySettlesOnTheInnerPrompt(t *testing.T) {
+	need(t, "script")
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	res := sendWait(t, svc, owner, info.ID, `script -q -c 'bash --norc --noprofile' /dev/null`)
+	if res.WaitReason != core.WaitRemotePrompt || !strings.HasSuffix(res.Delta, "# ") {
+		t.Fatalf("start: settled as %s after %v with %q, want remote_prompt at the inner prompt", res.WaitReason, res.Elapsed, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, `PS1='inner$ '`)
+	if res.WaitReason != core.WaitRemotePrompt || !strings.HasSuffix(res.Delta, "inner$ ") {
+		t.Fatalf("PS1: settled as %s after %v with %q, want remote_prompt at the new prompt", res.WaitReason, res.Elapsed, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, "sleep 0.5; echo inner-$((6*7))")
+	if res.WaitReason != core.WaitRemotePrompt || !strings.Contains(res.Delta, "inner-42") || !strings.HasSuffix(res.Delta, "inner$ ") {
+		t.Fatalf("a command: settled as %s after %v with %q, want remote_prompt after its output", res.WaitReason, res.Elapsed, res.Delta)
+	}
+	res = sendWait(t, svc, owner, info.ID, "exit")
+	wantPrompt(t, "leaving script", res)
+}
