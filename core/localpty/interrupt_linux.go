@@ -86,11 +86,7 @@ func holdersOf(pid, top int) []int {
 	var out []int
 	var buf [512]byte
 	for range maxHolders {
-		b, err := procfs.ReadFile(procfs.Path(pid, "stat"), buf[:0])
-		if err != nil {
-			return out
-		}
-		st, err := procfs.ParseStat(b)
+		st, err := procfs.ReadStat(pid, buf[:0])
 		if err != nil || st.PPID <= 1 || st.PPID == top {
 			return out
 		}
