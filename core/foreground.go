@@ -88,14 +88,18 @@ type TerminalReader struct {
 	// Leader reports that Group is the session's top-level process's own
 	// (the session's shell, when it runs one).
 	Leader bool
-	// Programs are the group's processes (at most [MaxReaderPrograms]).
+	// Programs are the group's processes, then, when none of them reads
+	// the terminal, the processes outside the group that read it for the
+	// group (a daemon's helper: gpg-agent's pinentry for gpg); at most
+	// [MaxReaderPrograms].
 	Programs []ReaderProgram
 }
 
 // MaxReaderPrograms bounds [TerminalReader.Programs].
 const MaxReaderPrograms = 16
 
-// ReaderProgram is one process of a terminal's foreground group.
+// ReaderProgram is one process of a terminal's foreground group, or one
+// that reads the terminal for it.
 type ReaderProgram struct {
 	PID int
 	// Exe is the program's executable as the kernel knows it (a path),

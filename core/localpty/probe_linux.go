@@ -28,7 +28,9 @@ const (
 // whose fdinfo lists the terminal for input. Switches sums the voluntary
 // context switches of the tasks blocked on the terminal, and Readers names
 // them (readersID): the reading thread of a multi-threaded program can
-// change from one read to the next.
+// change from one read to the next. A group asleep on a daemon whose
+// process reads the terminal for it (delegateReaders) reads input too,
+// with that process's task as its reader.
 func (s *session) probe() (foreground, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -75,6 +77,15 @@ func (s *session) probe() (foreground, error) {
 				st.Switches += ts.VoluntarySwitches
 				readers = append(readers, tid)
 			}
+		}
+	}
+	if live > 0 && sleeping && !blocked {
+		// Asleep, but not on the terminal: maybe on a daemon that reads
+		// it for the group (gpg waiting for gpg-agent's pinentry).
+		for _, d := range s.delegateReaders(group, buf[:0]) {
+			blocked = true
+			st.Switches += d.switches
+			readers = append(readers, d.tid)
 		}
 	}
 	st.Readers = readersID(readers)

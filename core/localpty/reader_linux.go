@@ -3,6 +3,7 @@ package localpty
 import (
 	"bytes"
 	"os"
+	"slices"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/internal/procfs"
@@ -13,7 +14,9 @@ const maxArgvBytes = 4096
 
 // DescribeReader lists the terminal's foreground group from /proc: each
 // process's executable, command line, and whether it is blocked reading
-// the terminal (see core.Prober.DescribeReader).
+// the terminal (see core.Prober.DescribeReader). When no process of the
+// group reads it, the processes that read it for the group
+// (delegateReaders: gpg-agent's pinentry for gpg) follow the group's.
 func (s *session) DescribeReader() (core.TerminalReader, error) {
 	pgid, err := s.foregroundPGID("reader")
 	if err != nil {
@@ -21,24 +24,41 @@ func (s *session) DescribeReader() (core.TerminalReader, error) {
 	}
 	r := core.TerminalReader{Group: pgid, Leader: pgid == s.pid}
 	var buf [2048]byte
-	for _, m := range s.groupMembers(pgid, buf[:0]) {
-		if len(r.Programs) == core.MaxReaderPrograms {
-			break
-		}
-		p := core.ReaderProgram{PID: m.pid}
-		p.Exe, _ = os.Readlink(procfs.Path(m.pid, "exe"))
-		if b, err := procfs.ReadFile(procfs.Path(m.pid, "cmdline"), nil); err == nil {
-			p.Argv = splitArgv(b)
-		}
+	group := s.groupMembers(pgid, buf[:0])
+	reading := false
+	for _, m := range group {
+		p := readerProgram(m.pid)
 		for _, tid := range m.tids {
 			if s.taskWaitsOnTTY(m.pid, tid, buf[:0], nil).onTTY {
-				p.Reading = true
+				p.Reading, reading = true, true
 				break
 			}
 		}
 		r.Programs = append(r.Programs, p)
 	}
+	if !reading {
+		for _, d := range s.delegateReaders(group, buf[:0]) {
+			if !slices.ContainsFunc(r.Programs, func(p core.ReaderProgram) bool { return p.PID == d.pid }) {
+				p := readerProgram(d.pid)
+				p.Reading = true
+				r.Programs = append(r.Programs, p)
+			}
+		}
+	}
+	if len(r.Programs) > core.MaxReaderPrograms {
+		r.Programs = r.Programs[:core.MaxReaderPrograms]
+	}
 	return r, nil
+}
+
+// readerProgram describes process pid from /proc.
+func readerProgram(pid int) core.ReaderProgram {
+	p := core.ReaderProgram{PID: pid}
+	p.Exe, _ = os.Readlink(procfs.Path(pid, "exe"))
+	if b, err := procfs.ReadFile(procfs.Path(pid, "cmdline"), nil); err == nil {
+		p.Argv = splitArgv(b)
+	}
+	return p
 }
 
 // splitArgv splits a /proc cmdline (arguments ended by NUL) within

@@ -16,17 +16,28 @@ import (
 // loop's self-pipe, has the program as its peer. A descriptor the probe
 // cannot copy or ask counts as no relay.
 func unixRelayAmong(pid int, fds []int, group []member) bool {
+	return len(unixPeersOutside(pid, fds, group)) > 0
+}
+
+// unixPeersOutside returns the peers outside the foreground group of
+// those of pid's descriptors fds that are UNIX stream connections (see
+// unixRelayAmong).
+func unixPeersOutside(pid int, fds []int, group []member) []int {
+	if len(fds) == 0 {
+		return nil
+	}
 	pidfd, err := unix.PidfdOpen(pid, 0)
 	if err != nil {
-		return false
+		return nil
 	}
 	defer unix.Close(pidfd)
+	var peers []int
 	for _, fd := range fds {
 		if peer, ok := unixStreamPeer(pidfd, fd); ok && !slices.ContainsFunc(group, func(m member) bool { return m.pid == int(peer) }) {
-			return true
+			peers = append(peers, int(peer))
 		}
 	}
-	return false
+	return peers
 }
 
 // unixStreamPeer returns the peer's process id of the target's descriptor
