@@ -28,7 +28,7 @@ type SendResult struct {
 // stream (kilobytes of padded cells); the result says so. Other sends
 // return as before. send must be ptysession's pty_send.
 func FullScreenSend(m *Manager, send tools.Tool) tools.Tool {
-	return withFullScreen(m, send, sendOutput(), func(args json.RawMessage, _ ptysession.SendResult) core.SessionID {
+	return WithFullScreen(m, send, sendOutput(), func(args json.RawMessage, _ ptysession.SendResult) core.SessionID {
 		var a struct {
 			ID string `json:"id"`
 		}
@@ -56,7 +56,7 @@ type OpenResult struct {
 // full-screen program on the terminal returns its screen instead of the
 // drawing stream as its initial output.
 func FullScreenOpen(m *Manager, open tools.Tool) tools.Tool {
-	return withFullScreen(m, open, openOutput(), func(_ json.RawMessage, or ptysession.OpenResult) core.SessionID {
+	return WithFullScreen(m, open, openOutput(), func(_ json.RawMessage, or ptysession.OpenResult) core.SessionID {
 		return or.SessionID
 	}, func(or ptysession.OpenResult, snap Snapshot) any {
 		out := OpenResult{OpenResult: or, Screen: &snap}
@@ -65,12 +65,45 @@ func FullScreenOpen(m *Manager, open tools.Tool) tools.Tool {
 	})
 }
 
-// withFullScreen wraps a tool whose structured result is an R naming a
-// session, giving it the output schema schema: when the call leaves that
-// session's terminal in a full-screen program, the result becomes
-// withScreen's (the screen in place of the drawing stream) and its text
-// the screen. Other results pass unchanged.
-func withFullScreen[R any](m *Manager, t tools.Tool, schema json.RawMessage, session func(json.RawMessage, R) core.SessionID, withScreen func(R, Snapshot) any) tools.Tool {
+// WaitResult is pty_wait's structured result once the screen tools serve
+// it (see [FullScreenWait]): the facade's result, and the screen when the
+// condition that fired is on a session a full-screen program holds.
+type WaitResult struct {
+	ptysession.WaitResult
+	// Screen is set when an input or output condition fired on a session
+	// whose terminal a full-screen program holds: what the terminal
+	// shows, as pty_screen returns it. Output is then empty.
+	Screen *Snapshot `json:"screen,omitempty" jsonschema:"Set when a full-screen program holds the terminal of the session whose condition fired: its screen, as pty_screen returns it; output is then empty."`
+}
+
+// FullScreenWait wraps the pty_wait tool (ptytools.WaitTool) as
+// [FullScreenSend] wraps pty_send: when an input or output condition
+// fires on a session that a full-screen program holds (a dialog that
+// asks its next question, an editor a command opened), the result holds
+// the screen instead of the drawing stream. Other results pass unchanged.
+func FullScreenWait(m *Manager, wait tools.Tool) tools.Tool {
+	return WithFullScreen(m, wait, waitOutput(), func(_ json.RawMessage, wr ptysession.WaitResult) core.SessionID {
+		if !wr.Fired || wr.Kind != ptysession.WaitInput && wr.Kind != ptysession.WaitOutput {
+			return ""
+		}
+		return core.SessionID(wr.Target)
+	}, func(wr ptysession.WaitResult, snap Snapshot) any {
+		out := WaitResult{WaitResult: wr, Screen: &snap}
+		out.Output, out.Skipped = "", 0
+		return out
+	})
+}
+
+// WithFullScreen wraps a tool whose structured result is an R naming a
+// session, giving it the output schema schema (a type with a Screen
+// field, its schema inferred with [SnapshotSchema]): when the call
+// leaves that session's terminal in a full-screen program, the result
+// becomes withScreen's (the screen in place of the drawing stream) and
+// its text the tool's headline, saying so, and the screen. Other
+// results, and those session names no session of (""), pass unchanged.
+// [FullScreenSend], [FullScreenOpen] and [FullScreenWait] are built on
+// it; a server wraps its own tools that leave a program waiting so.
+func WithFullScreen[R any](m *Manager, t tools.Tool, schema json.RawMessage, session func(json.RawMessage, R) core.SessionID, withScreen func(R, Snapshot) any) tools.Tool {
 	inner := t.Handler
 	t.OutputSchema = schema
 	t.Handler = func(ctx context.Context, owner *core.Owner, args json.RawMessage, progress func(tools.ProgressUpdate)) (tools.Result, error) {
@@ -82,7 +115,11 @@ func withFullScreen[R any](m *Manager, t tools.Tool, schema json.RawMessage, ses
 		if !ok {
 			return res, nil
 		}
-		snap, ok := m.fullScreen(ctx, owner, session(args, r))
+		id := session(args, r)
+		if id == "" {
+			return res, nil
+		}
+		snap, ok := m.fullScreen(ctx, owner, id)
 		if !ok {
 			return res, nil
 		}

@@ -1,12 +1,12 @@
 package screen
 
 import (
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 
@@ -54,9 +54,54 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 	}
 }
 
+// TestFullScreenWaitReturnsTheScreen: a wait that fires on a session a
+// full-screen program holds (a dialog that asks a second question, an
+// editor a command opened late) returns the screen, as a send does, not
+// the lines the drawing left in the scrollback.
+func TestFullScreenWaitReturnsTheScreen(t *testing.T) {
+	e := newEnv(t, Options{})
+	d := facadeDispatcher(t, e)
+	vi := need(t, "vi", "vim-tiny")
+	dir := t.TempDir()
+	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Structured.(ptysession.OpenResult).SessionID
+	if _, err := call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo starting; sleep 1; " + vi + " -u NONE -i NONE -N -n a.txt", "timeoutMs": 100}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = call(t, d, e.owner, ptytools.ToolWait, map[string]any{"id": id, "conditions": []map[string]any{{"kind": "input"}}, "timeoutMs": 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr, ok := res.Structured.(WaitResult)
+	if !ok || !wr.Fired || wr.Screen == nil || !wr.Screen.AltScreen || wr.Output != "" {
+		t.Fatalf("wait for vi's read: %#v\n%s", res.Structured, res.Text)
+	}
+	if !strings.Contains(res.Text, "full-screen program") || !strings.Contains(res.Text, "a.txt") {
+		t.Fatalf("wait for vi's read: text without the screen:\n%s", res.Text)
+	}
+	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": ":q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "sleep 0.5; echo done-$((6*7))", "timeoutMs": 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = call(t, d, e.owner, ptytools.ToolWait, map[string]any{"id": id, "conditions": []map[string]any{{"kind": "input"}}, "timeoutMs": 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wr, ok := res.Structured.(ptysession.WaitResult); !ok || !strings.Contains(wr.Output, "done-42") {
+		t.Fatalf("a wait on the shell changed: %#v\n%s", res.Structured, res.Text)
+	}
+}
+
 // facadeDispatcher serves the screen tools and ptysession's pty tools
-// over e's service, pty_send and pty_open wrapped by FullScreenSend and
-// FullScreenOpen, the screens following the facade's tails as the server
+// over e's service, pty_send, pty_open and pty_wait wrapped by
+// FullScreenSend, FullScreenOpen and FullScreenWait, the screens following the facade's tails as the server
 // sets them up.
 func facadeDispatcher(t *testing.T, e *env) *tools.Dispatcher {
 	t.Helper()
@@ -72,6 +117,7 @@ func facadeDispatcher(t *testing.T, e *env) *tools.Dispatcher {
 		}
 		all = append(all, tool)
 	}
+	all = append(all, FullScreenWait(e.m, ptytools.WaitTool(sessions)))
 	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, all...)
 	if err != nil {
 		t.Fatal(err)

@@ -31,11 +31,16 @@ type keysArgs struct {
 	Paced       bool     `json:"paced,omitempty" jsonschema:"One key at a time, each once the last was read (top's prompts)."`
 }
 
+// SnapshotSchema is the schema option for a result type that holds a
+// [Snapshot] (as [WithFullScreen]'s do): a Snapshot is described as it
+// marshals.
+func SnapshotSchema() tools.SchemaOption { return tools.MarshalsAs[Snapshot, snapshotJSON]() }
+
 // schemaOf derives a screen tool's schema, on first use
 // (tools.LazySchema: a program that never lists the tools never builds
 // them); a Snapshot is described as it marshals.
 func schemaOf[T any](opts ...tools.SchemaOption) func() json.RawMessage {
-	return tools.LazySchema[T](append(opts, tools.MarshalsAs[Snapshot, snapshotJSON]())...)
+	return tools.LazySchema[T](append(opts, SnapshotSchema())...)
 }
 
 var (
@@ -45,8 +50,10 @@ var (
 	resizeOutput = schemaOf[ResizeResult]()
 	keysInput    = schemaOf[keysArgs](tools.NonEmpty("id"), tools.Items("keys", 0, 1000), tools.NonEmpty("keys[]"))
 	keysOutput   = schemaOf[KeysToolResult]()
-	// sendOutput and openOutput are pty_send's and pty_open's once
-	// FullScreenSend and FullScreenOpen wrap them.
+	// sendOutput, openOutput and waitOutput are pty_send's, pty_open's
+	// and pty_wait's once FullScreenSend, FullScreenOpen and
+	// FullScreenWait wrap them.
 	sendOutput = schemaOf[SendResult]()
 	openOutput = schemaOf[OpenResult]()
+	waitOutput = schemaOf[WaitResult]()
 )
