@@ -18,6 +18,9 @@ command -v ssh     >/dev/null || need+=(openssh-client)
 command -v ssh-keygen >/dev/null || need+=(openssh-client)
 command -v vi      >/dev/null || need+=(vim-tiny)
 command -v less    >/dev/null || need+=(less)
+# The everyday tasks of the real MCP client's test (cmd/ptyseam).
+command -v git     >/dev/null || need+=(git)
+command -v curl    >/dev/null || need+=(curl)
 # The tmux peer of the settle benchmark (make bench).
 command -v tmux    >/dev/null || need+=(tmux)
 command -v ps      >/dev/null || need+=(procps)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -185,11 +186,15 @@ func tail(b []byte) []byte {
 	return b
 }
 
-// need skips the test when a program is missing.
+// need skips the test when a program is missing, and fails it in CI
+// (CI set), where make deps installs every program the tests use.
 func need(t testing.TB, progs ...string) {
 	t.Helper()
 	for _, p := range progs {
 		if _, err := exec.LookPath(p); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed (make deps installs it): %v", p, err)
+			}
 			t.Skipf("%s not installed", p)
 		}
 	}
