@@ -135,4 +135,9 @@ type InputWait struct {
 	// mode, as getpass, sudo and read -s set it: a password). Backends
 	// that cannot tell leave it false.
 	Hidden bool
+	// Dialog: a password dialog reads the terminal's keys
+	// ([TerminalReader.PasswordDialog]: pinentry). The service takes it
+	// for a secret prompt while the dialog shows the cursor (an entry
+	// field), not while it asks a question with buttons.
+	Dialog bool
 }

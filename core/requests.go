@@ -233,8 +233,9 @@ type SendResult struct {
 	AltScreen bool `json:"-"`
 	// InputHidden reports that the send settled on a read of a hidden
 	// line (stdin_read with echo off in canonical mode: a password or
-	// passphrase prompt), so what is typed next is not shown. It is false
-	// when the backend cannot tell.
+	// passphrase prompt), or of a password dialog's entry field
+	// (pinentry's, see [TerminalReader.PasswordDialog]), so what is typed
+	// next is not shown. It is false when the backend cannot tell.
 	InputHidden bool `json:"inputHidden,omitempty"`
 	// CommandLine, for a send that settled with a marked shell reading
 	// at its prompt, is the text that keys (NoSubmit sends) typed on its

@@ -300,7 +300,7 @@ func (w *readWatch) step(sess *session, p *settleParams, lastOutput time.Time, q
 		!sess.eventLoopBusy(p, fg, quietFor)
 	switch {
 	case reading && w.candidate:
-		w.leader, w.hidden = fg.Now.Leader, fg.Hidden
+		w.leader, w.hidden = fg.Now.Leader, fg.Hidden || fg.Dialog && !sess.cursorHidden()
 		return true, 0
 	case reading:
 		w.candidate, w.candidateOutput, w.candidateQuiet = true, lastOutput, quietFor

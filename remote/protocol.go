@@ -140,6 +140,8 @@ type wireInputWait struct {
 	// Hidden is core.InputWait.Hidden; an agent that predates it leaves
 	// it out (false: no hint).
 	Hidden bool `json:"hidden,omitempty"`
+	// Dialog is core.InputWait.Dialog.
+	Dialog bool `json:"dialog,omitempty"`
 }
 
 // wireProgram is core.ForegroundProgram with the leader flag of
@@ -249,11 +251,11 @@ func (w *wireBaseline) baseline() core.InputBaseline {
 }
 
 func toWireInputWait(iw core.InputWait) *wireInputWait {
-	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop, SideThread: iw.SideThread, Hidden: iw.Hidden}
+	return &wireInputWait{Now: *toWireBaseline(iw.Now), Reading: iw.Reading, Waiting: iw.Waiting, New: iw.New, Relay: iw.Relay, EventLoop: iw.EventLoop, SideThread: iw.SideThread, Hidden: iw.Hidden, Dialog: iw.Dialog}
 }
 
 func (w *wireInputWait) inputWait() core.InputWait {
-	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop, SideThread: w.SideThread, Hidden: w.Hidden}
+	return core.InputWait{Now: w.Now.baseline(), Reading: w.Reading, Waiting: w.Waiting, New: w.New, Relay: w.Relay, EventLoop: w.EventLoop, SideThread: w.SideThread, Hidden: w.Hidden, Dialog: w.Dialog}
 }
 
 // toWireError encodes err; a plain error becomes INTERNAL.

@@ -41,13 +41,14 @@ func TestWireBaselineReaders(t *testing.T) {
 }
 
 // An answer to input_wait crosses the stream whole, the event loop's flag
-// with it: without it the host settles a Node REPL that awaits a promise
-// on its read, before the answer.
+// with it (without it the host settles a Node REPL that awaits a promise
+// on its read, before the answer) and a password dialog's.
 func TestWireInputWaitRoundTrip(t *testing.T) {
 	for _, iw := range []core.InputWait{
 		{Now: core.InputBaseline{Group: 7, Wakes: 9, Readers: 8}, Reading: true, Waiting: true, New: true, EventLoop: true},
 		{Now: core.InputBaseline{Group: 7, Leader: true}, Reading: true, Relay: true},
 		{Now: core.InputBaseline{Group: 3}, Reading: true, Waiting: true, Hidden: true},
+		{Now: core.InputBaseline{Group: 3}, Reading: true, Waiting: true, Dialog: true},
 	} {
 		data, err := json.Marshal(toWireInputWait(iw))
 		if err != nil {

@@ -21,6 +21,9 @@ command -v less    >/dev/null || need+=(less)
 # The everyday tasks of the real MCP client's test (cmd/ptyseam).
 command -v git     >/dev/null || need+=(git)
 command -v curl    >/dev/null || need+=(curl)
+# gpg and its pinentry dialog for the secret tests (cmd/ptyseam).
+command -v gpg     >/dev/null || need+=(gnupg)
+[ -x /usr/bin/pinentry-curses ] || need+=(pinentry-curses)
 # The tmux peer of the settle benchmark (make bench).
 command -v tmux    >/dev/null || need+=(tmux)
 command -v ps      >/dev/null || need+=(procps)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
+	"github.com/ptyseam/ptyseam/screen"
 )
 
 // toolSecret asks the person behind the MCP client for a secret and types
@@ -57,6 +59,31 @@ type secretResult struct {
 	// program asked for input again or exited; absent when neither came
 	// within the follow-up wait.
 	Status *core.Status `json:"status,omitempty"`
+}
+
+// secretScreenResult is pty_secret's result when the program that took
+// the secret holds the terminal full-screen (pinentry asking again): its
+// screen in place of its drawing stream (withSecretScreen).
+type secretScreenResult struct {
+	secretResult
+	Screen *screen.Snapshot `json:"screen,omitempty" jsonschema:"Set when a full-screen program holds the terminal after the secret (a dialog asking again): its screen, as pty_screen returns it; output is then empty."`
+}
+
+// withSecretScreen wraps pty_secret so that, once the secret is entered,
+// a program that holds the terminal full-screen (pinentry's next dialog)
+// is shown by its screen, as pty_send shows it.
+func withSecretScreen(screens *screen.Manager, t tools.Tool) tools.Tool {
+	schema := tools.MustInferSchema[secretScreenResult](tools.Enum("outcome", secretEntered, secretRefused, secretTimeout, secretLink), screen.SnapshotSchema())
+	return screen.WithFullScreen(screens, t, schema, func(args json.RawMessage, r secretResult) core.SessionID {
+		var a secretArgs
+		if r.Outcome != secretEntered || json.Unmarshal(args, &a) != nil {
+			return ""
+		}
+		return core.SessionID(a.ID)
+	}, func(r secretResult, snap screen.Snapshot) any {
+		r.Output = ""
+		return secretScreenResult{secretResult: r, Screen: &snap}
+	})
 }
 
 type mcpSessionKey struct{}
@@ -207,19 +234,13 @@ func askSecret(ctx context.Context, svc *core.Service, desk *secretDesk, owner *
 	}
 }
 
-// secretPrompt checks that session id reads a hidden line for a program
-// that may take a secret, and describes that program.
+// secretPrompt checks that session id reads a secret (a hidden line, or a
+// password dialog) for a program that may take one, and describes that
+// program.
 func secretPrompt(svc *core.Service, owner *core.Owner, id core.SessionID) (secretReader, error) {
 	const op = "secret"
-	off, known, err := svc.EchoOff(owner, id)
-	if err != nil {
+	if err := svc.SecretPrompt(owner, id); err != nil {
 		return secretReader{}, err
-	}
-	if !known {
-		return secretReader{}, &core.Error{Code: core.CodeUnsupported, Op: op, Session: id, Msg: "this terminal cannot tell whether it hides what is typed"}
-	}
-	if !off {
-		return secretReader{}, &core.Error{Code: core.CodeInvalidArgument, Op: op, Session: id, Msg: "the terminal shows what is typed (echo is on): it is not reading a secret"}
 	}
 	reader, err := describeSecretReader(svc, owner, id)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"log/slog"
 	"sync"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/ptyseam/ptyseam/core/localpty"
 	"github.com/ptyseam/ptyseam/core/record"
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 	"github.com/ptyseam/ptyseam/screen"
 )
@@ -277,14 +277,14 @@ func newToolServer(cfg config, log *slog.Logger) (*toolServer, error) {
 	if len(cfg.Allow) == 0 {
 		waitSources = append(waitSources, jobtools.WaitSource(jm))
 	}
-	if err := disp.Add(ptytools.WaitTool(sessions, waitSources...)); err != nil {
+	if err := disp.Add(screen.FullScreenWait(screens, ptytools.WaitTool(sessions, waitSources...))); err != nil {
 		return nil, err
 	}
 	if err := disp.Add(ptytools.SearchTool(sessions, waitSources...)); err != nil {
 		return nil, err
 	}
 	secrets := newSecretDesk(log)
-	if err := disp.Add(secretTool(svc, sessions, secrets, cfg.MaxTimeout)); err != nil {
+	if err := disp.Add(withSecretScreen(screens, secretTool(svc, sessions, secrets, cfg.MaxTimeout))); err != nil {
 		return nil, err
 	}
 	ts = &toolServer{closeDocker: closeDocker, closeK8s: closeK8s, secrets: secrets, dropRemote: dropRemote, svc: svc, sessions: sessions, screens: screens, hub: hub, rec: rec, disp: disp, log: log, structured: cfg.StructuredResults, owners: make(map[*mcp.ServerSession]*core.Owner),

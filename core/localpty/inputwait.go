@@ -55,9 +55,14 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 		SideThread: st.SideThread,
 	}
 	if iw.Waiting {
-		// One TCGETS, only for a wait that may settle a send.
+		// One TCGETS, only for a wait that may settle a send; and for a
+		// program that reads keys, who reads them (a password dialog).
 		m, err := s.EchoMode()
 		iw.Hidden = err == nil && m == core.EchoHidden
+		if err == nil && m == core.EchoByProgram {
+			r, err := s.DescribeReader()
+			iw.Dialog = err == nil && r.PasswordDialog()
+		}
 	}
 	return iw, nil
 }

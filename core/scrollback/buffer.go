@@ -24,6 +24,9 @@ type Buffer struct {
 	// dropped, until the program leaves it (l), a reset (ESC c), or the
 	// shell's prompt marker (133;A or D) after a program that never left.
 	alt bool
+	// cursorHidden: the program hid the cursor (CSI ? 25 l) and has not
+	// shown it since (h) nor reset the terminal (ESC c).
+	cursorHidden bool
 	// saved: a cursor position was saved (ESC 7 or CSI s) and not yet
 	// restored (ESC 8 or CSI u). A row addressed in between is a status
 	// line drawn over a command's lines (apt's progress), not a screen:
@@ -111,6 +114,11 @@ type PasteMode struct {
 
 // PasteMode returns how the program on the terminal reads pasted text.
 func (b *Buffer) PasteMode() PasteMode { return b.paste }
+
+// CursorHidden reports whether the program hid the cursor (CSI ? 25 l)
+// and has not shown it since: a dialog with an entry field shows it, one
+// that asks a question with buttons (pinentry's confirmations) hides it.
+func (b *Buffer) CursorHidden() bool { return b.cursorHidden }
 
 // AltScreen reports whether a program holds the alternate screen (CSI ?
 // 1049 h or 1047 h), whose text the buffer does not keep.

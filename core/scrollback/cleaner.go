@@ -265,7 +265,7 @@ func (c *cleaner) escape(b *Buffer, ch byte) int {
 		c.state = stGround
 		switch ch {
 		case 'c': // RIS: a full reset leaves the alternate screen
-			b.alt, b.paste, b.below, b.up, b.replay, b.saved = false, PasteMode{}, 0, 0, b.replay[:0], false
+			b.alt, b.paste, b.below, b.up, b.replay, b.saved, b.cursorHidden = false, PasteMode{}, 0, 0, b.replay[:0], false, false
 		case '7', '8': // DECSC, DECRC
 			b.saved = ch == '7'
 		}
@@ -318,6 +318,9 @@ func (c *cleaner) edit(b *Buffer, final byte, params string) {
 		}
 		if paste {
 			b.paste = PasteMode{Bracketed: final == 'h'}
+		}
+		if cursor {
+			b.cursorHidden = final == 'l'
 		}
 		if cursor && final == 'l' && b.paste.Bracketed {
 			b.paste.Redraws = true

@@ -37,3 +37,29 @@ func TestPasteModeFollowsTheProgram(t *testing.T) {
 		t.Fatalf("lines %q, want %q", got, want)
 	}
 }
+
+// TestCursorHiddenFollowsTheProgram: the buffer follows the cursor's
+// visibility as the program sets it (alone or among other modes), and a
+// full reset shows it again.
+func TestCursorHiddenFollowsTheProgram(t *testing.T) {
+	steps := []struct {
+		out  string
+		want bool
+	}{
+		{"$ ", false},
+		{"\x1b[?25l", true},
+		{"\x1b[?25h", false},
+		{"\x1b[?1049;25l", true},
+		{"\x1b[25h", true}, // not a private mode
+		{"\x1b[?2", true},  // split across writes
+		{"5h", false},
+		{"\x1b[?25l\x1bc", false},
+	}
+	b := New(Limits{})
+	for _, s := range steps {
+		b.Write([]byte(s.out))
+		if got := b.CursorHidden(); got != s.want {
+			t.Fatalf("after %q: CursorHidden() = %v, want %v", s.out, got, s.want)
+		}
+	}
+}
