@@ -2,13 +2,13 @@ package ptysession_test
 
 import (
 	"encoding/json"
-	"github.com/ptyseam/ptyseam/internal/testenv"
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 

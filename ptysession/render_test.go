@@ -2,11 +2,11 @@ package ptysession_test
 
 import (
 	"encoding/json"
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 

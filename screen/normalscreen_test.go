@@ -1,13 +1,13 @@
 package screen
 
 import (
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 )
 
 // topLike draws like top: it clears the normal screen and writes every row

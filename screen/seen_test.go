@@ -1,12 +1,12 @@
 package screen
 
 import (
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/ptysession"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 )
 
 // What pty_keys and pty_screen showed as a screen is not returned again as

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"slices"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/consumers/jobs/jobtools"
+	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 	"github.com/ptyseam/ptyseam/screen"
 )

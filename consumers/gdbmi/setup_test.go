@@ -2,8 +2,6 @@ package gdbmi
 
 import (
 	"context"
-	"github.com/ptyseam/ptyseam/internal/testenv"
-	"github.com/ptyseam/ptyseam/testharness"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 // requireTools fails the test under CI and skips it elsewhere when gdb or

@@ -1,13 +1,13 @@
 package jobs
 
 import (
-	"github.com/ptyseam/ptyseam/core"
-	"strings"
-
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
+
+	"github.com/ptyseam/ptyseam/core"
 )
 
 // BackendChoice selects how jobs run.

@@ -7,7 +7,6 @@ import (
 	"crypto/rsa"
 	"encoding/pem"
 	"errors"
-	"golang.org/x/crypto/ssh/knownhosts"
 	"net"
 	"os"
 	"os/exec"
@@ -16,9 +15,11 @@ import (
 	"strings"
 	"testing"
 
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
 	"github.com/ptyseam/ptyseam/core"
-	gossh "golang.org/x/crypto/ssh"
 )
 
 func TestPasswordShellEchoAndExit(t *testing.T) {

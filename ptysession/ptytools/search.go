@@ -2,9 +2,9 @@ package ptytools
 
 import (
 	"context"
-	"github.com/ptyseam/ptyseam/ptysession"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 

@@ -2,10 +2,10 @@ package ptytools
 
 import (
 	"context"
-	"github.com/ptyseam/ptyseam/ptysession"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 

@@ -3,10 +3,10 @@ package ptytools
 import (
 	"context"
 	"fmt"
-	"github.com/ptyseam/ptyseam/ptysession"
 	"time"
 
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
 )
 

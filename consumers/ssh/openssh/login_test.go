@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/ptyseam/ptyseam/internal/testenv"
-	"github.com/ptyseam/ptyseam/testharness"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,11 +12,14 @@ import (
 	"sync"
 	"testing"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	sshpkg "github.com/ptyseam/ptyseam/consumers/ssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/openssh"
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshdtest"
 	"github.com/ptyseam/ptyseam/core"
-	gossh "golang.org/x/crypto/ssh"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 type syncBuffer struct {

@@ -2,8 +2,6 @@ package shellrun_test
 
 import (
 	"context"
-	"github.com/ptyseam/ptyseam/internal/testenv"
-	"github.com/ptyseam/ptyseam/testharness"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
 	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/core/localpty"
+	"github.com/ptyseam/ptyseam/internal/testenv"
+	"github.com/ptyseam/ptyseam/testharness"
 )
 
 func newService(t *testing.T) *core.Service {
