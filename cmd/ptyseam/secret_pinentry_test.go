@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,14 +20,7 @@ import (
 // question with buttons (pinentry's warning about a short passphrase)
 // takes no secret.
 func TestSecretIntoGPGsPinentry(t *testing.T) {
-	for _, prog := range []string{"gpg", "gpg-agent", "pinentry-curses"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is missing (make deps installs it): %v", prog, err)
-			}
-			t.Skipf("%s is missing (make deps installs it): %v", prog, err)
-		}
-	}
+	needGPG(t)
 	const passphrase = "correct-horse-battery-9"
 	var mu sync.Mutex
 	answers := []string{passphrase, passphrase, "short"}
@@ -83,5 +77,44 @@ func TestSecretIntoGPGsPinentry(t *testing.T) {
 	_, res = call(t, cs, "pty_secret", map[string]any{"id": id, "message": "the passphrase again"})
 	if !res.IsError || !strings.Contains(resultText(res), "with buttons") {
 		t.Fatalf("pty_secret into pinentry's warning: %s", resultText(res))
+	}
+}
+
+// Without a cgroup leaf (--no-cgroup, or an agent in a container whose
+// cgroups are read-only) gpg-agent, which forked after it listened, is
+// found among the processes the server adopted as a child subreaper: the
+// send at pinentry's dialog settles on its read all the same.
+func TestGPGsPinentryWithoutCgroups(t *testing.T) {
+	needGPG(t)
+	p := startStdio(t, io.Discard, "--no-cgroup")
+	dir := t.TempDir()
+	home := filepath.Join(dir, "gnupg")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plain.txt"), []byte("the plain text\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := p.call(t, "pty_open", map[string]any{"command": "bash", "cwd": dir})["sessionId"].(string)
+	if sent := p.call(t, "pty_send", map[string]any{"id": id, "data": "export GNUPGHOME=" + home + " GPG_TTY=$(tty)"}); sent["waitReason"] != "prompt" {
+		t.Fatalf("the set-up: %v", sent)
+	}
+	sent := p.call(t, "pty_send", map[string]any{"id": id, "data": "gpg -c -o secret.gpg plain.txt", "quietMs": 5000})
+	if sent["waitReason"] != "stdin_read" || sent["inputHidden"] != true || !strings.Contains(fmt.Sprint(sent["screen"]), "Passphrase:") {
+		t.Fatalf("gpg's pinentry without cgroups: %v", sent)
+	}
+}
+
+// needGPG skips the test without gpg, gpg-agent and pinentry-curses, and
+// fails it in CI.
+func needGPG(t *testing.T) {
+	t.Helper()
+	for _, prog := range []string{"gpg", "gpg-agent", "pinentry-curses"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is missing (make deps installs it): %v", prog, err)
+			}
+			t.Skipf("%s is missing (make deps installs it): %v", prog, err)
+		}
 	}
 }

@@ -26,7 +26,7 @@ type delegateTask struct {
 //
 // The daemon is found two ways: the process that listened on the socket
 // (its SO_PEERCRED) and its descendants, and the session's own processes
-// outside the group (its cgroup leaf), since a daemon the session started
+// outside the group (ownDaemons), since a daemon the session started
 // forked after it listened, and the process that listened is gone. A
 // daemon outside the session whose listener is gone (one started long
 // ago, or by systemd's socket activation) is not found. At most
@@ -72,9 +72,38 @@ func (s *session) delegateReaders(group []member, buf []byte) []delegateTask {
 			}
 		}
 	}
+	for _, pid := range s.ownDaemons(buf) {
+		look(pid)
+	}
+	return out
+}
+
+// ownDaemons lists processes a daemon the session started may be among:
+// the session's cgroup leaf; without one, when this process is a child
+// subreaper (an agent in a container, whose cgroups are read-only),
+// the processes it adopted and their descendants, as a daemon that
+// forked and left its parent is adopted. Adopted processes of other
+// sessions are among them: only one that reads this terminal by its
+// name counts.
+func (s *session) ownDaemons(buf []byte) []int {
 	if s.plat.cg != nil {
-		for _, pid := range s.plat.cg.procs() {
-			look(pid)
+		return s.plat.cg.procs()
+	}
+	if !subreaping.Load() {
+		return nil
+	}
+	kids, err := procfs.ListChildren(unixGetpid(), buf)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	queue := slices.DeleteFunc(kids, isStartedChild)
+	for len(queue) > 0 && len(out) < maxDelegateProcs {
+		pid := queue[0]
+		queue = queue[1:]
+		out = append(out, pid)
+		if more, err := procfs.ListChildren(pid, buf); err == nil {
+			queue = append(queue, more...)
 		}
 	}
 	return out
