@@ -83,3 +83,28 @@ time.sleep(30)
 		t.Fatalf("text:\n%s", txt)
 	}
 }
+
+// TestTextNotesTrailingBlankRows: blank rows after the last row with text
+// (and the cursor's) are one note, "(rows 2-23 blank)"; a single one is
+// its own line, shorter than a note.
+func TestTextNotesTrailingBlankRows(t *testing.T) {
+	for _, c := range []struct {
+		rows []string
+		want string
+	}{
+		{[]string{"", "x", "", ""}, "0 |\n1 |x\n(rows 2-3 blank)\n"},
+		{[]string{"", "x", ""}, "0 |\n1 |x\n2 |\n"},
+		{[]string{"x"}, "0 |x\n"},
+	} {
+		s := Snapshot{Rows: c.rows, Size: core.Size{Rows: uint16(len(c.rows)), Cols: 10}, Cursor: Cursor{Row: 1}}
+		if len(c.rows) == 1 {
+			s.Cursor.Row = 0
+		}
+		text := s.Text()
+		_, body, _ := strings.Cut(text, "\n")
+		body = strings.ReplaceAll(body, ">", " ")
+		if body != c.want {
+			t.Errorf("rows %q: text body %q, want %q", c.rows, body, c.want)
+		}
+	}
+}

@@ -147,6 +147,9 @@ func (s Snapshot) Text() string {
 	for last >= 0 && s.Rows[last] == "" && last != s.Cursor.Row {
 		last--
 	}
+	if last == len(s.Rows)-2 {
+		last++ // one blank row: its line is shorter than the note
+	}
 	for i := 0; i <= last; i++ {
 		line(i, s.Rows[i])
 	}
