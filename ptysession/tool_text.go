@@ -379,6 +379,9 @@ func RenderWait(r WaitResult, conds []WaitCondition) string {
 	if r.Kind == WaitExit && r.Status != nil {
 		fmt.Fprintf(&b, "; %s", *r.Status)
 	}
+	if r.InputHidden {
+		b.WriteString("; the prompt hides input (a password)")
+	}
 	shown := r.Output != "" && strings.Contains(r.Output, r.Line)
 	if r.LineNumber != nil && shown {
 		fmt.Fprintf(&b, "; line %d", *r.LineNumber)

@@ -126,6 +126,10 @@ type WaitResult struct {
 	// Status is the target's status when the wait ended (WaitOutput,
 	// WaitExit).
 	Status *core.Status `json:"status,omitempty"`
+	// InputHidden reports, for WaitInput on a session, that the program
+	// reads a secret (a password prompt, a password dialog: see
+	// [core.Service.SecretPrompt]), so what is typed is not shown.
+	InputHidden bool `json:"inputHidden,omitempty"`
 	// Output is, when an output, input or exit condition on one of the
 	// owner's sessions fired, what that session printed that the owner
 	// had not been given yet (as [Sessions.Tail] returns it: the matching
@@ -155,6 +159,12 @@ type WaitInputWatcher interface {
 // inputProber is the seam's optional foreground probe (*core.Service).
 type inputProber interface {
 	WaitingForInput(owner *core.Owner, id core.SessionID) (waiting, ok bool, err error)
+}
+
+// secretPrompter is the seam's optional test of a secret prompt
+// (*core.Service): nil when the terminal reads a secret.
+type secretPrompter interface {
+	SecretPrompt(owner *core.Owner, id core.SessionID) error
 }
 
 // WaitSource lets a wait watch targets that are not the facade's own
@@ -188,6 +198,13 @@ func (w sessionWatcher) unseenStart() (int64, error) {
 func (w sessionWatcher) Status() (core.Status, error) {
 	info, err := w.s.t.Info(w.owner, w.id)
 	return info.Status, err
+}
+
+// readsSecret reports whether the session's terminal reads a secret now
+// (a password prompt, a password dialog), when the seam can tell.
+func (w sessionWatcher) readsSecret() bool {
+	p, ok := w.s.t.(secretPrompter)
+	return ok && p.SecretPrompt(w.owner, w.id) == nil
 }
 
 func (w sessionWatcher) WaitingForInput() (bool, bool, error) {
@@ -475,6 +492,9 @@ func (w *Watch) check(ctx context.Context, prog *WaitProgress) (WaitResult, bool
 		}
 		if st, err := w.w.Status(); err == nil {
 			res.Status = &st
+		}
+		if sw, ok := w.w.(sessionWatcher); ok {
+			res.InputHidden = sw.readsSecret()
 		}
 		return res, true, nil
 	}

@@ -69,8 +69,18 @@ func TestWait(t *testing.T) {
 		if _, probes := s.t.(inputProber); !probes {
 			// The reference registry probes no foreground: it says so.
 			wantCode(t, "input on a seam that cannot tell", err, core.CodeInvalidArgument)
-		} else if err != nil || !r.Fired || r.Kind != WaitInput || !strings.HasPrefix(r.Line, "Continue? [y/N]") {
+		} else if err != nil || !r.Fired || r.Kind != WaitInput || !strings.HasPrefix(r.Line, "Continue? [y/N]") || r.InputHidden {
 			t.Fatalf("input: %+v, %v", r, err)
+		}
+		// A password prompt, a second after the wait began: the wait says
+		// it hides input, as a send that settled there does.
+		pw := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		if _, err := s.Send(ctx, owner, pw.SessionID, SendRequest{Data: `sleep 1; python3 -c 'import getpass; getpass.getpass("Password: ")'`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		r, err = s.Wait(ctx, owner, WaitRequest{Conditions: []WaitCondition{{Kind: WaitInput, Target: string(pw.SessionID)}}, Timeout: 30 * time.Second})
+		if _, probes := s.t.(inputProber); probes && (err != nil || !r.Fired || !r.InputHidden || !strings.Contains(RenderWait(r, nil), "the prompt hides input")) {
+			t.Fatalf("a password prompt: %+v, %v", r, err)
 		}
 
 		// Nothing holds: Fired false, no error.

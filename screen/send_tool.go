@@ -146,13 +146,18 @@ func (m *Manager) fullScreen(ctx context.Context, owner *core.Owner, id core.Ses
 
 // renderFullScreenSend keeps the send's summary line and puts the screen
 // in place of the output. A shell's prompt on the screen (inside tmux)
-// takes its next command with pty_send; any other program its keys.
+// takes its next command with pty_send; any other program its keys,
+// except a prompt that hides input (a password dialog: a secret is not
+// the model's to type) and a summary that already names the next call.
 func renderFullScreenSend(text string, snap Snapshot) string {
 	head := tools.Headline(text)
-	next := "type into it with pty_keys"
-	if strings.HasPrefix(head, "["+string(core.WaitRemotePrompt)) {
-		next = "send the shell there its next command with pty_send"
+	next := "; type into it with pty_keys"
+	switch {
+	case strings.HasPrefix(head, "["+string(core.WaitRemotePrompt)):
+		next = "; send the shell there its next command with pty_send"
+	case strings.Contains(head, "hides input") || strings.Contains(head, "call pty_"):
+		next = ""
 	}
-	head = strings.TrimSuffix(head, "]") + "; a full-screen program holds the terminal: its screen follows; " + next + "]"
+	head = strings.TrimSuffix(head, "]") + "; a full-screen program holds the terminal: its screen follows" + next + "]"
 	return head + "\n" + snap.Text()
 }

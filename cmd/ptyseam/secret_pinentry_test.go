@@ -53,7 +53,7 @@ func TestSecretIntoGPGsPinentry(t *testing.T) {
 		t.Fatalf("gpg's pinentry: %s %v", resultText(res), sent)
 	}
 	got, res := call(t, cs, "pty_secret", map[string]any{"id": id, "message": "a passphrase for secret.gpg"})
-	if res.IsError || got["outcome"] != "entered" || !strings.Contains(fmt.Sprint(got), "re-enter") {
+	if res.IsError || got["outcome"] != "entered" || got["asksAgain"] != true || !strings.Contains(fmt.Sprint(got), "re-enter") {
 		t.Fatalf("pty_secret into the dialog: %s %v", resultText(res), got)
 	}
 	got, res = call(t, cs, "pty_secret", map[string]any{"id": id, "message": "the passphrase again"})
@@ -71,7 +71,7 @@ func TestSecretIntoGPGsPinentry(t *testing.T) {
 		t.Fatalf("gpg's pinentry again: %s", resultText(res))
 	}
 	got, res = call(t, cs, "pty_secret", map[string]any{"id": id, "message": "a passphrase for short.gpg"})
-	if res.IsError || got["outcome"] != "entered" || !strings.Contains(fmt.Sprint(got), "insecure passphrase") {
+	if res.IsError || got["outcome"] != "entered" || got["asksAgain"] == true || !strings.Contains(fmt.Sprint(got), "insecure passphrase") {
 		t.Fatalf("pty_secret of a short passphrase: %s %v", resultText(res), got)
 	}
 	_, res = call(t, cs, "pty_secret", map[string]any{"id": id, "message": "the passphrase again"})
