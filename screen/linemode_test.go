@@ -15,16 +15,12 @@ import (
 func TestKeysInLineModeReturnOutput(t *testing.T) {
 	e := newEnv(t, Options{})
 	d := facadeDispatcher(t, e)
-	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": t.TempDir(), "cols": 80, "rows": 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Structured.(ptysession.OpenResult).SessionID
+	id := openBash(t, d, e, t.TempDir())
 	if _, err := call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "seq 1 40; cat"}); err != nil {
 		t.Fatal(err)
 	}
 
-	res, err = call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "text": "meow", "keys": []string{"Enter"}})
+	res, err := call(t, d, e.owner, ToolKeys, map[string]any{"id": id, "text": "meow", "keys": []string{"Enter"}})
 	if err != nil {
 		t.Fatal(err)
 	}

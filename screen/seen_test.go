@@ -17,11 +17,7 @@ func TestKeysMoveTheTail(t *testing.T) {
 	d := facadeDispatcher(t, e)
 	vi := need(t, "vi", "vim-tiny")
 	dir := t.TempDir()
-	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Structured.(ptysession.OpenResult).SessionID
+	id := openBash(t, d, e, dir)
 	if _, err := call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": vi + " -u NONE -i NONE -N -n " + filepath.Join(dir, "a.txt")}); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +29,7 @@ func TestKeysMoveTheTail(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo after-vi"})
+	res, err := call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo after-vi"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptyseam/ptyseam/core"
 	"github.com/ptyseam/ptyseam/ptysession"
 	"github.com/ptyseam/ptyseam/ptysession/ptytools"
 	"github.com/ptyseam/ptyseam/ptysession/tools"
@@ -20,12 +21,8 @@ func TestFullScreenSendAndOpenReturnTheScreen(t *testing.T) {
 	vi := need(t, "vi", "vim-tiny")
 	dir := t.TempDir()
 
-	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Structured.(ptysession.OpenResult).SessionID
-	res, err = call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo plain"})
+	id := openBash(t, d, e, dir)
+	res, err := call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo plain"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,15 +60,11 @@ func TestFullScreenWaitReturnsTheScreen(t *testing.T) {
 	d := facadeDispatcher(t, e)
 	vi := need(t, "vi", "vim-tiny")
 	dir := t.TempDir()
-	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Structured.(ptysession.OpenResult).SessionID
+	id := openBash(t, d, e, dir)
 	if _, err := call(t, d, e.owner, ptytools.ToolSend, map[string]any{"id": id, "data": "echo starting; sleep 1; " + vi + " -u NONE -i NONE -N -n a.txt", "timeoutMs": 100}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = call(t, d, e.owner, ptytools.ToolWait, map[string]any{"id": id, "conditions": []map[string]any{{"kind": "input"}}, "timeoutMs": 10000})
+	res, err := call(t, d, e.owner, ptytools.ToolWait, map[string]any{"id": id, "conditions": []map[string]any{{"kind": "input"}}, "timeoutMs": 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +90,16 @@ func TestFullScreenWaitReturnsTheScreen(t *testing.T) {
 	if wr, ok := res.Structured.(ptysession.WaitResult); !ok || !strings.Contains(wr.Output, "done-42") {
 		t.Fatalf("a wait on the shell changed: %#v\n%s", res.Structured, res.Text)
 	}
+}
+
+// openBash opens bash on an 80x24 terminal in dir through d's pty_open.
+func openBash(t *testing.T, d *tools.Dispatcher, e *env, dir string) core.SessionID {
+	t.Helper()
+	res, err := call(t, d, e.owner, ptytools.ToolOpen, map[string]any{"command": "bash", "cwd": dir, "cols": 80, "rows": 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Structured.(ptysession.OpenResult).SessionID
 }
 
 // facadeDispatcher serves the screen tools and ptysession's pty tools
