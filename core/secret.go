@@ -77,9 +77,8 @@ func (s *Service) TypeSecret(ctx context.Context, owner *Owner, id SessionID, se
 // a password), or keys read one by one by a password dialog that masks
 // them ([TerminalReader.PasswordDialog]: pinentry, which gpg-agent
 // starts on the terminal) while it shows the cursor in its entry field.
-// Otherwise it fails with CodeInvalidArgument
-// saying what the terminal does instead, or CodeUnsupported when the
-// backend cannot tell.
+// Otherwise it fails with CodeInvalidArgument saying what the terminal
+// does instead, or CodeUnsupported when the backend cannot tell.
 func (s *Service) SecretPrompt(owner *Owner, id SessionID) error {
 	sess, err := s.lookup("secret", owner, id)
 	if err != nil {
@@ -102,7 +101,7 @@ func (sess *session) secretPrompt(op string) error {
 				"(an editor, a full-screen program, a line editor): it is not reading a secret at a hidden prompt")
 		case sess.cursorHidden():
 			return newError(CodeInvalidArgument, op, sess.id, "the password dialog on the terminal asks a question "+
-				"with buttons, not for a secret (it shows no cursor): answer it with pty_keys")
+				"with buttons, not for a secret (it shows no cursor): answer it with its keys (Tab, Enter)")
 		}
 		return nil
 	}

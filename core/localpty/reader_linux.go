@@ -27,6 +27,9 @@ func (s *session) DescribeReader() (core.TerminalReader, error) {
 	group := s.groupMembers(pgid, buf[:0])
 	reading := false
 	for _, m := range group {
+		if len(r.Programs) == core.MaxReaderPrograms {
+			break
+		}
 		p := readerProgram(m.pid)
 		for _, tid := range m.tids {
 			if s.taskWaitsOnTTY(m.pid, tid, buf[:0], nil).onTTY {
