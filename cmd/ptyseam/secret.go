@@ -140,7 +140,7 @@ func secretTool(svc *core.Service, sessions *ptysession.Sessions, desk *secretDe
 				return tools.Result{}, tools.AsToolError(err, secretHints[core.CodeOf(err)])
 			}
 			if res.Outcome == secretEntered {
-				return followSecret(ctx, svc, sessions, owner, a.ID, min(secretFollow, maxWait)), nil
+				return followSecret(ctx, sessions, owner, a.ID, min(secretFollow, maxWait)), nil
 			}
 			text := map[string]string{
 				secretRefused: "[the user declined: nothing was typed into " + a.ID + "]",
@@ -156,7 +156,7 @@ func secretTool(svc *core.Service, sessions *ptysession.Sessions, desk *secretDe
 // followSecret waits, at most wait, for the program that took a secret in
 // session id to ask for input again or exit, and returns the entered
 // outcome with what it printed meanwhile.
-func followSecret(ctx context.Context, svc *core.Service, sessions *ptysession.Sessions, owner *core.Owner, id string, wait time.Duration) tools.Result {
+func followSecret(ctx context.Context, sessions *ptysession.Sessions, owner *core.Owner, id string, wait time.Duration) tools.Result {
 	res := secretResult{Outcome: secretEntered}
 	w, err := sessions.Wait(ctx, owner, ptysession.WaitRequest{Timeout: wait, Conditions: []ptysession.WaitCondition{
 		{Kind: ptysession.WaitInput, Target: id}, {Kind: ptysession.WaitExit, Target: id}}})
@@ -169,7 +169,7 @@ func followSecret(ctx context.Context, svc *core.Service, sessions *ptysession.S
 	}
 	running := core.Running
 	res.Output, res.Status = w.Output, &running
-	if svc.SecretPrompt(owner, core.SessionID(id)) == nil {
+	if w.InputHidden {
 		// A second prompt for a secret: a confirmation, or a retry
 		// after a wrong one (sudo's "Sorry, try again.").
 		res.AsksAgain = true
