@@ -81,3 +81,27 @@ func TestTypeSecretHidesItInTheOutput(t *testing.T) {
 		t.Fatalf("the tap saw:\n%q", tapped.String())
 	}
 }
+
+// SecretPrompt answers a wrong id, another owner's session and a closed
+// session with the typed errors every call gives, and a shell at its
+// prompt (its line editor reads keys) with INVALID_ARGUMENT saying so.
+func TestSecretPromptRefusals(t *testing.T) {
+	svc := newService(t, core.Options{})
+	owner, other := core.NewOwner("agent"), core.NewOwner("other")
+	s := spawnShell(t, svc, owner)
+	if err := svc.SecretPrompt(owner, s.ID); !errors.Is(err, core.ErrInvalidArgument) || !strings.Contains(err.Error(), "not reading a secret") {
+		t.Fatalf("a shell at its prompt: %v, want INVALID_ARGUMENT (not reading a secret)", err)
+	}
+	if err := svc.SecretPrompt(owner, "pty_nosuchsession"); core.CodeOf(err) != core.CodeNoSession {
+		t.Fatalf("a wrong id: %v, want NO_SESSION", err)
+	}
+	if err := svc.SecretPrompt(other, s.ID); core.CodeOf(err) != core.CodeForeignSession {
+		t.Fatalf("another owner's session: %v, want FOREIGN_SESSION", err)
+	}
+	if _, err := svc.Close(ctxT(t), owner, s.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SecretPrompt(owner, s.ID); core.CodeOf(err) != core.CodeNoSession {
+		t.Fatalf("a closed session: %v, want NO_SESSION", err)
+	}
+}

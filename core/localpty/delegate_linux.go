@@ -9,6 +9,21 @@ import (
 // maxDelegateProcs bounds the processes looked at for one probe.
 const maxDelegateProcs = 128
 
+// socketWait is a task of the foreground group blocked waiting on
+// sockets, and not on the terminal: the socket descriptors it waits on.
+type socketWait struct {
+	pid int
+	fds []int
+}
+
+// appendNew appends v to s unless s holds it.
+func appendNew(s []int, v int) []int {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
 // delegateTask is a task outside the foreground group blocked reading the
 // session's terminal for it.
 type delegateTask struct {
@@ -33,13 +48,10 @@ type delegateTask struct {
 // maxDelegateProcs processes are looked at, and only a descriptor that
 // names the terminal's device counts ("/dev/tty" in another session is
 // that session's terminal).
-func (s *session) delegateReaders(group []member, buf []byte) []delegateTask {
+func (s *session) delegateReaders(group []member, onSockets []socketWait, buf []byte) []delegateTask {
 	var peers []int
-	for _, m := range group {
-		for _, tid := range m.tids {
-			_, fds := blockedInputFDs(m.pid, tid, buf)
-			peers = append(peers, unixPeersOutside(m.pid, socketsAmong(m.pid, fds), group)...)
-		}
+	for _, w := range onSockets {
+		peers = append(peers, unixPeersOutside(w.pid, w.fds, group)...)
 	}
 	if len(peers) == 0 {
 		return nil
@@ -104,17 +116,6 @@ func (s *session) ownDaemons(buf []byte) []int {
 		out = append(out, pid)
 		if more, err := procfs.ListChildren(pid, buf); err == nil {
 			queue = append(queue, more...)
-		}
-	}
-	return out
-}
-
-// socketsAmong returns those of pid's descriptors fds that are sockets.
-func socketsAmong(pid int, fds []int) []int {
-	var out []int
-	for _, fd := range fds {
-		if _, ok := procfs.ParseSocketInode(procfs.FDLink(pid, fd)); ok {
-			out = append(out, fd)
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ type foreground struct {
 	EventLoop     bool   // a task blocked on the terminal waits in epoll
 	SideThread    bool   // a task blocked on the terminal is not its process's main thread
 	OutputRead    uint64 // bytes Read returned, measured after PendingOutput
+	ReaderPIDs    []int  // the processes of the tasks blocked on the terminal
 }
 
 // Foreground reports who holds the terminal with one TIOCGPGRP and, when
@@ -60,8 +61,7 @@ func (s *session) InputWait(base core.InputBaseline, taken uint64) (core.InputWa
 		m, err := s.EchoMode()
 		iw.Hidden = err == nil && m == core.EchoHidden
 		if err == nil && m == core.EchoByProgram {
-			r, err := s.DescribeReader()
-			iw.Dialog = err == nil && r.PasswordDialog()
+			iw.Dialog = readersOf(st).PasswordDialog()
 		}
 	}
 	return iw, nil

@@ -42,7 +42,8 @@ func (s *session) probe() (foreground, error) {
 	}
 	var buf [2048]byte
 	var readerArr [4]int
-	readers := readerArr[:0] // the tasks blocked on the terminal
+	readers := readerArr[:0]   // the tasks blocked on the terminal
+	var onSockets []socketWait // the tasks blocked on sockets, not on the terminal
 	live, sleeping, blocked := 0, true, false
 	group := s.groupMembers(pgid, buf[:0])
 	for _, m := range group {
@@ -69,23 +70,29 @@ func (s *session) probe() (foreground, error) {
 			if !sleeping {
 				continue
 			}
-			if w := s.taskWaitsOnTTY(m.pid, tid, buf[:0], group); w.onTTY {
+			w := s.taskWaitsOnTTY(m.pid, tid, buf[:0], group)
+			switch {
+			case w.onTTY:
 				blocked = true
 				st.Relay = st.Relay || w.relay
 				st.EventLoop = st.EventLoop || w.eventLoop
 				st.SideThread = st.SideThread || tid != m.pid
 				st.Switches += ts.VoluntarySwitches
 				readers = append(readers, tid)
+				st.ReaderPIDs = appendNew(st.ReaderPIDs, m.pid)
+			case len(w.sockets) > 0:
+				onSockets = append(onSockets, socketWait{m.pid, w.sockets})
 			}
 		}
 	}
 	if live > 0 && sleeping && !blocked {
 		// Asleep, but not on the terminal: maybe on a daemon that reads
 		// it for the group (gpg waiting for gpg-agent's pinentry).
-		for _, d := range s.delegateReaders(group, buf[:0]) {
+		for _, d := range s.delegateReaders(group, onSockets, buf[:0]) {
 			blocked = true
 			st.Switches += d.switches
 			readers = append(readers, d.tid)
+			st.ReaderPIDs = appendNew(st.ReaderPIDs, d.pid)
 		}
 	}
 	st.Readers = readersID(readers)
@@ -204,6 +211,8 @@ func (s *session) groupMembers(pgid int, buf []byte) []member {
 // taskWait is what a blocked task waits for.
 type taskWait struct {
 	onTTY bool // it waits for input from the session's terminal
+	// sockets are the socket descriptors among those it waits on.
+	sockets []int
 	// relay: it also waits on a TCP socket or a UNIX stream connection to
 	// a process outside the group, or on a PTY master, so it forwards the
 	// terminal to a peer (an ssh or telnet client, nc) or to a terminal of
@@ -222,7 +231,14 @@ func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte, group []member) taskW
 	kind, fds := blockedInputFDs(pid, tid, buf)
 	switch kind {
 	case waitRead:
-		return taskWait{onTTY: s.isTTY(pid, fds[0])}
+		if fds[0] < 0 || fds[0] > 1<<20 {
+			return taskWait{}
+		}
+		l := procfs.FDLink(pid, fds[0])
+		if _, ok := procfs.ParseSocketInode(l); ok {
+			return taskWait{sockets: fds}
+		}
+		return taskWait{onTTY: s.isTTYLink(l)}
 	case waitEpoll:
 		w := s.classifyWait(pid, fds, group)
 		w.eventLoop = w.onTTY
@@ -278,6 +294,7 @@ func (s *session) classifyWait(pid int, fds []int, group []member) taskWait {
 			}
 		}
 	}
+	w.sockets = socketFDs
 	switch {
 	case w.onTTY && ptyMaster:
 		w.relay = true
@@ -353,17 +370,9 @@ func taskWaitsOn(pid, tid int, want string, buf []byte) bool {
 	return false
 }
 
-// isTTY reports whether pid's fd is the session's terminal. "/dev/tty" is
-// the controlling terminal, which for a member of the terminal's
-// foreground group is ours.
-func (s *session) isTTY(pid, fd int) bool {
-	if fd < 0 || fd > 1<<20 {
-		return false
-	}
-	return s.isTTYLink(procfs.FDLink(pid, fd))
-}
-
 // isTTYLink reports whether an fd link names the session's terminal.
+// "/dev/tty" is the controlling terminal, which for a member of the
+// terminal's foreground group is ours.
 func (s *session) isTTYLink(l string) bool {
 	return l == s.ttyName || l == "/dev/tty"
 }

@@ -26,21 +26,26 @@ func (s *session) DescribeReader() (core.TerminalReader, error) {
 	var buf [2048]byte
 	group := s.groupMembers(pgid, buf[:0])
 	reading := false
+	var onSockets []socketWait
 	for _, m := range group {
 		if len(r.Programs) == core.MaxReaderPrograms {
 			break
 		}
 		p := readerProgram(m.pid)
 		for _, tid := range m.tids {
-			if s.taskWaitsOnTTY(m.pid, tid, buf[:0], nil).onTTY {
+			w := s.taskWaitsOnTTY(m.pid, tid, buf[:0], nil)
+			if w.onTTY {
 				p.Reading, reading = true, true
 				break
+			}
+			if len(w.sockets) > 0 {
+				onSockets = append(onSockets, socketWait{m.pid, w.sockets})
 			}
 		}
 		r.Programs = append(r.Programs, p)
 	}
 	if !reading {
-		for _, d := range s.delegateReaders(group, buf[:0]) {
+		for _, d := range s.delegateReaders(group, onSockets, buf[:0]) {
 			if !slices.ContainsFunc(r.Programs, func(p core.ReaderProgram) bool { return p.PID == d.pid }) {
 				p := readerProgram(d.pid)
 				p.Reading = true
@@ -52,6 +57,17 @@ func (s *session) DescribeReader() (core.TerminalReader, error) {
 		r.Programs = r.Programs[:core.MaxReaderPrograms]
 	}
 	return r, nil
+}
+
+// readersOf describes the processes a probe found reading the terminal.
+func readersOf(st foreground) core.TerminalReader {
+	r := core.TerminalReader{Group: st.PGID, Leader: st.Leader}
+	for _, pid := range st.ReaderPIDs {
+		p := readerProgram(pid)
+		p.Reading = true
+		r.Programs = append(r.Programs, p)
+	}
+	return r
 }
 
 // readerProgram describes process pid from /proc.
