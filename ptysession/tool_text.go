@@ -366,18 +366,28 @@ func RenderSearch(pattern string, r SearchResult) string {
 // RenderWait is pty_wait's text for a wait on conds: "[condition 0
 // fired after 3100 ms; line 9]" and the output, with the condition
 // described when there were several ("...: output of pty_… matching
-// "done"; line 9]").
+// "done"; line 9]"). Without conds (a wait on WaitRequest.Target alone)
+// it says what happened: "[pty_… waits for input after 40 ms]",
+// "[pty_… exited 0 after 900 ms]".
 func RenderWait(r WaitResult, conds []WaitCondition) string {
 	if !r.Fired {
 		return fmt.Sprintf("[timeout after %d ms: no condition held; the programs keep running]", r.WaitedMs)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[condition %d fired after %d ms", r.Condition, r.WaitedMs)
-	if len(conds) > 1 {
-		fmt.Fprintf(&b, ": %s", conds[r.Condition])
-	}
-	if r.Kind == WaitExit && r.Status != nil {
-		fmt.Fprintf(&b, "; %s", *r.Status)
+	switch {
+	case len(conds) == 0 && r.Kind == WaitExit && r.Status != nil:
+		// A wait on a target alone (WaitRequest.Target).
+		fmt.Fprintf(&b, "[%s %s after %d ms", r.Target, *r.Status, r.WaitedMs)
+	case len(conds) == 0 && r.Kind == WaitInput:
+		fmt.Fprintf(&b, "[%s waits for input after %d ms", r.Target, r.WaitedMs)
+	default:
+		fmt.Fprintf(&b, "[condition %d fired after %d ms", r.Condition, r.WaitedMs)
+		if len(conds) > 1 {
+			fmt.Fprintf(&b, ": %s", conds[r.Condition])
+		}
+		if r.Kind == WaitExit && r.Status != nil {
+			fmt.Fprintf(&b, "; %s", *r.Status)
+		}
 	}
 	if r.InputHidden {
 		b.WriteString("; the prompt hides input (a password)")

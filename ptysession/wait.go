@@ -83,8 +83,13 @@ type WaitCondition struct {
 // WaitRequest is a bounded wait for the first of several conditions.
 type WaitRequest struct {
 	// Conditions are watched together; the first that holds ends the
-	// wait (1 to MaxWaitConditions).
+	// wait (1 to MaxWaitConditions, or none with Target).
 	Conditions []WaitCondition
+	// Target, when Conditions is empty, is a session or job whose program
+	// is waited for until it exits or waits for input (the latter where
+	// its backend can tell: see [WaitInput]): the wait for "until it is
+	// done with this". Condition then indexes those two, exit first.
+	Target string
 	// Timeout bounds the wait (0: DefaultWaitTime; at most
 	// Options.MaxTimeout).
 	Timeout time.Duration
@@ -260,9 +265,16 @@ func (s *Sessions) Wait(ctx context.Context, owner *core.Owner, req WaitRequest,
 	if err := ctx.Err(); err != nil {
 		return WaitResult{}, cancelled(op, "", err)
 	}
+	if len(req.Conditions) == 0 && req.Target != "" {
+		conds, err := s.doneConditions(owner, req.Target, sources)
+		if err != nil {
+			return WaitResult{}, core.WithOp(err, op)
+		}
+		req.Conditions = conds
+	}
 	switch {
 	case len(req.Conditions) == 0:
-		return WaitResult{}, invalid(op, "", "conditions", "is empty: name at least one")
+		return WaitResult{}, invalid(op, "", "conditions", "is empty: name at least one, or only the session or job to wait until its program exits or wants input")
 	case len(req.Conditions) > MaxWaitConditions:
 		return WaitResult{}, invalid(op, "", "conditions", "%d exceeds the limit of %d", len(req.Conditions), MaxWaitConditions)
 	case req.Timeout < 0:
@@ -354,6 +366,22 @@ func (s *Sessions) watch(owner *core.Owner, i int, c WaitCondition, sources []Wa
 	field := func(name string) string { return "conditions[" + strconv.Itoa(i) + "]." + name }
 	return newWatch(c, field, func(w *Watch) (*Watch, error) { return s.watchScreen(owner, w, field, sources) },
 		func() (WaitWatcher, error) { return s.resolve(owner, c.Target, sources) })
+}
+
+// doneConditions are the conditions of a wait that names only target:
+// its program exits, or waits for input where the backend can tell.
+func (s *Sessions) doneConditions(owner *core.Owner, target string, sources []WaitSource) ([]WaitCondition, error) {
+	w, err := s.resolve(owner, target, sources)
+	if err != nil {
+		return nil, err
+	}
+	conds := []WaitCondition{{Kind: WaitExit, Target: target}}
+	if iw, ok := w.(WaitInputWatcher); ok {
+		if _, tells, _ := iw.WaitingForInput(); tells {
+			conds = append(conds, WaitCondition{Kind: WaitInput, Target: target})
+		}
+	}
+	return conds, nil
 }
 
 // resolve returns the watcher of target: a source's job, or one of

@@ -192,3 +192,45 @@ func TestWaitCountsOutputNotYetShown(t *testing.T) {
 		}
 	})
 }
+
+// A wait that names only a target waits for its program to want input or
+// to exit: the wait a caller means by "until it is done with this".
+func TestWaitForATargetAlone(t *testing.T) {
+	forEachSeam(t, Options{MaxTimeout: time.Minute}, func(t *testing.T, s *Sessions) {
+		owner := core.NewOwner("waiter")
+		ctx := testCtx(t)
+		_, probes := s.t.(inputProber)
+		if probes {
+			q := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+			if _, err := s.Send(ctx, owner, q.SessionID, SendRequest{Data: `sleep 1; read -p "Name? " n; echo hi-$n`, Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Wait(ctx, owner, WaitRequest{Target: string(q.SessionID), Timeout: 30 * time.Second})
+			if err != nil || !r.Fired || r.Kind != WaitInput || r.Target != string(q.SessionID) || !strings.HasPrefix(r.Line, "Name? ") {
+				t.Fatalf("a question: %+v, %v", r, err)
+			}
+			if text := RenderWait(r, nil); !strings.HasPrefix(text, "["+string(q.SessionID)+" waits for input after ") {
+				t.Errorf("a question renders as %q", text)
+			}
+		}
+		sh := mustOpen(t, s, owner, OpenRequest{Command: "bash"})
+		if _, err := s.Send(ctx, owner, sh.SessionID, SendRequest{Data: "sleep 1; exit 4", Timeout: 300 * time.Millisecond, QuietWindow: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Wait(ctx, owner, WaitRequest{Target: string(sh.SessionID), Timeout: 30 * time.Second})
+		if err != nil || !r.Fired || r.Kind != WaitExit || r.Status == nil || r.Status.ExitCode != 4 {
+			t.Fatalf("an exit: %+v, %v", r, err)
+		}
+		if text := RenderWait(r, nil); !strings.HasPrefix(text, "["+string(sh.SessionID)+" exited 4 after ") {
+			t.Errorf("an exit renders as %q", text)
+		}
+
+		// Conditions and a target: the conditions are what is waited for.
+		r, err = s.Wait(ctx, owner, WaitRequest{Target: string(sh.SessionID), Conditions: []WaitCondition{{Kind: WaitOutput, Target: string(sh.SessionID), Pattern: "never printed"}}, Timeout: 300 * time.Millisecond})
+		if err != nil || r.Fired {
+			t.Fatalf("conditions beside a target: %+v, %v", r, err)
+		}
+		_, err = s.Wait(ctx, owner, WaitRequest{Target: "pty_nosuchsessionxxxxxxxxxxxxxx"})
+		wantCode(t, "an unknown target", err, core.CodeNoSession)
+	})
+}

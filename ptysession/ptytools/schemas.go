@@ -54,8 +54,8 @@ type signalArgs struct {
 }
 
 type waitArgs struct {
-	ID         string                     `json:"id,omitempty" jsonschema:"Target of the conditions that name none: a sessionId or job id."`
-	Conditions []ptysession.WaitCondition `json:"conditions" jsonschema:"The first that holds ends the wait."`
+	ID         string                     `json:"id,omitempty" jsonschema:"Target of the conditions that name none: a sessionId or job id. Alone, without conditions: wait until its program exits or waits for input."`
+	Conditions []ptysession.WaitCondition `json:"conditions,omitempty" jsonschema:"The first that holds ends the wait."`
 	TimeoutMs  int64                      `json:"timeoutMs,omitempty"`
 }
 
@@ -96,7 +96,7 @@ func sendInput(max time.Duration) json.RawMessage {
 
 // waitInput is pty_wait's input schema; max bounds timeoutMs.
 func waitInput(max time.Duration) json.RawMessage {
-	return schemaOf[waitArgs](tools.Items("conditions", 1, ptysession.MaxWaitConditions),
+	return schemaOf[waitArgs](tools.Items("conditions", 0, ptysession.MaxWaitConditions),
 		tools.Length("conditions[].pattern", 1, ptysession.MaxWaitPattern),
 		tools.AtLeast("conditions[].fromLine", 0), tools.Range("conditions[].port", 1, 65535),
 		tools.Range("timeoutMs", 1, max.Milliseconds()), tools.Describe("timeoutMs", "Longest wait in ms (default 30000)."))

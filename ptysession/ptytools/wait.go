@@ -39,6 +39,7 @@ func WaitTool(s *ptysession.Sessions, sources ...ptysession.WaitSource) tools.To
 			a.Conditions = withTarget(a.Conditions, a.ID)
 			r, err := s.Wait(ctx, owner, ptysession.WaitRequest{
 				Conditions: a.Conditions,
+				Target:     a.ID,
 				Timeout:    time.Duration(a.TimeoutMs) * time.Millisecond,
 				Progress: func(p ptysession.WaitProgress) {
 					msg := fmt.Sprintf("waiting %.0f s; %d new lines", p.Elapsed.Seconds(), p.NewLines)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -38,6 +39,37 @@ func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
 		}
 		if r := res.Structured.(ptysession.WaitResult); !r.Fired || r.Target != id || r.Line != "BUILD-DONE" {
 			t.Fatalf("wait with id: %+v", r)
+		}
+	})
+}
+
+// TestWaitToolTakesAnIDAlone: pty_wait with an id and no conditions (a
+// model's {"id": ...} after a send that returned at its deadline) waits
+// until the program exits or wants input, and says which.
+func TestWaitToolTakesAnIDAlone(t *testing.T) {
+	forEachSeam(t, ptysession.Options{}, func(t *testing.T, s *ptysession.Sessions) {
+		d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, WaitTool(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner := core.NewOwner("model")
+		id := string(mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"}).SessionID)
+		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), ptysession.SendRequest{Data: "exit 5"}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := d.Call(testCtx(t), owner, ToolWait, json.RawMessage(fmt.Sprintf(`{"id":%q}`, id)), tools.CallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res.Structured.(ptysession.WaitResult); !r.Fired || r.Kind != ptysession.WaitExit || r.Status == nil || r.Status.ExitCode != 5 {
+			t.Fatalf("wait on an id alone: %+v", r)
+		}
+		if want := "[" + id + " exited 5 after "; !strings.HasPrefix(res.Text, want) {
+			t.Errorf("text %q, want it to start %q", res.Text, want)
+		}
+		_, err = d.Call(testCtx(t), owner, ToolWait, json.RawMessage(`{}`), tools.CallOptions{})
+		if !errors.Is(err, core.ErrInvalidArgument) || !strings.Contains(err.Error(), "conditions") {
+			t.Fatalf("neither conditions nor an id: %v, want INVALID_ARGUMENT naming conditions", err)
 		}
 	})
 }
