@@ -84,22 +84,25 @@ time.sleep(30)
 	}
 }
 
-// TestTextNotesTrailingBlankRows: blank rows after the last row with text
-// (and the cursor's) are one note, "(rows 2-23 blank)"; a single one is
-// its own line, shorter than a note.
-func TestTextNotesTrailingBlankRows(t *testing.T) {
+// TestTextNotesBlankRuns: a run of blank rows other than the cursor's, at
+// the top, between rows with text or at the bottom, is one note, "(rows
+// 2-23 blank)"; a single one is its own line, shorter than a note.
+func TestTextNotesBlankRuns(t *testing.T) {
 	for _, c := range []struct {
-		rows []string
-		want string
+		rows   []string
+		cursor int
+		want   string
 	}{
-		{[]string{"", "x", "", ""}, "0 |\n1 |x\n(rows 2-3 blank)\n"},
-		{[]string{"", "x", ""}, "0 |\n1 |x\n2 |\n"},
-		{[]string{"x"}, "0 |x\n"},
+		{[]string{"", "x", "", ""}, 1, "0 |\n1 |x\n(rows 2-3 blank)\n"},
+		{[]string{"", "x", ""}, 1, "0 |\n1 |x\n2 |\n"},
+		{[]string{"x"}, 0, "0 |x\n"},
+		// A dialog in the middle of the screen (pinentry's).
+		{[]string{"", "", "", "x", "", "", "y"}, 3, "(rows 0-2 blank)\n3 |x\n(rows 4-5 blank)\n6 |y\n"},
+		// The cursor's row is shown, blank or not.
+		{[]string{"", "", "", "x"}, 1, "0 |\n1 |\n2 |\n3 |x\n"},
+		{[]string{"", "", "", "", "x"}, 2, "(rows 0-1 blank)\n2 |\n3 |\n4 |x\n"},
 	} {
-		s := Snapshot{Rows: c.rows, Size: core.Size{Rows: uint16(len(c.rows)), Cols: 10}, Cursor: Cursor{Row: 1}}
-		if len(c.rows) == 1 {
-			s.Cursor.Row = 0
-		}
+		s := Snapshot{Rows: c.rows, Size: core.Size{Rows: uint16(len(c.rows)), Cols: 10}, Cursor: Cursor{Row: c.cursor}}
 		text := s.Text()
 		_, body, _ := strings.Cut(text, "\n")
 		body = strings.ReplaceAll(body, ">", " ")

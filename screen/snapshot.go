@@ -103,7 +103,8 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 // Text renders the snapshot for a model or a person: a header line with
 // the size, cursor, screen and title, then the rows, each prefixed with its
 // number (from 0) and a bar, the cursor's row marked with '>' before the
-// bar. Runs of blank rows at the bottom are folded into one line. A
+// bar. A run of two or more blank rows (the cursor's row aside) is one
+// line, "(rows 0-15 blank)". A
 // ChangedOnly snapshot shows only its rows, under their numbers.
 func (s Snapshot) Text() string {
 	var b strings.Builder
@@ -143,18 +144,24 @@ func (s Snapshot) Text() string {
 		return b.String()
 	}
 	b.WriteString("\n")
-	last := len(s.Rows) - 1
-	for last >= 0 && s.Rows[last] == "" && last != s.Cursor.Row {
-		last--
-	}
-	if last == len(s.Rows)-2 {
-		last++ // one blank row: its line is shorter than the note
-	}
-	for i := 0; i <= last; i++ {
-		line(i, s.Rows[i])
-	}
-	if last < len(s.Rows)-1 {
-		b.WriteString("(rows " + strconv.Itoa(last+1) + "-" + strconv.Itoa(len(s.Rows)-1) + " blank)\n")
+	for i := 0; i < len(s.Rows); {
+		// A run of blank rows other than the cursor's: two or more are
+		// one note, a single one its own line (shorter than a note).
+		end := i
+		for end < len(s.Rows) && s.Rows[end] == "" && end != s.Cursor.Row {
+			end++
+		}
+		switch {
+		case end-i >= 2:
+			b.WriteString("(rows " + strconv.Itoa(i) + "-" + strconv.Itoa(end-1) + " blank)\n")
+			i = end
+		case end-i == 1:
+			line(i, "")
+			i = end
+		default:
+			line(i, s.Rows[i])
+			i++
+		}
 	}
 	return b.String()
 }
