@@ -18,17 +18,12 @@ import (
 // refused with "unknown field"); a condition's own target still wins.
 func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
 	forEachSeam(t, ptysession.Options{}, func(t *testing.T, s *ptysession.Sessions) {
-		d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, WaitTool(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		owner := core.NewOwner("model")
-		id := string(mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"}).SessionID)
+		d, owner, id := waitToolOnABash(t, s)
 		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), ptysession.SendRequest{Data: "echo BUILD-DONE"}); err != nil {
 			t.Fatal(err)
 		}
 		args := fmt.Sprintf(`{"id":%q,"conditions":[{"kind":"output","pattern":"^BUILD-DONE"},{"kind":"exit","target":"pty_nosuchsessionxxxxxxxxxxxxxx"}],"timeoutMs":%d}`, id, waitLimit.Milliseconds())
-		_, err = d.Call(testCtx(t), owner, ToolWait, json.RawMessage(args), tools.CallOptions{})
+		_, err := d.Call(testCtx(t), owner, ToolWait, json.RawMessage(args), tools.CallOptions{})
 		if !errors.Is(err, core.ErrNoSession) {
 			t.Fatalf("a condition naming an unknown session beside id: %v, want NO_SESSION (its own target wins)", err)
 		}
@@ -48,12 +43,7 @@ func TestWaitToolTakesAnIDForItsConditions(t *testing.T) {
 // until the program exits or wants input, and says which.
 func TestWaitToolTakesAnIDAlone(t *testing.T) {
 	forEachSeam(t, ptysession.Options{}, func(t *testing.T, s *ptysession.Sessions) {
-		d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, WaitTool(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		owner := core.NewOwner("model")
-		id := string(mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"}).SessionID)
+		d, owner, id := waitToolOnABash(t, s)
 		if _, err := s.Send(testCtx(t), owner, core.SessionID(id), ptysession.SendRequest{Data: "exit 5"}); err != nil {
 			t.Fatal(err)
 		}
@@ -72,4 +62,16 @@ func TestWaitToolTakesAnIDAlone(t *testing.T) {
 			t.Fatalf("neither conditions nor an id: %v, want INVALID_ARGUMENT naming conditions", err)
 		}
 	})
+}
+
+// waitToolOnABash returns a dispatcher serving pty_wait over s, an owner
+// and the id of a bash session of that owner.
+func waitToolOnABash(t *testing.T, s *ptysession.Sessions) (*tools.Dispatcher, *core.Owner, string) {
+	t.Helper()
+	d, err := tools.NewDispatcher(tools.Options{ValidateOutput: true}, WaitTool(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := core.NewOwner("model")
+	return d, owner, string(mustOpen(t, s, owner, ptysession.OpenRequest{Command: "bash"}).SessionID)
 }
