@@ -89,8 +89,9 @@ var debuggerPrompt = regexp.MustCompile(`^\([A-Za-z][A-Za-z0-9_-]{0,15}\) $`)
 // remotePromptShown reports whether the output ends in a prompt's shape
 // (looksLikeProgramPrompt; on the alternate screen a shell's,
 // looksLikeShellPrompt) while a remote-login client (remoteLogins) holds
-// the terminal: a shell, a console or a debugger on another machine waits
-// for its next command. The output's end is the scrollback's unterminated last line,
+// the terminal, or while a command of a marked shell on a backend that
+// cannot see its foreground runs (farShellRunsACommand): a shell, a
+// console or a debugger on another machine waits for its next command. The output's end is the scrollback's unterminated last line,
 // or, when a program holds the alternate screen (whose text the
 // scrollback does not keep), the cursor's row as a tap that keeps the
 // screen reads it (Tap.SetCursorLine). Off the alternate screen, any
@@ -106,6 +107,9 @@ func (sess *session) remotePromptShown() bool {
 	sess.mu.Unlock()
 	if !alt && (!open || !looksLikeProgramPrompt(last)) {
 		return false
+	}
+	if !sess.watchesInput {
+		return !alt && sess.farShellRunsACommand()
 	}
 	if fg := sess.describeForeground(); fg == nil || !remoteLogin(fg.Name) {
 		return !alt && sess.relayWaits()
@@ -126,6 +130,21 @@ func (sess *session) openLineLocked(maxBytes int) (string, bool) {
 		return "", false
 	}
 	return pg.Lines[len(pg.Lines)-1], true
+}
+
+// farShellRunsACommand reports, for a backend that cannot see who holds
+// its terminal (plain ssh), whether a shell printing the prompt marker's
+// counted command ends (promptmark.PromptCommand: a shell this service
+// marked, on the far side) printed a prompt and then output: a command of
+// its runs, and a prompt's shape at the end of that output is the
+// command's (a console, a debugger, a shell it started), as a remote-login
+// client's is. The shell's own prompt ends no such output: its marker
+// settles a send.
+func (sess *session) farShellRunsACommand() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	m := sess.buf.Marks()
+	return m.InputLineValid && m.PromptEnds > 0 && m.TextSincePromptEnd != 0
 }
 
 // relayWaits reports whether a relay holds the terminal and waits on it

@@ -130,12 +130,14 @@ const (
 	// WaitRemotePrompt: a remote-login client (ssh, mosh, telnet, docker,
 	// podman, kubectl, su, sudo) or a terminal multiplexer (tmux, screen,
 	// zellij) holds the terminal, or a relay waits on it and on its socket
-	// (a client of a server, such as nc, socat or mongosh), and its output ends
-	// in a prompt's shape ("user@host:~$ ", "db> ", "(Pdb) "; on the alternate
-	// screen, for a named client only, the cursor's row as a tap that
-	// keeps the screen reads it), quiet for 150 ms: the shell or server
-	// there, which prints no prompt marker, waits for the next command. A
-	// question ("Password: ", "[y/N] ") never settles so.
+	// (a client of a server, such as nc, socat or mongosh), or a marked
+	// shell on a backend that cannot see its foreground (plain ssh) runs a
+	// command, and the output ends in a prompt's shape ("user@host:~$ ",
+	// "db> ", "(Pdb) "; on the alternate screen, for a named client only,
+	// the cursor's row as a tap that keeps the screen reads it), quiet for
+	// 150 ms: the shell, console or server there, which prints no prompt
+	// marker, waits for the next command. A question ("Password: ",
+	// "[y/N] ") never settles so.
 	WaitRemotePrompt WaitReason = "remote_prompt"
 	// WaitInferredIdle: output was silent for the send's quiet window and no
 	// stronger signal fired; the program may still be working.

@@ -61,3 +61,52 @@ func TestHiddenPromptSaysItWasSilence(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConsolePromptOverPlainSSH: over plain ssh a console's prompt (a
+// Python REPL's ">>> ", sqlite3's "sqlite> ") ends a send as the far
+// side's prompt (remote_prompt), 150 ms after it was printed, not after
+// the quiet window; a question ("name? ") still settles on silence, and
+// the shell's own prompt on its marker.
+func TestConsolePromptOverPlainSSH(t *testing.T) {
+	srv := newServer(t, sshtest.Config{Password: "pw"})
+	svc := core.New(core.Options{})
+	if _, err := svc.Register(newBackend(nil)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	defer cancel()
+	defer func() { _ = svc.Shutdown(ctx) }()
+	s := ptysession.New(svc, ptysession.Options{OpenTimeout: time.Second, Targets: map[string]ptysession.Target{
+		"box": {Backend: Type, PromptMarker: true, Options: targetFor(t, srv, "test", Auth{Password: "pw"})},
+	}})
+	box := s.NewAgent("t").Terminal("box")
+	if _, _, err := box.Open(ctx, ptysession.OpenRequest{Target: "box"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		data   string
+		quiet  time.Duration
+		reason core.WaitReason
+		suffix string
+	}{
+		{"python3 -q", 0, core.WaitRemotePrompt, ">>> "},
+		{"6*7", 0, core.WaitRemotePrompt, "42\r\n>>> "},
+		{"def f(x):", 0, core.WaitRemotePrompt, "... "},
+		{"  return x+1", 0, core.WaitRemotePrompt, "... "},
+		{"", 0, core.WaitRemotePrompt, ">>> "},
+		{"n = input('name? ')", 300 * time.Millisecond, core.WaitInferredIdle, "name? "},
+		{"bob", 0, core.WaitRemotePrompt, ">>> "},
+		{"exit()", 0, core.WaitPrompt, ""},
+	} {
+		r, err := box.Send(ctx, ptysession.SendRequest{Data: c.data, QuietWindow: c.quiet})
+		if err != nil {
+			t.Fatalf("send %q: %v", c.data, err)
+		}
+		if r.WaitReason != c.reason || !strings.HasSuffix(strings.ReplaceAll(r.Delta, "\r\n", "\n"), strings.ReplaceAll(c.suffix, "\r\n", "\n")) {
+			t.Fatalf("send %q settled %s with %q, want %s ending %q", c.data, r.WaitReason, r.Delta, c.reason, c.suffix)
+		}
+	}
+	if _, err := box.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
