@@ -217,7 +217,13 @@ func (sess *session) noteSettledLocked(reason WaitReason, shellReading bool) {
 			sess.inBound, sess.inBoundSet = m.InputLine, true
 		}
 		sess.running = !idle
-	case WaitInferredIdle, WaitTimeout, WaitRemotePrompt:
+	case WaitRemotePrompt:
+		// A client (ssh, su, script) holds the terminal or the marked
+		// shell runs a command on the far side: the prompt was that
+		// program's (a shell it runs may mark its prompts with counts
+		// of its own), and the session's shell's next one ends it.
+		sess.running = true
+	case WaitInferredIdle, WaitTimeout:
 		sess.running = !atPrompt
 	}
 }

@@ -154,6 +154,11 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 		if sess.watchesInput && written && !p.promptOnly {
 			var settled bool
 			if settled, nextProbe = reads.step(sess, &p, lastOutput, quietFor); settled {
+				if !reads.leader {
+					if out, ok := sess.shellReadsAtPrompt(&p); ok {
+						return out
+					}
+				}
 				return settleOutcome{reason: WaitStdinRead, shellReading: reads.leader, hidden: reads.hidden}
 			}
 		}
@@ -222,34 +227,62 @@ func (sess *session) settle(ctx context.Context, p settleParams, cancel <-chan s
 	}
 }
 
-// promptSettled is the prompt tier: a prompt marker after the write, on a
-// new line (a prompt redrawn in place, as readline does on SIGWINCH, is not
-// a command finishing), with nothing after it, admitted by the send's gate
-// (printed after the shell read the send's last line), and the shell in
-// the foreground. A shell whose command-end markers count its input lines
-// tells a redraw apart by itself (a redraw prints no new command-end
-// marker): its prompt after a new command-end marker settles on the line
-// it was on, after output without a newline or an answer typed with echo
-// off (read -s -p).
+// promptSettled is the prompt tier: a prompt marker after the write
+// (promptAnswers) with the shell in the foreground.
 func (sess *session) promptSettled(p *settleParams, marks scrollback.Marks, total int64) (settleOutcome, bool) {
-	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 {
-		return settleOutcome{}, false
-	}
-	if total <= p.total0 && !(marks.InputLineValid && marks.CommandEnds > p.marks0.CommandEnds) {
-		return settleOutcome{}, false
-	}
-	if !p.gate.admits(marks, p.marks0) {
+	if !promptAnswers(p, marks, total) {
 		return settleOutcome{}, false
 	}
 	if leader, ok := sess.leaderInForeground(); ok && !leader {
 		return settleOutcome{}, false
 	}
+	return promptOutcome(p, marks), true
+}
+
+// promptAnswers reports whether the newest output is a prompt that
+// answers the send: a prompt marker after the write, on a new line (a
+// prompt redrawn in place, as readline does on SIGWINCH, is not a command
+// finishing), with nothing after it, admitted by the send's gate (printed
+// after the shell read the send's last line). A shell whose command-end
+// markers count its input lines tells a redraw apart by itself (a redraw
+// prints no new command-end marker): its prompt after a new command-end
+// marker settles on the line it was on, after output without a newline or
+// an answer typed with echo off (read -s -p).
+func promptAnswers(p *settleParams, marks scrollback.Marks, total int64) bool {
+	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 {
+		return false
+	}
+	if total <= p.total0 && !(marks.InputLineValid && marks.CommandEnds > p.marks0.CommandEnds) {
+		return false
+	}
+	return p.gate.admits(marks, p.marks0)
+}
+
+// promptOutcome is a send settled on the newest prompt, with the exit
+// code its command-end marker carries.
+func promptOutcome(p *settleParams, marks scrollback.Marks) settleOutcome {
 	out := settleOutcome{reason: WaitPrompt}
 	if marks.CommandEnds > p.marks0.CommandEnds && marks.LastExitValid && !p.initial {
 		code := marks.LastExitCode
 		out.exitCode = &code
 	}
-	return out, true
+	return out
+}
+
+// shellReadsAtPrompt is the prompt tier for a shell the session's shell
+// started (`bash`, `su`: it inherits the prompt command): the foreground
+// group, not the top-level one, was confirmed reading the terminal with
+// nothing in flight, and the newest output is a counted prompt that
+// answers the send. That shell printed it and waits at it: the send
+// settles on it, with its command's exit code.
+func (sess *session) shellReadsAtPrompt(p *settleParams) (settleOutcome, bool) {
+	sess.mu.Lock()
+	marks, total := sess.buf.Marks(), sess.buf.Total()
+	sess.mu.Unlock()
+	if !marks.InputLineValid || !promptAnswers(p, marks, total) {
+		return settleOutcome{}, false
+	}
+	return promptOutcome(p, marks), true
 }
 
 // readWatch is the exact tier: the foreground group blocked reading the

@@ -13,12 +13,15 @@ var shellPagers = []string{"PAGER=cat", "GIT_PAGER=cat", "SYSTEMD_PAGER=cat", "M
 
 // shellOnce turns history expansion off before the shell reads its first
 // line, whatever flags the shell was started with (a deployer may choose
-// them), and keeps the prompt settings to the shell: they come through the
+// them), and keeps the prompts to the shell: they come through the
 // environment, and exported they would reach every program it starts (sh
-// would print bash's prompt escapes as they are). The prompt command runs
-// before every prompt, this part only once per shell. It follows the
-// marker, which must see the command's $? first.
-const shellOnce = `[ -n "$__ptyseam_once" ] || { set +H; export -n PS1 PS2 PROMPT_COMMAND; __ptyseam_once=1; }`
+// would print bash's prompt escapes as they are). The prompt command stays
+// exported: only an interactive bash runs it, and a bash started in the
+// session (`bash`, `exec bash`, `su`) then marks its own prompts, whatever
+// its startup files set PS1 to (promptmark.PromptCommand marks it). The
+// prompt command runs before every prompt, this part only once per shell.
+// It follows the marker, which must see the command's $? first.
+const shellOnce = `[ -n "$__ptyseam_once" ] || { set +H; export -n PS1 PS2; __ptyseam_once=1; }`
 
 // shellEnv is what the "shell" type adds to the environment.
 func shellEnv() []string {

@@ -295,3 +295,35 @@ func TestPromptMarkedAfterTheCallerSetsPS1(t *testing.T) {
 	res = sendWait(t, svc, owner, info.ID, `b"`)
 	wantPrompt(t, "closing the quote", res, "short$ ")
 }
+
+// TestNestedShellsReportExitCodes: a bash started in the session (a
+// nested shell, and the one `exec bash` puts in the shell's place) marks
+// its prompts too, so its commands settle on their prompts with their
+// exit codes (the send that starts it settles on its read: a new shell's
+// first prompt counts no line); the session's shell, back in charge,
+// settles as before.
+func TestNestedShellsReportExitCodes(t *testing.T) {
+	svc, owner, info := shellService(t, core.SpawnRequest{})
+	wantExit := func(what string, res core.SendResult, code int, holds string) {
+		t.Helper()
+		wantPrompt(t, what, res, holds)
+		if res.ExitCode == nil || *res.ExitCode != code {
+			t.Fatalf("%s: exit code %v, want %d", what, res.ExitCode, code)
+		}
+	}
+	sendWait(t, svc, owner, info.ID, "bash")
+	for i := range 3 {
+		wantExit(fmt.Sprintf("nested, try %d", i), sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo nested-%d; (exit %d)", i, 3+i)), 3+i, fmt.Sprintf("nested-%d", i))
+	}
+	// The session's shell prints the prompt after the nested one exits;
+	// its line count is its own, below the nested shell's: the send
+	// settles on its read, and the next one on its prompt.
+	if res := sendWait(t, svc, owner, info.ID, "exit 7"); res.WaitReason != core.WaitPrompt && res.WaitReason != core.WaitStdinRead {
+		t.Fatalf("the nested shell's exit settled as %s with %q", res.WaitReason, res.Delta)
+	}
+	wantExit("the session's shell again", sendWait(t, svc, owner, info.ID, "echo outer; false"), 1, "outer")
+	sendWait(t, svc, owner, info.ID, "exec bash")
+	for i := range 3 {
+		wantExit(fmt.Sprintf("after exec, try %d", i), sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo execd-%d; (exit %d)", i, 4+i)), 4+i, fmt.Sprintf("execd-%d", i))
+	}
+}

@@ -26,13 +26,14 @@ func TestShellTypeDefusesInteractiveTraps(t *testing.T) {
 	}
 }
 
-// The prompt marker is the session's shell's own: the programs it starts
-// get no PS1, PS2 or PROMPT_COMMAND. Exported, they gave sh (dash) a
-// prompt of bash's escapes printed as they are
-// ("\[\e]133;A\a\]\w$ \[\e]133;B\a\]"), and a nested bash the marker.
+// The prompt is the session's shell's own: the programs it starts get no
+// PS1 or PS2. Exported, they gave sh (dash) a prompt of bash's escapes
+// printed as they are ("\[\e]133;A\a\]\w$ \[\e]133;B\a\]"). The prompt
+// command stays exported, for a bash started in the session to mark its
+// own prompt (TestNestedShellsReportExitCodes); sh ignores it.
 func TestShellTypeKeepsItsPromptToItself(t *testing.T) {
 	svc, owner, info := shellService(t, core.SpawnRequest{})
-	res := sendWait(t, svc, owner, info.ID, `env | grep -cE '^(PS1|PS2|PROMPT_COMMAND)='`)
+	res := sendWait(t, svc, owner, info.ID, `env | grep -cE '^(PS1|PS2)='`)
 	wantPrompt(t, "env", res, "\n0\n")
 	need(t, "sh")
 	res = sendWait(t, svc, owner, info.ID, "sh -i")
