@@ -91,10 +91,11 @@ var debuggerPrompt = regexp.MustCompile(`^\([A-Za-z][A-Za-z0-9_-]{0,15}\) $`)
 // looksLikeShellPrompt) while a remote-login client (remoteLogins) holds
 // the terminal, or while a command of a marked shell on a backend that
 // cannot see its foreground runs (farShellRunsACommand): a shell, a
-// console or a debugger on another machine waits for its next command. The output's end is the scrollback's unterminated last line,
-// or, when a program holds the alternate screen (whose text the
-// scrollback does not keep), the cursor's row as a tap that keeps the
-// screen reads it (Tap.SetCursorLine). Off the alternate screen, any
+// console or a debugger on another machine waits for its next command.
+// The output's end is the scrollback's unterminated last line, or, when a
+// program holds the alternate screen (whose text the scrollback does not
+// keep), the cursor's row as a tap that keeps the screen reads it
+// (Tap.SetCursorLine). Off the alternate screen, any
 // relay waiting on the terminal and its socket (InputWait.Relay: a
 // client of a server such as nc, socat or mongosh) counts as such a client: the
 // prompt is its server's. It reads the foreground from the backend

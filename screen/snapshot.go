@@ -104,8 +104,8 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 // the size, cursor, screen and title, then the rows, each prefixed with its
 // number (from 0) and a bar, the cursor's row marked with '>' before the
 // bar. A run of two or more blank rows (the cursor's row aside) is one
-// line, "(rows 0-15 blank)". A
-// ChangedOnly snapshot shows only its rows, under their numbers.
+// line, "(rows 0-15 blank)". A ChangedOnly snapshot shows only its rows,
+// under their numbers.
 func (s Snapshot) Text() string {
 	var b strings.Builder
 	b.WriteString("screen ")
