@@ -2,6 +2,7 @@ package ptysession
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ptyseam/ptyseam/core"
@@ -29,7 +30,7 @@ func RenderOpen(r OpenResult) string {
 		fmt.Fprintf(&b, "; settled: %s", r.WaitReason)
 	}
 	if r.ExitCode != nil {
-		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
+		b.WriteString("; " + ExitCodeNote(*r.ExitCode))
 	}
 	if r.Truncated {
 		b.WriteString(cutNote(r.Cut, -1, "older output cut"))
@@ -37,6 +38,25 @@ func RenderOpen(r OpenResult) string {
 	b.WriteString("]\n")
 	writeOutput(&b, r.InitialOutput)
 	return b.String()
+}
+
+// ExitCodeNote is a summary's note of a command's exit code: "command
+// exit code 1", and for a code a shell gives a command a signal killed
+// (128 plus the signal's number, among the numbers every Unix shares) the
+// signal's name: "command exit code 139 (SIGSEGV)".
+func ExitCodeNote(code int) string {
+	note := "command exit code " + strconv.Itoa(code)
+	if name, ok := exitSignals[code-128]; ok {
+		note += " (" + name + ")"
+	}
+	return note
+}
+
+// exitSignals names the signals whose numbers Linux, macOS and the BSDs
+// share.
+var exitSignals = map[int]string{
+	1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT",
+	8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
 }
 
 // RenderSend renders a send for a model (pty_send's text): the summary
@@ -50,7 +70,7 @@ func RenderSend(r SendResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s", r.WaitReason)
 	if r.ExitCode != nil {
-		fmt.Fprintf(&b, "; command exit code %d", *r.ExitCode)
+		b.WriteString("; " + ExitCodeNote(*r.ExitCode))
 	}
 	if f := r.Foreground; f != nil {
 		b.WriteString("; " + ForegroundNote(r.WaitReason, f))

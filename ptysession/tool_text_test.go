@@ -146,3 +146,33 @@ func TestForegroundNoteOfARemoteLoginSaysTheFarSideIsBusy(t *testing.T) {
 		t.Errorf("python3: %q", got)
 	}
 }
+
+// TestExitCodeNoteNamesTheSignal: a shell reports a command killed by a
+// signal as 128 plus its number; the summary names the signal, which a
+// model otherwise has to work out from the number.
+func TestExitCodeNoteNamesTheSignal(t *testing.T) {
+	for code, want := range map[int]string{
+		0:   "command exit code 0",
+		2:   "command exit code 2",
+		130: "command exit code 130 (SIGINT)",
+		137: "command exit code 137 (SIGKILL)",
+		139: "command exit code 139 (SIGSEGV)",
+		141: "command exit code 141 (SIGPIPE)",
+		143: "command exit code 143 (SIGTERM)",
+		138: "command exit code 138",
+		255: "command exit code 255",
+	} {
+		if got := ExitCodeNote(code); got != want {
+			t.Errorf("ExitCodeNote(%d) = %q, want %q", code, got, want)
+		}
+	}
+	code := 139
+	for name, text := range map[string]string{
+		"send": RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitPrompt, ExitCode: &code}}),
+		"open": RenderOpen(OpenResult{SessionID: "pty_x", ExitCode: &code}),
+	} {
+		if !strings.Contains(text, "; command exit code 139 (SIGSEGV)") {
+			t.Errorf("%s summary %q does not name the signal", name, text)
+		}
+	}
+}

@@ -33,7 +33,7 @@ func renderKeys(r KeysToolResult) string {
 		head += "; the program discarded " + strconv.Itoa(r.Discarded) + " bytes of the keys unread: send them again with paced:true"
 	}
 	if r.ExitCode != nil {
-		head += "; command exit code " + strconv.Itoa(*r.ExitCode)
+		head += "; " + ptysession.ExitCodeNote(*r.ExitCode)
 	}
 	if r.Status.Kind != core.StatusRunning {
 		head += "; session " + r.Status.String()
