@@ -17,22 +17,7 @@ import (
 // with the way to settle on the read (the agent); a send that settled on
 // the prompt carries no such note.
 func TestHiddenPromptSaysItWasSilence(t *testing.T) {
-	srv := newServer(t, sshtest.Config{Password: "pw"})
-	svc := core.New(core.Options{})
-	if _, err := svc.Register(newBackend(nil)); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	defer func() { _ = svc.Shutdown(ctx) }()
-	s := ptysession.New(svc, ptysession.Options{OpenTimeout: time.Second, Targets: map[string]ptysession.Target{
-		"box": {Backend: Type, PromptMarker: true, Options: targetFor(t, srv, "test", Auth{Password: "pw"})},
-	}})
-	a := s.NewAgent("t")
-	box := a.Terminal("box")
-	if _, _, err := box.Open(ctx, ptysession.OpenRequest{Target: "box"}); err != nil {
-		t.Fatal(err)
-	}
+	ctx, box := openMarkedBox(t)
 	send := func(data string, quiet time.Duration) ptysession.SendResult {
 		t.Helper()
 		r, err := box.Send(ctx, ptysession.SendRequest{Data: data, QuietWindow: quiet})
@@ -68,21 +53,7 @@ func TestHiddenPromptSaysItWasSilence(t *testing.T) {
 // the quiet window; a question ("name? ") still settles on silence, and
 // the shell's own prompt on its marker.
 func TestConsolePromptOverPlainSSH(t *testing.T) {
-	srv := newServer(t, sshtest.Config{Password: "pw"})
-	svc := core.New(core.Options{})
-	if _, err := svc.Register(newBackend(nil)); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
-	defer cancel()
-	defer func() { _ = svc.Shutdown(ctx) }()
-	s := ptysession.New(svc, ptysession.Options{OpenTimeout: time.Second, Targets: map[string]ptysession.Target{
-		"box": {Backend: Type, PromptMarker: true, Options: targetFor(t, srv, "test", Auth{Password: "pw"})},
-	}})
-	box := s.NewAgent("t").Terminal("box")
-	if _, _, err := box.Open(ctx, ptysession.OpenRequest{Target: "box"}); err != nil {
-		t.Fatal(err)
-	}
+	ctx, box := openMarkedBox(t)
 	for _, c := range []struct {
 		data   string
 		quiet  time.Duration
@@ -109,4 +80,29 @@ func TestConsolePromptOverPlainSSH(t *testing.T) {
 	if _, err := box.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openMarkedBox opens a terminal on a plain ssh target whose shell the
+// service marks, on a test server with a real local shell; the service
+// shuts down when t ends.
+func openMarkedBox(t *testing.T) (context.Context, *ptysession.Terminal) {
+	t.Helper()
+	srv := newServer(t, sshtest.Config{Password: "pw"})
+	svc := core.New(core.Options{})
+	if _, err := svc.Register(newBackend(nil)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.HangBound)
+	t.Cleanup(func() {
+		_ = svc.Shutdown(ctx)
+		cancel()
+	})
+	s := ptysession.New(svc, ptysession.Options{OpenTimeout: time.Second, Targets: map[string]ptysession.Target{
+		"box": {Backend: Type, PromptMarker: true, Options: targetFor(t, srv, "test", Auth{Password: "pw"})},
+	}})
+	box := s.NewAgent("t").Terminal("box")
+	if _, _, err := box.Open(ctx, ptysession.OpenRequest{Target: "box"}); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, box
 }
