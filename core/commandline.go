@@ -28,7 +28,7 @@ const maxCommandLine = 1024
 // line, a secret, a person's typing).
 func (c *commandLine) typed(m scrollback.Marks, data []byte, keys bool) {
 	if m.PromptEnds != c.prompt {
-		*c = commandLine{prompt: m.PromptEnds, known: m.PromptEnds > 0 && m.TextSincePromptEnd == 0}
+		*c = commandLine{prompt: m.PromptEnds, known: m.AtPrompt()}
 	}
 	if !keys {
 		c.known = false

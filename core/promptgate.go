@@ -200,7 +200,7 @@ func (sess *session) noteInterruptLocked(k interruptMark, atPrompt, known bool) 
 func (sess *session) noteSettledLocked(reason WaitReason, shellReading bool) {
 	sess.lastSettle = reason
 	m := sess.buf.Marks()
-	atPrompt := m.PromptEnds > 0 && m.TextSincePromptEnd == 0
+	atPrompt := m.AtPrompt()
 	switch reason {
 	case WaitPrompt:
 		if m.InputLineValid {
@@ -271,7 +271,7 @@ func (sess *session) resyncIdleLocked(k idleMark) {
 		return
 	}
 	m := sess.buf.Marks()
-	if !m.InputLineValid || m.PromptEnds == 0 || m.TextSincePromptEnd != 0 {
+	if !m.InputLineValid || !m.AtPrompt() {
 		return
 	}
 	sess.inBound, sess.inBoundSet = m.InputLine, true

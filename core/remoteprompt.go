@@ -145,7 +145,7 @@ func (sess *session) farShellRunsACommand() bool {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	m := sess.buf.Marks()
-	return m.InputLineValid && m.PromptEnds > 0 && m.TextSincePromptEnd != 0
+	return m.InputLineValid && m.PromptEnds > 0 && !m.AtPrompt()
 }
 
 // relayWaits reports whether a relay holds the terminal and waits on it

@@ -249,7 +249,7 @@ func (sess *session) promptSettled(p *settleParams, marks scrollback.Marks, tota
 // marker settles on the line it was on, after output without a newline or
 // an answer typed with echo off (read -s -p).
 func promptAnswers(p *settleParams, marks scrollback.Marks, total int64) bool {
-	if marks.PromptEnds <= p.marks0.PromptEnds || marks.TextSincePromptEnd != 0 {
+	if marks.PromptEnds <= p.marks0.PromptEnds || !marks.AtPrompt() {
 		return false
 	}
 	if total <= p.total0 && !(marks.InputLineValid && marks.CommandEnds > p.marks0.CommandEnds) {

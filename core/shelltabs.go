@@ -68,7 +68,7 @@ func (sess *session) shellReadsLocked(base InputBaseline) bool {
 		return true
 	}
 	m := sess.buf.Marks()
-	return m.PromptEnds > 0 && m.TextSincePromptEnd == 0
+	return m.AtPrompt()
 }
 
 // tabPiece is the most a paced send writes at once: well under the

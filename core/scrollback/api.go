@@ -117,6 +117,10 @@ type Marks struct {
 	Clears uint64
 }
 
+// AtPrompt reports whether the stream ends with a marked prompt: an OSC
+// 133;B came, and no text after it.
+func (m Marks) AtPrompt() bool { return m.PromptEnds > 0 && m.TextSincePromptEnd == 0 }
+
 // Stats summarise what a Buffer has seen.
 type Stats struct {
 	Lines         int   // retained lines, including a non-empty partial line
