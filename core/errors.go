@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code is a stable, machine-readable error code. Codes match the upstream
@@ -56,12 +57,23 @@ func (e *Error) Error() string {
 		s += ": " + e.Msg
 	}
 	if e.Session != "" {
-		s += " (session " + string(e.Session) + ")"
+		s += " (session " + sessionInMsg(e.Session) + ")"
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
 	return s
+}
+
+// sessionInMsg is a session id as an error names it: the id a caller
+// passed may be any bytes of any length, so at most its first 64 bytes,
+// as valid UTF-8.
+func sessionInMsg(id SessionID) string {
+	s := string(id)
+	if len(s) <= 64 {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.ToValidUTF8(s[:64], "\uFFFD") + "..."
 }
 
 // Unwrap returns the underlying cause.

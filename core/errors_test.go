@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestErrorIsMatchesByCode(t *testing.T) {
@@ -48,5 +50,19 @@ func TestCleanupErrorKeepsCause(t *testing.T) {
 	var ce *CleanupError
 	if !errors.As(fmt.Errorf("close: %w", err), &ce) || ce.Survivors[0] != 42 {
 		t.Fatalf("errors.As lost the survivors")
+	}
+}
+
+// TestErrorBoundsTheSessionItNames: an error names the session a caller
+// passed, and a caller may pass a megabyte of any bytes: the message
+// keeps its first 64 bytes, as valid UTF-8.
+func TestErrorBoundsTheSessionItNames(t *testing.T) {
+	long := SessionID("pty_\xff" + strings.Repeat("x", 1<<20))
+	msg := (&Error{Code: CodeNoSession, Op: "send", Session: long, Msg: "no such session"}).Error()
+	if len(msg) > 200 || !utf8.ValidString(msg) || !strings.Contains(msg, "(session pty_\uFFFDxxx") || !strings.Contains(msg, "...)") {
+		t.Fatalf("message of %d bytes: %.200q", len(msg), msg)
+	}
+	if msg := (&Error{Code: CodeNoSession, Session: "pty_abc"}).Error(); msg != "NO_SESSION (session pty_abc)" {
+		t.Fatalf("a session id as minted: %q", msg)
 	}
 }
