@@ -232,5 +232,17 @@ func TestWaitForATargetAlone(t *testing.T) {
 		}
 		_, err = s.Wait(ctx, owner, WaitRequest{Target: "pty_nosuchsessionxxxxxxxxxxxxxx"})
 		wantCode(t, "an unknown target", err, core.CodeNoSession)
+		_, err = s.Wait(ctx, core.NewOwner("other"), WaitRequest{Target: string(sh.SessionID)})
+		wantCode(t, "another owner's target", err, core.CodeForeignSession)
+		if _, err := s.Close(ctx, owner, sh.SessionID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Wait(ctx, owner, WaitRequest{Target: string(sh.SessionID)})
+		wantCode(t, "a closed target", err, core.CodeNoSession)
+		_, err = s.Wait(ctx, owner, WaitRequest{Target: "pty_\x00\xff" + strings.Repeat("x", 1<<20)})
+		wantCode(t, "a huge, binary target", err, core.CodeNoSession)
+		if err != nil && len(err.Error()) > 1024 {
+			t.Errorf("the error for a 1 MiB target is %d bytes: it repeats the target", len(err.Error()))
+		}
 	})
 }
