@@ -3,7 +3,8 @@ package core
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // Code is a stable, machine-readable error code. Codes match the upstream
@@ -66,15 +67,8 @@ func (e *Error) Error() string {
 }
 
 // sessionInMsg is a session id as an error names it: the id a caller
-// passed may be any bytes of any length, so at most its first 64 bytes,
-// as valid UTF-8.
-func sessionInMsg(id SessionID) string {
-	s := string(id)
-	if len(s) <= 64 {
-		return strings.ToValidUTF8(s, "\uFFFD")
-	}
-	return strings.ToValidUTF8(s[:64], "\uFFFD") + "..."
-}
+// passed may be any bytes of any length.
+func sessionInMsg(id SessionID) string { return runecut.Named(string(id), 64) }
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }

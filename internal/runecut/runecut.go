@@ -3,7 +3,10 @@
 // scrollback's line tails, the tools' result bounds).
 package runecut
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Head returns the longest prefix of s of at most n bytes that does not
 // split a UTF-8 sequence.
@@ -35,4 +38,15 @@ func Tail(s string, n int) string {
 		i++
 	}
 	return s[i:]
+}
+
+// Named returns a caller's string as a message names it: at most its
+// first n bytes as valid UTF-8, and "..." after it when it was cut. A
+// caller may pass any bytes of any length (an id, a field name), and an
+// error that names them stays short and printable.
+func Named(s string, n int) string {
+	if len(s) <= n {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.ToValidUTF8(Head(s, n), "\uFFFD") + "..."
 }

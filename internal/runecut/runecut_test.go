@@ -1,6 +1,7 @@
 package runecut
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -42,4 +43,18 @@ func FuzzCuts(f *testing.F) {
 			t.Fatal("split a rune of a valid string")
 		}
 	})
+}
+
+func TestNamedBoundsWhatACallerPassed(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"pty_abc", "pty_abc"},
+		{"a\xffb", "a\uFFFDb"},
+		{strings.Repeat("x", 70), strings.Repeat("x", 64) + "..."},
+		{strings.Repeat("x", 63) + "é", strings.Repeat("x", 63) + "..."},
+	}
+	for _, c := range cases {
+		if got := Named(c.in, 64); got != c.want {
+			t.Errorf("Named(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }

@@ -240,6 +240,8 @@ func TestToolBadInput(t *testing.T) {
 			{ToolSend, `{"id":"` + id + `","data":1}`, "INVALID_ARGUMENT", `field "data": want string, got integer`, ""},
 			{ToolSend, `{"id":"` + id + `","data":"x","submit":"yes"}`, "INVALID_ARGUMENT", `field "submit": want boolean`, ""},
 			{ToolSend, `{"id":"` + id + `","data":"","submit":false}`, "INVALID_ARGUMENT", "nothing to send", ""},
+			{ToolSend, `{"id":"` + id + `","data":"x","timeout_ms":500}`, "INVALID_ARGUMENT", `field "timeout_ms": unknown field, did you mean "timeoutMs"? (accepted: `, ""},
+			{ToolSend, `{"id":"` + id + `","data":"x","Quiet-MS":500}`, "INVALID_ARGUMENT", `did you mean "quietMs"?`, ""},
 			{ToolSend, `{"id":"` + id + `","data":` + string(huge) + `}`, "INVALID_ARGUMENT", "exceeds the limit", ""},
 			{ToolSend, `{"id":"` + unknown + `","data":"x"}`, "NO_SESSION", "", "pty_list"},
 			{ToolSend, `{"id":"` + fid + `","data":"x"}`, "FOREIGN_SESSION", "", "pty_open returned"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ptyseam/ptyseam/core"
 )
@@ -163,6 +164,21 @@ func TestCallArgumentErrors(t *testing.T) {
 	}
 	if _, err := d.Call(context.Background(), nil, "echo", json.RawMessage(`{"text":"a"}`), CallOptions{}); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Fatalf("nil owner: err = %v", err)
+	}
+}
+
+// TestCallNamesAHugeFieldBriefly: a caller's field name may be any bytes
+// of any length; the refusal names its first 64 bytes.
+func TestCallNamesAHugeFieldBriefly(t *testing.T) {
+	d := newTestDispatcher(t, Options{})
+	name, _ := json.Marshal(strings.Repeat("\xff\x01", 1<<19))
+	_, err := d.Call(context.Background(), core.NewOwner("a"), "echo", json.RawMessage(`{"text":"a",`+string(name)+`:1}`), CallOptions{})
+	var te *ToolError
+	if !errors.As(err, &te) || te.Code != "INVALID_ARGUMENT" || !strings.Contains(te.Message, "unknown field") {
+		t.Fatalf("err = %v, want INVALID_ARGUMENT naming an unknown field", err)
+	}
+	if len(te.Message) > 512 || !utf8.ValidString(te.Message) {
+		t.Fatalf("the refusal is %d bytes (valid UTF-8 %v), want a short name of the field", len(te.Message), utf8.ValidString(te.Message))
 	}
 }
 

@@ -65,10 +65,7 @@ func (e *ToolError) Text() string {
 // InvalidArgument returns an INVALID_ARGUMENT tool error about field (""
 // for the arguments as a whole).
 func InvalidArgument(field, format string, args ...any) *ToolError {
-	msg := fmt.Sprintf(format, args...)
-	if field != "" {
-		msg = fmt.Sprintf("field %q: %s", field, msg)
-	}
+	msg := aboutField(field, fmt.Sprintf(format, args...))
 	return &ToolError{
 		Code:    string(core.CodeInvalidArgument),
 		Message: msg,

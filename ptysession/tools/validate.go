@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/ptyseam/ptyseam/internal/runecut"
 )
 
 // ValidationError says which field of a value broke its schema. Field is a
@@ -27,10 +29,17 @@ type ValidationError struct {
 
 // Error implements error.
 func (e *ValidationError) Error() string {
-	if e.Field == "" {
-		return e.Msg
+	return aboutField(e.Field, e.Msg)
+}
+
+// aboutField is msg about the named field ("" for the value as a whole),
+// as every refusal of an argument says it. A caller's field name may be
+// any bytes of any length: at most its first 64 bytes are named.
+func aboutField(field, msg string) string {
+	if field == "" {
+		return msg
 	}
-	return fmt.Sprintf("field %q: %s", e.Field, e.Msg)
+	return fmt.Sprintf("field %q: %s", runecut.Named(field, 64), msg)
 }
 
 // checker validates documents against one schema. github.com/google/jsonschema-go
@@ -294,7 +303,11 @@ func explainObject(s *jsonschema.Schema, x map[string]any, path string) *Validat
 				accepted = append(accepted, p)
 			}
 			sort.Strings(accepted)
-			return &ValidationError{Field: f, Msg: "unknown field (accepted: " + strings.Join(accepted, ", ") + ")"}
+			msg := "unknown field"
+			if m := spelledAlike(k, accepted); m != "" {
+				msg += fmt.Sprintf(", did you mean %q?", m)
+			}
+			return &ValidationError{Field: f, Msg: msg + " (accepted: " + strings.Join(accepted, ", ") + ")"}
 		}
 	}
 	for _, r := range s.Required {
@@ -373,4 +386,19 @@ func fmtNum(f float64) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// spelledAlike returns the accepted field that name spells another way
+// (timeout_ms, TimeoutMS or timeout-ms for timeoutMs), or "".
+func spelledAlike(name string, accepted []string) string {
+	fold := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	}
+	want := fold(name)
+	for _, a := range accepted {
+		if fold(a) == want {
+			return a
+		}
+	}
+	return ""
 }
