@@ -59,6 +59,10 @@ var exitSignals = map[int]string{
 	8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
 }
 
+// hiddenInputNote is what a send's or a wait's summary says when the
+// program reads a hidden line (a password): the next send is typed there.
+const hiddenInputNote = "the prompt hides input (a password): what you send next is typed into it, unseen"
+
 // RenderSend renders a send for a model (pty_send's text): the summary
 // "[prompt; command exit code 0]" (and "; session exited 0" once the
 // session is no longer running) with the notes the
@@ -82,7 +86,7 @@ func RenderSend(r SendResult) string {
 		b.WriteString("; " + r.InputNote)
 	}
 	if r.InputHidden {
-		b.WriteString("; the prompt hides input (a password)")
+		b.WriteString("; " + hiddenInputNote)
 	}
 	if r.SilenceNote != "" {
 		b.WriteString("; " + r.SilenceNote)
@@ -410,7 +414,7 @@ func RenderWait(r WaitResult, conds []WaitCondition) string {
 		}
 	}
 	if r.InputHidden {
-		b.WriteString("; the prompt hides input (a password)")
+		b.WriteString("; " + hiddenInputNote)
 	}
 	shown := r.Output != "" && strings.Contains(r.Output, r.Line)
 	if r.LineNumber != nil && shown {

@@ -108,12 +108,19 @@ func TestSummariesNameTheStatusOnlyWhenNotRunning(t *testing.T) {
 }
 
 // A send that settled on a hidden read says so in its summary, for hosts
-// that show the text.
+// that show the text, and says that the next send is typed into it: a
+// model that sent its next command there typed it as the password.
 func TestSendSummarySaysThePromptHidesInput(t *testing.T) {
 	running := core.Status{Kind: core.StatusRunning}
+	const want = "[stdin_read; the prompt hides input (a password): what you send next is typed into it, unseen]\n"
 	got := RenderSend(SendResult{SendResult: core.SendResult{WaitReason: core.WaitStdinRead, Status: running, InputHidden: true, Delta: "sudo -k true\n[sudo] password for ada: "}})
-	if !strings.HasPrefix(got, "[stdin_read; the prompt hides input (a password)]\n") {
-		t.Fatalf("summary %q", got)
+	if !strings.HasPrefix(got, want) {
+		t.Fatalf("send summary %q, want it to start %q", got, want)
+	}
+	line := int64(0)
+	got = RenderWait(WaitResult{Fired: true, Target: "pty_a", Kind: WaitInput, WaitedMs: 5, InputHidden: true, Output: "Password: ", Line: "Password: ", LineNumber: &line}, nil)
+	if !strings.Contains(got, "the prompt hides input (a password): what you send next is typed into it, unseen") {
+		t.Fatalf("wait summary %q", got)
 	}
 }
 
