@@ -263,7 +263,7 @@ func TestShellMarkerCarriesStatus(t *testing.T) {
 	tm := startTerm(t, NewShell(ShellOptions{Options: shortOpts(false)}), core.BackendRequest{})
 	// The first prompt already carries a D marker (status 0) and a B.
 	out := tm.waitFor("\x1b]133;B\a")
-	if !bytes.Contains(out, []byte("\x1b]133;D;0;line=0;inq=0\a")) {
+	if !bytes.Contains(out, []byte("\x1b]133;D;0;line=0;inq=0;pid=")) {
 		t.Fatalf("first prompt without D marker: %q", out)
 	}
 	for i, c := range []struct{ cmd, status string }{
@@ -273,7 +273,7 @@ func TestShellMarkerCarriesStatus(t *testing.T) {
 		out := tm.waitForN("\x1b]133;B\a", i+2)
 		// The marker of this command is the last D before the last B.
 		last := out[bytes.LastIndex(out, []byte("\x1b]133;D;")):]
-		if want := fmt.Sprintf("\x1b]133;D;%s;line=%d;inq=0\a", c.status, i+1); !strings.HasPrefix(string(last), want) {
+		if want := fmt.Sprintf("\x1b]133;D;%s;line=%d;inq=0;pid=", c.status, i+1); !strings.HasPrefix(string(last), want) {
 			t.Fatalf("%s: marker %q, want %q", c.cmd, last[:min(len(last), len(want))], want)
 		}
 	}

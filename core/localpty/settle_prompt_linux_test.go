@@ -300,8 +300,8 @@ func TestPromptMarkedAfterTheCallerSetsPS1(t *testing.T) {
 // nested shell, and the one `exec bash` puts in the shell's place) marks
 // its prompts too, so its commands settle on their prompts with their
 // exit codes (the send that starts it settles on its read: a new shell's
-// first prompt counts no line); the session's shell, back in charge,
-// settles as before.
+// first prompt counts no line); its exit settles on the session's shell's
+// prompt, whose count is lower, with its status.
 func TestNestedShellsReportExitCodes(t *testing.T) {
 	svc, owner, info := shellService(t, core.SpawnRequest{})
 	wantExit := func(what string, res core.SendResult, code int, holds string) {
@@ -316,11 +316,14 @@ func TestNestedShellsReportExitCodes(t *testing.T) {
 		wantExit(fmt.Sprintf("nested, try %d", i), sendWait(t, svc, owner, info.ID, fmt.Sprintf("echo nested-%d; (exit %d)", i, 3+i)), 3+i, fmt.Sprintf("nested-%d", i))
 	}
 	// The session's shell prints the prompt after the nested one exits;
-	// its line count is its own, below the nested shell's: the send
-	// settles on its read, and the next one on its prompt.
-	if res := sendWait(t, svc, owner, info.ID, "exit 7"); res.WaitReason != core.WaitPrompt && res.WaitReason != core.WaitStdinRead {
-		t.Fatalf("the nested shell's exit settled as %s with %q", res.WaitReason, res.Delta)
-	}
+	// its line count is its own, below the nested shell's, and the
+	// marker names another shell: the prompt answers the exit, with the
+	// nested shell's exit status.
+	wantExit("the nested shell's exit", sendWait(t, svc, owner, info.ID, "exit 7"), 7, "exit 7")
+	// A send that starts a nested shell and feeds it a line settles on
+	// the prompt after that line, the nested shell's second.
+	wantExit("a nested shell and its first line", sendWait(t, svc, owner, info.ID, "bash\necho inner-a; (exit 6)"), 6, "inner-a")
+	wantExit("its exit", sendWait(t, svc, owner, info.ID, "exit 2"), 2, "exit 2")
 	wantExit("the session's shell again", sendWait(t, svc, owner, info.ID, "echo outer; false"), 1, "outer")
 	sendWait(t, svc, owner, info.ID, "exec bash")
 	for i := range 3 {

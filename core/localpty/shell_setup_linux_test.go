@@ -58,7 +58,7 @@ func TestShellSetupInstallsIntoARunningBash(t *testing.T) {
 	tm.waitFor("\x1b]133;B\a")
 	tm.send(`echo "x!y" "$PAGER" "$MANPAGER"` + "\r")
 	out := string(tm.waitForN("\x1b]133;B\a", 2))
-	if !strings.Contains(out, "x!y cat cat\r\n") || !strings.Contains(out, "\x1b]133;D;0;line=2;inq=0\a") {
+	if !strings.Contains(out, "x!y cat cat\r\n") || !strings.Contains(out, "\x1b]133;D;0;line=2;inq=0;pid=") {
 		t.Fatalf("output %q", out)
 	}
 }

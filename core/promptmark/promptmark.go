@@ -5,10 +5,11 @@
 //
 // A marked prompt is PromptStart, the prompt text, then PromptEnd: the
 // shell waits for input after it. Before every prompt the shell prints a
-// command-end marker, OSC 133;D;<status>;line=<LINENO>;inq=<0|1>: the
-// previous command's exit status, the count of input lines the shell has
-// read, and whether more typed input was already waiting (read -t 0, a
-// select(2) on the terminal). The service settles a send only on a prompt
+// command-end marker, OSC 133;D;<status>;line=<LINENO>;inq=<0|1>;pid=<$$>:
+// the previous command's exit status, the count of input lines the shell
+// has read, whether more typed input was already waiting (read -t 0, a
+// select(2) on the terminal), and which shell printed it (a bash started
+// in the session marks its prompts too, with a count of its own). The service settles a send only on a prompt
 // printed after the shell read the send's last line (docs/core.md).
 package promptmark
 
@@ -59,7 +60,7 @@ const (
 	PS1           = ps1Start + `\w\$ ` + ps1End
 	PS2           = ps2Start + `> `
 	PromptCommand = `__ptyseam_s=$?; read -t 0 && __ptyseam_q=1 || __ptyseam_q=0; ` +
-		`printf "\033]133;D;%s;line=%s;inq=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q"; ` +
+		`printf "\033]133;D;%s;line=%s;inq=%s;pid=%s\007" "$__ptyseam_s" "$LINENO" "$__ptyseam_q" "$$"; ` +
 		`case $PS1 in *'133;B'*) ;; *) PS1='` + ps1Start + `'$PS1'` + ps1End + `';; esac; ` +
 		`case $PS2 in *'133;P'*) ;; *) PS2='` + ps2Start + `'$PS2;; esac`
 )
@@ -83,13 +84,14 @@ type Marker struct {
 	ExitValid    bool
 	Line         int64 // a D marker's line=N (input lines the shell read, N >= 0), when LineValid
 	LineValid    bool
-	InputPending bool // a D marker's inq=1: typed input waited as the shell came back
+	InputPending bool  // a D marker's inq=1: typed input waited as the shell came back
+	Shell        int64 // a D marker's pid=N (the shell's process id, N > 0), or 0
 }
 
 // Parse reads a complete OSC payload (the bytes between ESC ] and the
 // terminator) of the form "133;K[;arg[;opts]]". ok is false for any other
 // OSC. A D marker's arg is its exit status; opts are ';'-separated
-// key=value options (line and inq; others are ignored).
+// key=value options (line, inq and pid; others are ignored).
 func Parse(payload []byte) (m Marker, ok bool) {
 	rest, found := bytes.CutPrefix(payload, []byte("133;"))
 	if !found || len(rest) == 0 {
@@ -120,6 +122,10 @@ func Parse(payload []byte) (m Marker, ok bool) {
 			}
 		case "inq":
 			m.InputPending = string(val) == "1"
+		case "pid":
+			if n, err := strconv.ParseInt(string(val), 10, 64); err == nil && n > 0 {
+				m.Shell = n
+			}
 		}
 	}
 	return m, true

@@ -89,6 +89,11 @@ type Marks struct {
 	// from one printed before that input was read.
 	InputLine      int64
 	InputLineValid bool
+	// Shell is the process id of the shell that printed the newest D
+	// marker (the option pid=N), or 0. A prompt of another shell than
+	// the one before it is a nested shell's, or the session's shell's
+	// after a nested one exited: their counts are not comparable.
+	Shell int64
 	// InputPending reports that the newest D marker carried inq=1: when
 	// the shell printed it, more typed input was waiting (the rest of a
 	// multi-line send), so the prompt is not the last.

@@ -36,5 +36,6 @@ func (c *cleaner) dispatchOSC(b *Buffer) {
 		b.marks.CommandEnds++
 		b.marks.LastExitCode, b.marks.LastExitValid = m.Exit, m.ExitValid
 		b.marks.InputLine, b.marks.InputLineValid, b.marks.InputPending = m.Line, m.LineValid, m.InputPending
+		b.marks.Shell = m.Shell
 	}
 }
