@@ -16,7 +16,7 @@ import (
 // optional argument, and the options below add the bounds.
 
 type openArgs struct {
-	Command string            `json:"command" jsonschema:"What to run, as you would type it in a shell (\"python3 -q\", \"gdb -q ./prog\", \"npm run dev\"). \"bash\" gives a plain shell."`
+	Command string            `json:"command,omitempty" jsonschema:"What to run, as you would type it in a shell (\"python3 -q\", \"gdb -q ./prog\", \"npm run dev\"). Omitted, or \"bash\", it is a plain shell."`
 	Cwd     string            `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)."`
 	Env     map[string]string `json:"env,omitempty" jsonschema:"Extra environment variables, NAME: value."`
 	Cols    int               `json:"cols,omitempty" jsonschema:"Terminal width in columns (default 160)."`
