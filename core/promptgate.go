@@ -76,14 +76,14 @@ func (g promptGate) admits(marks, marks0 scrollback.Marks) bool {
 	case g.running:
 		return true
 	case g.anchored:
-		return marks.InputLine > g.bound || returnedToAnotherShell(marks, marks0)
+		return marks.InputLine > g.bound || anotherShellsPrompt(marks, marks0)
 	default:
 		return marks.CommandEnds >= marks0.CommandEnds+2
 	}
 }
 
-// returnedToAnotherShell reports that the newest prompt is another
-// shell's than the one the send started at, and that shell has read
+// anotherShellsPrompt reports that the newest prompt is another shell's
+// than the newest one before the send, and that shell has read
 // input before: the session's shell after a nested one (bash, su) exited,
 // or a nested shell that read the rest of a send that started it. Its
 // count is its own, not comparable with the bound (the session's shell
@@ -91,7 +91,7 @@ func (g promptGate) admits(marks, marks0 scrollback.Marks) bool {
 // print a prompt only once the shell before it read what made it exit or
 // start. A nested shell's first prompt counts no line and is left to the
 // read tier, as before anything runs in it.
-func returnedToAnotherShell(marks, marks0 scrollback.Marks) bool {
+func anotherShellsPrompt(marks, marks0 scrollback.Marks) bool {
 	return marks.Shell != 0 && marks0.Shell != 0 && marks.Shell != marks0.Shell && marks.InputLine > 0
 }
 

@@ -9,8 +9,9 @@
 // the previous command's exit status, the count of input lines the shell
 // has read, whether more typed input was already waiting (read -t 0, a
 // select(2) on the terminal), and which shell printed it (a bash started
-// in the session marks its prompts too, with a count of its own). The service settles a send only on a prompt
-// printed after the shell read the send's last line (docs/core.md).
+// in the session marks its prompts too, with a count of its own). The
+// service settles a send only on a prompt printed after the shell read
+// the send's last line (docs/core.md).
 package promptmark
 
 import (

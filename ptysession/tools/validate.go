@@ -388,15 +388,16 @@ func fmtNum(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
+// wordBreaks are the characters a field's name may be spelled with
+// between its words (timeout_ms, timeout-ms).
+var wordBreaks = strings.NewReplacer("_", "", "-", "")
+
 // spelledAlike returns the accepted field that name spells another way
 // (timeout_ms, TimeoutMS or timeout-ms for timeoutMs), or "".
 func spelledAlike(name string, accepted []string) string {
-	fold := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
-	}
-	want := fold(name)
+	want := strings.ToLower(wordBreaks.Replace(name))
 	for _, a := range accepted {
-		if fold(a) == want {
+		if strings.ToLower(wordBreaks.Replace(a)) == want {
 			return a
 		}
 	}
