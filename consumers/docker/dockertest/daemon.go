@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -32,6 +33,10 @@ type Daemon struct {
 
 	cmd  *exec.Cmd
 	done chan struct{}
+
+	stopWatch context.CancelFunc
+	watching  sync.WaitGroup
+	hung      atomic.Pointer[string] // why the watchdog ended the daemon
 }
 
 var shared struct {
@@ -61,6 +66,9 @@ func Shared(tb testing.TB) *Daemon {
 	}
 	if shared.err != nil {
 		tb.Fatalf("dockertest: %v", shared.err)
+	}
+	if why := shared.d.Hung(); why != "" {
+		tb.Fatalf("dockertest: the shared daemon is gone: %s (its goroutine stacks are on stderr)", why)
 	}
 	return shared.d
 }
@@ -180,6 +188,7 @@ func Start(ctx context.Context) (*Daemon, error) {
 	if d.Image, err = BuildImage(ctx, d.Client, "ptyseam-test:latest"); err != nil {
 		return fail(err)
 	}
+	d.startWatch(d.Client, os.Stderr)
 	return d, nil
 }
 
@@ -198,15 +207,26 @@ func sweepOnce() error {
 // Stop removes every container, ends the daemon (and its containerd),
 // checks that nothing stays mounted under its directory, and removes it.
 func (d *Daemon) Stop() error {
+	if d.stopWatch != nil {
+		d.stopWatch()
+		d.watching.Wait()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	var errs []error
-	if d.Client != nil {
+	if why := d.Hung(); why != "" {
+		// The watchdog killed what the daemon started; the engine
+		// removes no container cgroups now.
+		errs = append(errs, fmt.Errorf("dockertest: the daemon was killed hung: %s", why))
+		removeCgroups(d.Dir)
+	} else if d.Client != nil {
 		if list, err := d.Client.ContainerList(ctx, client.ContainerListOptions{All: true}); err == nil {
 			for _, c := range list.Items {
 				_, _ = d.Client.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
 			}
 		}
+	}
+	if d.Client != nil {
 		_ = d.Client.Close()
 	}
 	_ = d.cmd.Process.Signal(syscall.SIGTERM)

@@ -195,10 +195,28 @@ func children(pid int) []int {
 // be gone.
 const sweepWait = 30 * time.Second
 
-// sweepDir ends everything dir's daemon started and removes dir: the
-// containers (their shims' children: a container's init, whose death
-// ends its whole PID namespace), then the shims, containerd and dockerd.
+// sweepDir ends everything dir's daemon started and removes dir.
 func sweepDir(dir string) error {
+	if err := killDaemonProcs(dir); err != nil {
+		return err
+	}
+	removeCgroups(dir)
+	if m := mountsUnder(dir); len(m) > 0 {
+		for i := len(m) - 1; i >= 0; i-- {
+			_ = detachMount(m[i])
+		}
+		if m := mountsUnder(dir); len(m) > 0 {
+			return fmt.Errorf("dockertest: sweeping %s: mounts left, not removing it: %v", dir, m)
+		}
+	}
+	return os.RemoveAll(dir)
+}
+
+// killDaemonProcs kills everything dir's daemon started and waits until
+// it is gone: the containers (their shims' children: a container's
+// init, whose death ends its whole PID namespace), then the shims,
+// containerd and dockerd.
+func killDaemonProcs(dir string) error {
 	type victim struct {
 		pid   int
 		start uint64
@@ -237,24 +255,15 @@ func sweepDir(dir string) error {
 	for _, v := range victims {
 		for alive(v.pid, v.start) {
 			if time.Now().After(deadline) {
-				return fmt.Errorf("dockertest: sweeping %s: process %d survived SIGKILL", dir, v.pid)
+				return fmt.Errorf("dockertest: killing the daemon of %s: process %d survived SIGKILL", dir, v.pid)
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	if left := dirProcs(dir); len(left) > 0 {
-		return fmt.Errorf("dockertest: sweeping %s: processes started while it was swept: %v", dir, left)
+		return fmt.Errorf("dockertest: killing the daemon of %s: processes started while it was killed: %v", dir, left)
 	}
-	removeCgroups(dir)
-	if m := mountsUnder(dir); len(m) > 0 {
-		for i := len(m) - 1; i >= 0; i-- {
-			_ = detachMount(m[i])
-		}
-		if m := mountsUnder(dir); len(m) > 0 {
-			return fmt.Errorf("dockertest: sweeping %s: mounts left, not removing it: %v", dir, m)
-		}
-	}
-	return os.RemoveAll(dir)
+	return nil
 }
 
 // removeCgroups removes the (now empty) cgroups of dir's containers that
