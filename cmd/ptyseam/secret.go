@@ -195,7 +195,7 @@ func askSecret(ctx context.Context, svc *core.Service, desk *secretDesk, owner *
 	case wait <= 0:
 		return secretResult{}, &core.Error{Code: core.CodeInvalidArgument, Op: op, Session: id, Msg: "timeoutMs: must be positive"}
 	}
-	reader, err := secretPrompt(svc, owner, id)
+	reader, err := secretPrompt(ctx, svc, owner, id)
 	if err != nil {
 		return secretResult{}, err
 	}
@@ -244,10 +244,37 @@ func askSecret(ctx context.Context, svc *core.Service, desk *secretDesk, owner *
 	}
 }
 
+// A password dialog, or the program that waits on it, leaves its read
+// for moments (a redraw, a message to the agent that started it): a
+// refusal is looked at again every secretLookEvery for secretLookAgain
+// before it stands.
+const (
+	secretLookAgain = 500 * time.Millisecond
+	secretLookEvery = 25 * time.Millisecond
+)
+
 // secretPrompt checks that session id reads a secret (a hidden line, or a
 // password dialog) for a program that may take one, and describes that
 // program.
-func secretPrompt(svc *core.Service, owner *core.Owner, id core.SessionID) (secretReader, error) {
+func secretPrompt(ctx context.Context, svc *core.Service, owner *core.Owner, id core.SessionID) (secretReader, error) {
+	deadline := time.Now().Add(secretLookAgain)
+	for {
+		reader, err := secretPromptNow(svc, owner, id)
+		if err == nil || core.CodeOf(err) != core.CodeInvalidArgument || time.Now().After(deadline) {
+			return reader, err
+		}
+		t := time.NewTimer(secretLookEvery)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return secretReader{}, &core.Error{Code: core.CodeCancelled, Op: "secret", Session: id, Err: ctx.Err()}
+		case <-t.C:
+		}
+	}
+}
+
+// secretPromptNow is one look of secretPrompt.
+func secretPromptNow(svc *core.Service, owner *core.Owner, id core.SessionID) (secretReader, error) {
 	const op = "secret"
 	if err := svc.SecretPrompt(owner, id); err != nil {
 		return secretReader{}, err
@@ -271,7 +298,7 @@ func typeSubmission(ctx context.Context, svc *core.Service, owner *core.Owner, i
 	err := func() error {
 		// The person may have taken minutes: type only into the prompt
 		// they were shown, never into a shell.
-		now, err := secretPrompt(svc, owner, id)
+		now, err := secretPrompt(ctx, svc, owner, id)
 		if err != nil {
 			return err
 		}
