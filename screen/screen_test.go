@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,38 @@ time.sleep(30)
 	txt := (Snapshot{Rows: []string{"TWO"}, Changed: []int{1}, ChangedOnly: true, Size: size24x80}).Text()
 	if !strings.Contains(txt, "changed rows only") || !strings.Contains(txt, " 1 |TWO") {
 		t.Fatalf("text:\n%s", txt)
+	}
+}
+
+// TestTextNotesRepeatedRuns: a run of rows with the same text other than
+// the cursor's (vim's "~" past the end of a file) is one note naming the
+// text once when the note is shorter than the rows.
+func TestTextNotesRepeatedRuns(t *testing.T) {
+	tildes := func(n int) []string { return slices.Repeat([]string{"~"}, n) }
+	rule := strings.Repeat("─", 20)
+	for _, c := range []struct {
+		rows   []string
+		cursor int
+		want   string
+	}{
+		{slices.Concat([]string{"x"}, tildes(8), []string{"-- INSERT --"}), 0, "0 |x\n(rows 1-8 each \"~\")\n9 |-- INSERT --\n"},
+		// Three rows of "~" are shorter than a note.
+		{slices.Concat([]string{"x"}, tildes(3)), 0, "0 |x\n1 |~\n2 |~\n3 |~\n"},
+		// Two long rows are longer than one.
+		{[]string{"x", rule, rule}, 0, "0 |x\n(rows 1-2 each \"" + rule + "\")\n"},
+		// The cursor's row is shown.
+		{tildes(9), 4, "0 |~\n1 |~\n2 |~\n3 |~\n4 |~\n5 |~\n6 |~\n7 |~\n8 |~\n"},
+		{tildes(13), 6, "(rows 0-5 each \"~\")\n 6 |~\n(rows 7-12 each \"~\")\n"},
+		// The text is quoted.
+		{slices.Concat([]string{""}, slices.Repeat([]string{`say "hi" now`}, 3)), 0, "0 |\n(rows 1-3 each \"say \\\"hi\\\" now\")\n"},
+	} {
+		s := Snapshot{Rows: c.rows, Size: core.Size{Rows: uint16(len(c.rows)), Cols: 40}, Cursor: Cursor{Row: c.cursor}}
+		text := s.Text()
+		_, body, _ := strings.Cut(text, "\n")
+		body = strings.ReplaceAll(body, ">", " ")
+		if body != c.want {
+			t.Errorf("rows %q: text body %q, want %q", c.rows, body, c.want)
+		}
 	}
 }
 

@@ -104,8 +104,9 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 // the size, cursor, screen and title, then the rows, each prefixed with its
 // number (from 0) and a bar, the cursor's row marked with '>' before the
 // bar. A run of two or more blank rows (the cursor's row aside) is one
-// line, "(rows 0-15 blank)". A ChangedOnly snapshot shows only its rows,
-// under their numbers.
+// line, "(rows 0-15 blank)", and a run of rows with one text whose note is
+// shorter than the rows is one line naming the text once, "(rows 8-38 each
+// "~")". A ChangedOnly snapshot shows only its rows, under their numbers.
 func (s Snapshot) Text() string {
 	var b strings.Builder
 	b.WriteString("screen ")
@@ -145,25 +146,38 @@ func (s Snapshot) Text() string {
 	}
 	b.WriteString("\n")
 	for i := 0; i < len(s.Rows); {
-		// A run of blank rows other than the cursor's: two or more are
-		// one note, a single one its own line (shorter than a note).
+		// A run of rows with one text, the cursor's row aside.
 		end := i
-		for end < len(s.Rows) && s.Rows[end] == "" && end != s.Cursor.Row {
+		for end < len(s.Rows) && s.Rows[end] == s.Rows[i] && end != s.Cursor.Row {
 			end++
 		}
-		switch {
-		case end-i >= 2:
-			b.WriteString("(rows " + strconv.Itoa(i) + "-" + strconv.Itoa(end-1) + " blank)\n")
+		if note := runNote(s.Rows[i], i, end, width); note != "" {
+			b.WriteString(note)
 			i = end
-		case end-i == 1:
-			line(i, "")
-			i = end
-		default:
-			line(i, s.Rows[i])
-			i++
+			continue
 		}
+		line(i, s.Rows[i])
+		i++
 	}
 	return b.String()
+}
+
+// runNote is the line that stands for rows first to end-1, which all read
+// text, or "" when they are shown one by one: two or more blank rows, or
+// rows whose note is shorter than they are (numbered width wide).
+func runNote(text string, first, end, width int) string {
+	span := strconv.Itoa(first) + "-" + strconv.Itoa(end-1)
+	switch {
+	case end-first < 2:
+		return ""
+	case text == "":
+		return "(rows " + span + " blank)\n"
+	}
+	note := "(rows " + span + " each " + strconv.Quote(text) + ")\n"
+	if len(note) >= (end-first)*(width+3+len(text)) {
+		return ""
+	}
+	return note
 }
 
 // changedRows compares rows with the previous snapshot's; every row counts
