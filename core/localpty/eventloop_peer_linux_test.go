@@ -62,6 +62,18 @@ func TestSendToADebuggerOnLoopbackSettlesOnItsRead(t *testing.T) {
 	checkREPLAnswers(t, peerREPL, "listening\ndebug> ", []string{"sb(2)", "c", "exec a"}, func(line string) string { return "answer " + line + "\ndebug> " })
 }
 
+// A debugger whose debuggee takes longer to start than the quiet an event
+// loop's start may settle on (eventLoopStartQuiet) is not ready at its
+// first read either: while a process of its group sleeps on a timer, the
+// group is at work, and the start settles on the debugger's prompt.
+func TestSendToADebuggerWhoseDebuggeeStartsSlowly(t *testing.T) {
+	slow := strings.Replace(peerREPL, "time.sleep(0.3)", "time.sleep(1.2)", 1)
+	if slow == peerREPL {
+		t.Fatal("the debuggee's start is not in the script")
+	}
+	checkREPLAnswers(t, slow, "listening\ndebug> ", []string{"c"}, func(line string) string { return "answer " + line + "\ndebug> " })
+}
+
 // checkREPLAnswers runs script with python3 in a shell and checks that the
 // start settles on stdin_read with output ending in started, and each of
 // lines sent then settles on stdin_read with output ending in its answer.

@@ -2,6 +2,7 @@ package localpty
 
 import (
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -30,7 +31,9 @@ const (
 // them (readersID): the reading thread of a multi-threaded program can
 // change from one read to the next. A group asleep on a daemon whose
 // process reads the terminal for it (delegateReaders) reads input too,
-// with that process's task as its reader.
+// with that process's task as its reader. An event loop's read does not
+// count while another process of the group sleeps on a timer
+// (timerSleeperAmong).
 func (s *session) probe() (foreground, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -97,6 +100,11 @@ func (s *session) probe() (foreground, error) {
 	}
 	st.Readers = readersID(readers)
 	st.ReadingInput = live > 0 && sleeping && blocked
+	if st.ReadingInput && st.EventLoop && timerSleeperAmong(group, st.ReaderPIDs, buf[:0]) {
+		// An event loop watches the terminal while it waits on other
+		// work: a debuggee it started and that is still starting.
+		st.ReadingInput = false
+	}
 	// Measured after the tasks were seen: output a task wrote before it
 	// blocked in its read is in the terminal now, or was read from it.
 	// Measured before the tasks, a question written and a read begun in
@@ -115,6 +123,28 @@ func (s *session) probe() (foreground, error) {
 		st.PendingInput = s.pendingInput()
 	}
 	return st, nil
+}
+
+// timerSleeperAmong reports whether the main thread of a process of the
+// group, other than the readers', sleeps on a timer: a process at work
+// (a debuggee that starts, a pipeline's sleep), so an event loop that
+// watches the terminal beside it is not known to wait for input. Only
+// main threads count: a runtime's timer threads (Go's sysmon) sleep so
+// all the time.
+func timerSleeperAmong(group []member, readers []int, buf []byte) bool {
+	for _, m := range group {
+		if slices.Contains(readers, m.pid) {
+			continue
+		}
+		b, err := procfs.ReadFile(procfs.TaskPath(m.pid, m.pid, "syscall"), buf)
+		if err != nil {
+			continue
+		}
+		if sc, err := procfs.ParseSyscall(b); err == nil && sc.Blocked && timedSleeps[sc.Nr] {
+			return true
+		}
+	}
+	return false
 }
 
 // testHookProbeBeforeTasks, when set by a test, runs in probe before it

@@ -29,3 +29,7 @@ var waitSyscalls = func() map[int64]waitKind {
 	}
 	return m
 }()
+
+// timedSleeps are the system calls of a task that sleeps on a timer
+// (sleep, time.sleep, usleep): at work, not waiting for anything.
+var timedSleeps = map[int64]bool{unix.SYS_NANOSLEEP: true, unix.SYS_CLOCK_NANOSLEEP: true}
