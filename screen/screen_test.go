@@ -85,6 +85,17 @@ time.sleep(30)
 	}
 }
 
+// checkTextBody checks the rows of the Text of a snapshot of rows with the
+// cursor on row cursor, the cursor's mark taken out.
+func checkTextBody(t *testing.T, rows []string, cursor int, want string) {
+	t.Helper()
+	s := Snapshot{Rows: rows, Size: core.Size{Rows: uint16(len(rows)), Cols: 40}, Cursor: Cursor{Row: cursor}}
+	_, body, _ := strings.Cut(s.Text(), "\n")
+	if body = strings.ReplaceAll(body, ">", " "); body != want {
+		t.Errorf("rows %q: text body %q, want %q", rows, body, want)
+	}
+}
+
 // TestTextNotesRepeatedRuns: a run of rows with the same text other than
 // the cursor's (vim's "~" past the end of a file) is one note naming the
 // text once when the note is shorter than the rows.
@@ -107,13 +118,7 @@ func TestTextNotesRepeatedRuns(t *testing.T) {
 		// The text is quoted.
 		{slices.Concat([]string{""}, slices.Repeat([]string{`say "hi" now`}, 3)), 0, "0 |\n(rows 1-3 each \"say \\\"hi\\\" now\")\n"},
 	} {
-		s := Snapshot{Rows: c.rows, Size: core.Size{Rows: uint16(len(c.rows)), Cols: 40}, Cursor: Cursor{Row: c.cursor}}
-		text := s.Text()
-		_, body, _ := strings.Cut(text, "\n")
-		body = strings.ReplaceAll(body, ">", " ")
-		if body != c.want {
-			t.Errorf("rows %q: text body %q, want %q", c.rows, body, c.want)
-		}
+		checkTextBody(t, c.rows, c.cursor, c.want)
 	}
 }
 
@@ -135,12 +140,6 @@ func TestTextNotesBlankRuns(t *testing.T) {
 		{[]string{"", "", "", "x"}, 1, "0 |\n1 |\n2 |\n3 |x\n"},
 		{[]string{"", "", "", "", "x"}, 2, "(rows 0-1 blank)\n2 |\n3 |\n4 |x\n"},
 	} {
-		s := Snapshot{Rows: c.rows, Size: core.Size{Rows: uint16(len(c.rows)), Cols: 10}, Cursor: Cursor{Row: c.cursor}}
-		text := s.Text()
-		_, body, _ := strings.Cut(text, "\n")
-		body = strings.ReplaceAll(body, ">", " ")
-		if body != c.want {
-			t.Errorf("rows %q: text body %q, want %q", c.rows, body, c.want)
-		}
+		checkTextBody(t, c.rows, c.cursor, c.want)
 	}
 }

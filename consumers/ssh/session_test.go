@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptyseam/ptyseam/consumers/ssh/sshtest"
 	"github.com/ptyseam/ptyseam/core"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 func TestSessionsShareOneConnection(t *testing.T) {
@@ -231,36 +232,7 @@ func TestCloseHangsUpRunningShell(t *testing.T) {
 
 // silentServer accepts TCP connections and never speaks SSH.
 func silentServer(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		wg.Wait()
-		mu.Lock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-		mu.Unlock()
-	})
-	return ln.Addr().String()
+	return testenv.SilentListener(t, "tcp", "127.0.0.1:0")
 }
 
 func TestSpawnBoundedByContext(t *testing.T) {

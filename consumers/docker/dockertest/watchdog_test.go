@@ -5,51 +5,21 @@ package dockertest
 import (
 	"bytes"
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
+	"github.com/ptyseam/ptyseam/internal/testenv"
 )
 
 // holdingSocket accepts connections on a unix socket and never answers
-// them, as an engine stuck in its locks does; it closes them when t ends.
+// them, as an engine stuck in its locks does.
 func holdingSocket(t *testing.T) string {
-	t.Helper()
-	sock := filepath.Join(t.TempDir(), "held.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	})
-	t.Cleanup(func() {
-		_ = ln.Close()
-		wg.Wait()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	return "unix://" + sock
+	return "unix://" + testenv.SilentListener(t, "unix", filepath.Join(t.TempDir(), "held.sock"))
 }
 
 // An engine that leaves the watchdog's info request unanswered for
