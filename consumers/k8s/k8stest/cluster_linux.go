@@ -451,22 +451,3 @@ func inlineTLS(cfg *rest.Config) error {
 	}
 	return nil
 }
-
-// KubeconfigFor writes an administrator's kubeconfig that reaches the
-// API server at addr (host:port, on loopback: a proxy in front of the
-// API server) and returns its path.
-func (c *Cluster) KubeconfigFor(addr string) (string, error) {
-	path := c.path("admin-" + addr + ".kubeconfig")
-	text, err := os.ReadFile(c.Kubeconfig)
-	if err != nil {
-		return "", err
-	}
-	cfg, err := clientcmd.Load(text)
-	if err != nil {
-		return "", err
-	}
-	for _, cl := range cfg.Clusters {
-		cl.Server = "https://" + addr
-	}
-	return path, clientcmd.WriteToFile(*cfg, path)
-}
