@@ -32,8 +32,9 @@ const (
 // change from one read to the next. A group asleep on a daemon whose
 // process reads the terminal for it (delegateReaders) reads input too,
 // with that process's task as its reader. An event loop's read does not
-// count while another process of the group sleeps on a timer
-// (timerSleeperAmong).
+// count while the main thread of another process of the group sleeps on
+// a timer (a process at work: a debuggee that starts, a pipeline's
+// sleep).
 func (s *session) probe() (foreground, error) {
 	pgid, err := s.foregroundPGID("probe")
 	if err != nil {
@@ -47,6 +48,7 @@ func (s *session) probe() (foreground, error) {
 	var readerArr [4]int
 	readers := readerArr[:0]   // the tasks blocked on the terminal
 	var onSockets []socketWait // the tasks blocked on sockets, not on the terminal
+	var sleepers []int         // the processes whose main thread sleeps on a timer
 	live, sleeping, blocked := 0, true, false
 	group := s.groupMembers(pgid, buf[:0])
 	for _, m := range group {
@@ -85,6 +87,8 @@ func (s *session) probe() (foreground, error) {
 				st.ReaderPIDs = appendNew(st.ReaderPIDs, m.pid)
 			case len(w.sockets) > 0:
 				onSockets = append(onSockets, socketWait{m.pid, w.sockets})
+			case w.timer && tid == m.pid:
+				sleepers = append(sleepers, m.pid)
 			}
 		}
 	}
@@ -100,9 +104,11 @@ func (s *session) probe() (foreground, error) {
 	}
 	st.Readers = readersID(readers)
 	st.ReadingInput = live > 0 && sleeping && blocked
-	if st.ReadingInput && st.EventLoop && timerSleeperAmong(group, st.ReaderPIDs, buf[:0]) {
+	if st.ReadingInput && st.EventLoop && slices.ContainsFunc(sleepers, func(pid int) bool { return !slices.Contains(st.ReaderPIDs, pid) }) {
 		// An event loop watches the terminal while it waits on other
-		// work: a debuggee it started and that is still starting.
+		// work: a debuggee it started and that is still starting. Only
+		// main threads count: a runtime's timer threads (Go's sysmon)
+		// sleep so all the time.
 		st.ReadingInput = false
 	}
 	// Measured after the tasks were seen: output a task wrote before it
@@ -123,28 +129,6 @@ func (s *session) probe() (foreground, error) {
 		st.PendingInput = s.pendingInput()
 	}
 	return st, nil
-}
-
-// timerSleeperAmong reports whether the main thread of a process of the
-// group, other than the readers', sleeps on a timer: a process at work
-// (a debuggee that starts, a pipeline's sleep), so an event loop that
-// watches the terminal beside it is not known to wait for input. Only
-// main threads count: a runtime's timer threads (Go's sysmon) sleep so
-// all the time.
-func timerSleeperAmong(group []member, readers []int, buf []byte) bool {
-	for _, m := range group {
-		if slices.Contains(readers, m.pid) {
-			continue
-		}
-		b, err := procfs.ReadFile(procfs.TaskPath(m.pid, m.pid, "syscall"), buf)
-		if err != nil {
-			continue
-		}
-		if sc, err := procfs.ParseSyscall(b); err == nil && sc.Blocked && timedSleeps[sc.Nr] {
-			return true
-		}
-	}
-	return false
 }
 
 // testHookProbeBeforeTasks, when set by a test, runs in probe before it
@@ -252,6 +236,8 @@ type taskWait struct {
 	// eventLoop: it waits in epoll, an event loop that may be at work
 	// (timers, other descriptors) while it watches the terminal.
 	eventLoop bool
+	// timer: it sleeps on a timer.
+	timer bool
 }
 
 // taskWaitsOnTTY reports whether the task is blocked waiting for input
@@ -273,13 +259,16 @@ func (s *session) taskWaitsOnTTY(pid, tid int, buf []byte, group []member) taskW
 		w := s.classifyWait(pid, fds, group)
 		w.eventLoop = w.onTTY
 		return w
+	case waitTimer:
+		return taskWait{timer: true}
 	}
 	return s.classifyWait(pid, fds, group)
 }
 
 // blockedInputFDs returns how the task is blocked waiting for input and on
 // which descriptors: read (or recv) on one, or the input set of its
-// select, poll or epoll; no descriptors when it is not blocked so.
+// select, poll or epoll; no descriptors when it is not blocked so
+// (waitTimer when it sleeps on a timer).
 func blockedInputFDs(pid, tid int, buf []byte) (waitKind, []int) {
 	b, err := procfs.ReadFile(procfs.TaskPath(pid, tid, "syscall"), buf)
 	if err != nil {
@@ -290,6 +279,8 @@ func blockedInputFDs(pid, tid int, buf []byte) (waitKind, []int) {
 		return waitOther, nil
 	}
 	switch kind := waitSyscalls[sc.Nr]; kind {
+	case waitTimer:
+		return kind, nil
 	case waitRead:
 		return kind, []int{int(sc.Args[0])}
 	case waitSelect:

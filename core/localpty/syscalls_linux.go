@@ -11,6 +11,7 @@ const (
 	waitSelect          // select/pselect6(nfds, readfds, ...)
 	waitPoll            // poll/ppoll(fds, nfds, ...)
 	waitEpoll           // epoll_wait/epoll_pwait/epoll_pwait2(epfd, ...)
+	waitTimer           // nanosleep/clock_nanosleep: at work, not waiting for input
 )
 
 // waitSyscalls maps this architecture's system call numbers (they differ
@@ -23,13 +24,12 @@ var waitSyscalls = func() map[int64]waitKind {
 		unix.SYS_PPOLL:        waitPoll,
 		unix.SYS_EPOLL_PWAIT:  waitEpoll,
 		unix.SYS_EPOLL_PWAIT2: waitEpoll,
+		// A task that sleeps on a timer (sleep, time.sleep, usleep).
+		unix.SYS_NANOSLEEP:       waitTimer,
+		unix.SYS_CLOCK_NANOSLEEP: waitTimer,
 	}
 	for nr, k := range legacyWaitSyscalls {
 		m[nr] = k
 	}
 	return m
 }()
-
-// timedSleeps are the system calls of a task that sleeps on a timer
-// (sleep, time.sleep, usleep): at work, not waiting for anything.
-var timedSleeps = map[int64]bool{unix.SYS_NANOSLEEP: true, unix.SYS_CLOCK_NANOSLEEP: true}
